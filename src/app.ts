@@ -1,0 +1,137 @@
+// Composition root: opens the store, applies migrations, loads reference data, builds the
+// ports and services and the Fastify app. main.ts adds the socket; tests use app.inject or
+// listen on port 0.
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { AppContext, Upstreams } from './context.ts';
+import { createBrregClient } from './sources/brreg/client.ts';
+import { systemResolver, type Resolver } from './net/index.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+import { ReferenceData } from './domain/reference-data.ts';
+import { registerAuth } from './http/plugins/auth.ts';
+import { registerDocs } from './http/plugins/docs.ts';
+import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerValidation } from './http/plugins/validation.ts';
+import { registerRoutes } from './http/routes/index.ts';
+import { ErrorBody } from './http/schemas/common.ts';
+import { KeyLimits } from './http/schemas/keys.ts';
+import { COMPANY_SCHEMAS } from './http/schemas/company.ts';
+import type { Api } from './http/types.ts';
+import './jobs/all.ts';
+import { loadReferenceData } from './jobs/reference-data.ts';
+import { createLogger } from './logger.ts';
+import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.ts';
+import { createServices, type Services } from './services/index.ts';
+import { openStore, type Store } from './store/db.ts';
+import { migrate } from './store/migrate.ts';
+import { createRateWindows, type RateWindows } from './store/rate-windows.ts';
+import { createRepositories } from './store/repositories.ts';
+
+export interface AppOverrides {
+  clock?: Clock;
+  upstreams?: Partial<Upstreams>;
+  mailer?: Mailer;
+  rateWindows?: RateWindows;
+  logger?: Logger;
+  resolver?: Resolver;
+  crawlerNet?: AppContext['crawlerNet'];
+}
+
+export interface BuiltApp {
+  app: Api;
+  ctx: AppContext;
+  services: Services;
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Opens the store, migrates it and loads reference data: everything but HTTP. */
+export async function buildContext(config: Config, overrides: AppOverrides = {}): Promise<AppContext> {
+  const log = overrides.logger ?? createLogger(config.logLevel);
+  const store: Store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: config.statementTimeoutMs,
+    lockInfo: { host: config.host, port: config.port },
+  });
+  try {
+    const applied = await migrate(store.pool);
+    if (applied.length) log.info({ applied }, 'database migrated');
+    const repos = createRepositories(store.db);
+    const rebuilt = await repos.deferredIndexes.restoreAll();
+    if (rebuilt) log.warn({ rebuilt }, 'rebuilt indexes left dropped by an interrupted first load');
+    const loaded = await loadReferenceData(repos.reference);
+    if (loaded.length) log.info({ loaded }, 'reference data loaded');
+    const reference = new ReferenceData(await repos.reference.snapshot());
+    const rateWindows =
+      overrides.rateWindows ??
+      createRateWindows({ redisUrl: config.redisUrl, pgPool: store.engine === 'server' ? store.pool : undefined, namespace: config.redisPrefix });
+    const mailer = overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
+    const upstreams: Upstreams = {
+      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl }),
+    };
+    return { config, clock: overrides.clock ?? systemClock, log, store, repos, reference, rateWindows, mailer, upstreams, resolver: overrides.resolver ?? systemResolver, crawlerNet: overrides.crawlerNet ?? {} };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.upstreams.brreg.close().catch(() => undefined);
+  await ctx.rateWindows.close().catch(() => undefined);
+  await ctx.mailer.close().catch(() => undefined);
+  await ctx.store.close();
+}
+
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<BuiltApp> {
+  const ctx = await buildContext(config, overrides);
+  try {
+    const services = createServices(ctx);
+    const app = Fastify({
+      loggerInstance: ctx.log as FastifyBaseLogger,
+      trustProxy: config.trustProxy as boolean | string,
+      requestIdHeader: false,
+      genReqId: (req) => {
+        const given = req.headers['x-request-id'];
+        return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      },
+      bodyLimit: 1024 * 1024,
+      forceCloseConnections: 'idle',
+      return503OnClosing: true,
+    }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+
+    app.addHook('onSend', async (req, reply) => {
+      reply.header('X-Request-Id', req.id);
+    });
+    app.addSchema(ErrorBody);
+    app.addSchema(KeyLimits);
+    for (const schema of COMPANY_SCHEMAS) app.addSchema(schema);
+    const plain = app as unknown as FastifyInstance;
+    registerValidation(plain);
+    registerErrorHandling(plain);
+    await app.register(helmet, { global: true });
+    await registerDocs(plain, config.baseUrl);
+    registerAuth(plain, ctx, services.keys);
+    registerRoutes(app, { ctx, services });
+    await app.ready();
+
+    return {
+      app,
+      ctx,
+      services,
+      async close() {
+        await app.close();
+        await closeContext(ctx);
+      },
+    };
+  } catch (err) {
+    await closeContext(ctx);
+    throw err;
+  }
+}

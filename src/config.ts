@@ -1,0 +1,192 @@
+// Every environment variable, parsed and validated once at boot.
+// A bad value stops start-up with a message that names the variable; secrets are never echoed.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type TrustProxy = boolean | number | string;
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key, so deployments (or test databases) can share one Redis. */
+  redisPrefix: string;
+  syncSecret: string | undefined;
+  secretKey: string;
+  brregBaseUrl: string;
+  prhBaseUrl: string;
+  bolagsverketBulkUrl: string;
+  inspectionsUrl: string;
+  licensesUrl: string | undefined;
+  sanctionsUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  syncSchedule: boolean;
+  demoData: 'auto' | 'off';
+  trustProxy: TrustProxy;
+  allowPrivateDestinations: boolean;
+  trialDays: number;
+  logLevel: string;
+  nodeEnv: string | undefined;
+  upgradeUrl: string;
+  /** Per-statement timeout on request paths, in ms. */
+  statementTimeoutMs: number;
+  /** Domain-enrichment crawler: fetches in flight, pause between requests to one host, deadline per fetch. */
+  enrichment: { concurrency: number; hostDelayMs: number; timeoutMs: number };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SYNC_SECRET', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
+
+function shown(name: string, value: string): string {
+  return SECRET_VARIABLES.has(name) ? '' : ` (got "${value.slice(0, 80)}")`;
+}
+
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}${shown(name, raw)}`);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  const v = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false${shown(name, raw)}`);
+}
+
+function url(env: Env, name: string, fallback: string | undefined, schemes: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL${shown(name, raw)}`);
+  }
+  if (!schemes.includes(parsed.protocol.replace(/:$/, ''))) {
+    throw new ConfigError(name, `must use ${schemes.join(' or ')}${shown(name, raw)}`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, values: readonly T[]): T {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}${shown(name, raw)}`);
+  }
+  return raw as T;
+}
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const parts = raw.split(',').map((p) => p.trim());
+  const cidr = /^([0-9.]+|[0-9a-f:]+)(\/\d{1,3})?$/i;
+  if (parts.every((p) => cidr.test(p))) return parts.join(',');
+  throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a comma-separated CIDR list${shown('TRUST_PROXY', raw)}`);
+}
+
+/** Reads SECRET_KEY, or the one generated earlier into DATA_DIR, or generates it (file mode 0600). */
+function secretKey(env: Env, dataDir: string): string {
+  const given = str(env, 'SECRET_KEY');
+  if (given !== undefined) {
+    if (given.length < 32) throw new ConfigError('SECRET_KEY', 'must be at least 32 characters long');
+    return given;
+  }
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length < 32) throw new ConfigError('SECRET_KEY', `stored in ${file} is too short; delete the file or set SECRET_KEY`);
+    return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32).toString('hex');
+  writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return generated;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
+  const baseUrl = url(env, 'BASE_URL', `http://localhost:${port}`, ['http', 'https'])!;
+  const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres', 'postgresql']);
+  const redisUrl = url(env, 'REDIS_URL', undefined, ['redis', 'rediss']);
+  const logLevel = oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const);
+  const syncSecret = str(env, 'SYNC_SECRET');
+  if (syncSecret !== undefined && syncSecret.length < 16) {
+    throw new ConfigError('SYNC_SECRET', 'must be at least 16 characters long');
+  }
+  return {
+    port,
+    host,
+    baseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    redisPrefix: str(env, 'REDIS_PREFIX') ?? 'ncd',
+    syncSecret,
+    secretKey: secretKey(env, dataDir),
+    brregBaseUrl: url(env, 'BRREG_BASE_URL', 'https://data.brreg.no', ['http', 'https'])!,
+    prhBaseUrl: url(env, 'PRH_BASE_URL', 'https://avoindata.prh.fi/opendata-ytj-api/v3', ['http', 'https'])!,
+    bolagsverketBulkUrl: url(
+      env,
+      'BOLAGSVERKET_BULK_URL',
+      'https://vardefulla-datamangder.bolagsverket.se/bolagsverket/bolagsverket_bulkfil.zip',
+      ['http', 'https'],
+    )!,
+    inspectionsUrl: url(env, 'INSPECTIONS_URL', 'https://data.mattilsynet.no/smilefjes-tilsyn.csv', ['http', 'https'])!,
+    licensesUrl: url(env, 'LICENSES_URL', undefined, ['http', 'https']),
+    sanctionsUrl: url(
+      env,
+      'SANCTIONS_URL',
+      'https://data.opensanctions.org/datasets/latest/default/entities.ftm.json',
+      ['http', 'https'],
+    )!,
+    smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp', 'smtps']),
+    mailFrom: str(env, 'MAIL_FROM') ?? 'Nordic Company Data <no-reply@localhost>',
+    syncSchedule: bool(env, 'SYNC_SCHEDULE', true),
+    demoData: oneOf(env, 'DEMO_DATA', 'auto', ['auto', 'off'] as const),
+    trustProxy: trustProxy(env),
+    allowPrivateDestinations: bool(env, 'ALLOW_PRIVATE_DESTINATIONS', false),
+    trialDays: int(env, 'TRIAL_DAYS', 0, 0, 36500),
+    logLevel,
+    nodeEnv: str(env, 'NODE_ENV'),
+    upgradeUrl: `${baseUrl}/activate`,
+    statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 30000, 100, 3600000),
+    enrichment: {
+      concurrency: int(env, 'ENRICHMENT_CONCURRENCY', 8, 1, 64),
+      hostDelayMs: int(env, 'ENRICHMENT_HOST_DELAY_MS', 1000, 0, 60000),
+      timeoutMs: int(env, 'ENRICHMENT_TIMEOUT_MS', 8000, 500, 60000),
+    },
+  };
+}

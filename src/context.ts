@@ -1,0 +1,33 @@
+// What the composition root (app.ts) hands to routes, jobs and operator commands.
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Clock } from './domain/clock.ts';
+import type { ReferenceData } from './domain/reference-data.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { Store } from './store/db.ts';
+import type { RateWindows } from './store/rate-windows.ts';
+import type { Repositories } from './store/repositories.ts';
+import type { BrregClient } from './sources/brreg/client.ts';
+import type { Resolver } from './net/index.ts';
+import type { SafeFetchOptions } from './net/index.ts';
+
+/** Clients of the upstream registries (ports: tests point them at local fakes). */
+export interface Upstreams {
+  brreg: BrregClient;
+}
+
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  store: Store;
+  repos: Repositories;
+  reference: ReferenceData;
+  rateWindows: RateWindows;
+  mailer: Mailer;
+  upstreams: Upstreams;
+  /** DNS for outbound calls to user-chosen hosts (webhooks, crawler); tests inject a fake. */
+  resolver: Resolver;
+  /** Enrichment crawler test seams: exact loopback addresses allowed, and the raw dialler. */
+  crawlerNet: Pick<SafeFetchOptions, 'allowedAddresses' | 'dial'>;
+}

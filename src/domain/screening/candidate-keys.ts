@@ -1,0 +1,35 @@
+// Keys for retrieving screening candidates with indexes instead of scanning every listed name.
+// A store keeps, per listed name (primary and each alias), the keys of candidateKeys(name,
+// kind) in two indexed columns and looks a subject up by its own keys (SQL in README.md).
+import { analyseName } from './normalise.ts';
+import type { NameKind } from './types.ts';
+
+export interface CandidateKeys {
+  /** Folded, sorted tokens: compare with pg_trgm `%` / similarity() on a gin_trgm_ops index. */
+  trigramKey: string;
+  /**
+   * Double Metaphone codes of each unordered pair of name tokens ("FLTM+PTN"), or the codes of
+   * the single token of a one-word name: compare with array overlap `&&` on a GIN index.
+   * Pairs rather than single codes keep the lookup selective: one common code (MHMT for every
+   * Mohammed) would match tens of thousands of names, a pair of codes only a handful.
+   */
+  phoneticKeys: string[];
+}
+
+/** At most this many tokens feed the pairs (15 pairs × ≤4 code combinations). */
+const MAX_KEY_TOKENS = 6;
+
+export function candidateKeys(name: string, kind: NameKind): CandidateKeys {
+  const analysed = analyseName(name, kind);
+  const significant = analysed.tokens.filter((t) => t.role !== 'particle' && t.codes.length > 0).slice(0, MAX_KEY_TOKENS);
+  const keys = new Set<string>();
+  if (significant.length === 1) for (const c of significant[0].codes) keys.add(c);
+  for (let i = 0; i < significant.length; i++) {
+    for (let j = i + 1; j < significant.length; j++) {
+      for (const x of significant[i].codes) {
+        for (const y of significant[j].codes) keys.add(x <= y ? `${x}+${y}` : `${y}+${x}`);
+      }
+    }
+  }
+  return { trigramKey: analysed.sortedKey, phoneticKeys: [...keys].sort() };
+}

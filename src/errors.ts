@@ -1,0 +1,61 @@
+// The closed catalogue of error codes: code -> HTTP status -> human message. Services throw
+// ApiError; the one global error handler (http/plugins/errors.ts) renders it.
+
+export const ERROR_CATALOGUE = {
+  validation_failed: { status: 400, message: 'Invalid request' },
+  invalid_json: { status: 400, message: 'Request body is not valid JSON' },
+  search_filter_required: { status: 400, message: 'Your tier requires at least one search filter' },
+  invalid_cursor: { status: 400, message: 'Invalid cursor' },
+  cursor_query_mismatch: { status: 400, message: 'The cursor belongs to a different query' },
+  missing_api_key: { status: 401, message: 'Missing API key' },
+  invalid_api_key: { status: 401, message: 'Invalid API key' },
+  trial_expired: { status: 402, message: 'Trial expired' },
+  push_not_allowed: { status: 403, message: 'Your tier cannot push to destinations' },
+  destination_inactive: { status: 409, message: 'Destination is inactive' },
+  route_not_found: { status: 404, message: 'Route not found' },
+  key_not_found: { status: 404, message: 'API key no longer exists' },
+  company_not_found: { status: 404, message: 'Company not found' },
+  destination_not_found: { status: 404, message: 'Destination not found' },
+  project_name_taken: { status: 409, message: 'projectName is already taken' },
+  destination_name_taken: { status: 409, message: 'A destination with this name already exists' },
+  payload_too_large: { status: 413, message: 'Request body is too large' },
+  unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded' },
+  daily_quota_exceeded: { status: 429, message: 'Daily quota exceeded' },
+  monthly_quota_exceeded: { status: 429, message: 'Monthly quota exceeded' },
+  registration_limited: { status: 429, message: 'Too many registrations from this address; try again later' },
+  cursor_depth_exceeded: { status: 429, message: 'Too many consecutive pages; slow down' },
+  internal_error: { status: 500, message: 'Internal server error' },
+  query_failed: { status: 500, message: 'Query failed, retry' },
+  destination_unreadable: { status: 500, message: 'The destination config cannot be decrypted (was SECRET_KEY changed?); replace it with PUT or delete the destination' },
+  upstream_unavailable: { status: 502, message: 'The upstream registry did not answer; retry later' },
+  service_unavailable: { status: 503, message: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly opts: {
+      message?: string;
+      details?: ErrorDetail[];
+      headers?: Record<string, string | number>;
+      extra?: Record<string, unknown>;
+    } = {},
+  ) {
+    super(opts.message ?? ERROR_CATALOGUE[code].message);
+    this.status = ERROR_CATALOGUE[code].status;
+  }
+}
+
+/** A 400 with one detail, for checks the schema cannot express. */
+export function invalid(path: string, message: string): ApiError {
+  return new ApiError('validation_failed', { details: [{ path, message }] });
+}

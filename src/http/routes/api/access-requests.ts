@@ -1,0 +1,47 @@
+// POST /api/access-requests — ask for a higher tier (public). Shares the per-IP signup window
+// with key registration.
+import { Type } from 'typebox';
+import { errorResponses, StringEnum } from '../../schemas/common.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+const Body = Type.Object(
+  {
+    projectName: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+    email: Type.String({ format: 'email', maxLength: 320 }),
+    organisation: Type.Optional(Type.String({ maxLength: 200 })),
+    requestedTier: StringEnum(['pro', 'enterprise'] as const),
+    message: Type.Optional(Type.String({ maxLength: 2000 })),
+    website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
+  },
+  { additionalProperties: false },
+);
+
+export default function accessRequestRoute(app: Api, { ctx, services }: RouteDeps) {
+  app.post(
+    '/api/access-requests',
+    {
+      schema: {
+        tags: ['keys'],
+        summary: 'Request access to a higher tier',
+        body: Body,
+        response: {
+          201: Type.Object({ id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) }),
+          200: Type.Object({ success: Type.Boolean() }),
+          ...errorResponses(400, 429, 500),
+        },
+      },
+    },
+    async (req, reply) => {
+      if (req.body.website && req.body.website.trim() !== '') return reply.status(200).send({ success: true });
+      await services.keys.guardSignupRate(req.ip);
+      const row = await ctx.repos.accessRequests.create({
+        projectName: req.body.projectName.trim(),
+        email: req.body.email.trim(),
+        organisation: req.body.organisation?.trim() || null,
+        requestedTier: req.body.requestedTier,
+        message: req.body.message?.trim() || null,
+      });
+      return reply.status(201).send({ id: String(row.id), status: row.status, createdAt: new Date(row.created_at).toISOString() });
+    },
+  );
+}

@@ -1,0 +1,24 @@
+// GET /api/companies/{orgNumber}/group — the corporate group tree around a Norwegian company.
+import { Type } from 'typebox';
+import { errorResponses } from '../../../schemas/common.ts';
+import { GroupTree } from '../../../schemas/shareholders.ts';
+import type { Api, RouteDeps } from '../../../types.ts';
+
+export default function companyGroupRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/companies/:orgNumber/group',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['companies'],
+        summary: 'Corporate group tree',
+        description:
+          'Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret. Counts as one request. 404 when the company is not in the store: call the lookup first.',
+        security: [{ bearer: [] }],
+        params: Type.Object({ orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }) }),
+        response: { 200: GroupTree, ...errorResponses(400, 401, 402, 404, 429, 500) },
+      },
+    },
+    async (req) => services.groups.tree(req.params.orgNumber),
+  );
+}

@@ -1,0 +1,28 @@
+// GET /api/companies/{orgNumber} — one company; a Norwegian miss is fetched live from brreg.
+import { Type } from 'typebox';
+import type { Country } from '../../../../domain/org-number.ts';
+import { errorResponses, StringEnum } from '../../../schemas/common.ts';
+import type { Api, RouteDeps } from '../../../types.ts';
+
+export default function lookupRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/companies/:orgNumber',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['companies'],
+        summary: 'Look up one company',
+        description:
+          'Norwegian companies missing from the store are fetched live from Brønnøysundregistrene and stored. Finnish and Swedish companies come from bulk syncs only: a miss is 404. Adds classification labels, county hydration and, with include=context, aggregate context.',
+        security: [{ bearer: [] }],
+        params: Type.Object({ orgNumber: Type.String({ minLength: 1, maxLength: 20, description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits' }) }),
+        querystring: Type.Object({
+          country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
+          include: Type.Optional(StringEnum(['context'] as const)),
+        }),
+        response: { 200: Type.Ref('CompanyLookup'), ...errorResponses(400, 401, 402, 404, 429, 500, 502) },
+      },
+    },
+    async (req) => services.companies.lookup((req.query.country ?? 'NO') as Country, req.params.orgNumber, { context: req.query.include === 'context' }),
+  );
+}

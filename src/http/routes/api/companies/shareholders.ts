@@ -1,0 +1,34 @@
+// GET /api/companies/{orgNumber}/shareholders — the holders of one company (Aksjonærregisteret).
+import { Type } from 'typebox';
+import { errorResponses } from '../../../schemas/common.ts';
+import { ShareholderPosition, Year } from '../../../schemas/shareholders.ts';
+import type { Api, RouteDeps } from '../../../types.ts';
+
+export default function companyShareholdersRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/companies/:orgNumber/shareholders',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['shareholders'],
+        summary: 'Shareholders of a Norwegian company',
+        description:
+          'Annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class.',
+        security: [{ bearer: [] }],
+        params: Type.Object({ orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }) }),
+        querystring: Type.Object({
+          year: Type.Optional(Year),
+          includePersons: Type.Optional(Type.Boolean({ default: false })),
+        }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(ShareholderPosition),
+            availableYears: Type.Array(Type.Integer(), { description: 'Years with data for this company, newest first' }),
+          }),
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
+      },
+    },
+    async (req) => services.shareholders.byInvestee(req.params.orgNumber, { year: req.query.year, includePersons: req.query.includePersons }),
+  );
+}

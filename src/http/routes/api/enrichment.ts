@@ -1,0 +1,25 @@
+// GET /api/enrichment — the domain-enrichment pipeline view (Norwegian companies).
+import { errorResponses } from '../../schemas/common.ts';
+import { EnrichmentList, EnrichmentQuery } from '../../schemas/enrichment.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+export default function enrichmentRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/enrichment',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['enrichment'],
+        summary: 'Domain-enrichment results with their scoring ledger',
+        description:
+          'One row per Norwegian company the pipeline has seen, ordered by confidence (highest first), then org number. ' +
+          'Status: confirmed (score ≥ 65), ambiguous (35–64), rejected (< 35), pending (not scored yet). ' +
+          'Offset pagination; `summary` counts companies per status at or above minConfidence.',
+        security: [{ bearer: [] }],
+        querystring: EnrichmentQuery,
+        response: { 200: EnrichmentList, ...errorResponses(400, 401, 402, 429, 500) },
+      },
+    },
+    async (req) => services.enrichment.list(req.query),
+  );
+}

@@ -1,0 +1,84 @@
+// GET /api/health — public liveness; diagnostics with a matching X-Sync-Secret.
+import { Type } from 'typebox';
+import { safeEqual } from '../../../domain/secrets.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+const DataSource = Type.Object({
+  lastSync: Type.String({ format: 'date-time' }),
+  status: Type.String(),
+  recordsProcessed: Type.Integer(),
+  lastSuccess: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+const Health = Type.Object({
+  status: Type.String({ description: '"ok", or "error" with status 503' }),
+  timestamp: Type.Optional(Type.String({ format: 'date-time' })),
+  database: Type.Optional(Type.String()),
+  engine: Type.Optional(Type.String()),
+  records: Type.Optional(
+    Type.Object({
+      companies: Type.Integer(),
+      financials: Type.Integer(),
+      roles: Type.Integer(),
+      inspections: Type.Integer(),
+      licenses: Type.Integer(),
+      procurementNotices: Type.Integer(),
+    }),
+  ),
+  dataSources: Type.Optional(Type.Record(Type.String(), DataSource)),
+});
+
+const PROBE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('database probe timed out')), ms);
+    }),
+  ]);
+}
+
+export default function healthRoute(app: Api, { ctx }: RouteDeps) {
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Health probe',
+        description: 'No key, no rate limit. With `X-Sync-Secret` equal to SYNC_SECRET the diagnostic shape is returned; any other value is ignored.',
+        headers: Type.Object({ 'x-sync-secret': Type.Optional(Type.String()) }),
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (req, reply) => {
+      try {
+        await withTimeout(ctx.store.ping(), PROBE_TIMEOUT_MS);
+      } catch (err) {
+        req.log.warn({ err: (err as Error).message }, 'database probe failed');
+        return reply.status(503).send({ status: 'error' });
+      }
+      const secret = req.headers['x-sync-secret'];
+      const authorised = ctx.config.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, ctx.config.syncSecret);
+      if (!authorised) return { status: 'ok' };
+      try {
+        const [records, dataSources] = await withTimeout(
+          Promise.all([ctx.repos.health.recordCounts(), ctx.repos.syncRuns.latestBySource()]),
+          ctx.config.statementTimeoutMs,
+        );
+        return {
+          status: 'ok',
+          timestamp: ctx.clock.now().toISOString(),
+          database: 'connected',
+          engine: ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql',
+          records,
+          dataSources,
+        };
+      } catch (err) {
+        req.log.warn({ err: (err as Error).message }, 'health diagnostics failed');
+        return reply.status(503).send({ status: 'error' });
+      }
+    },
+  );
+}

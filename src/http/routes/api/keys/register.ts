@@ -1,0 +1,49 @@
+// POST /api/keys/register — self-service free-tier key (public).
+import { Type } from 'typebox';
+import type { Api, RouteDeps } from '../../../types.ts';
+import { errorResponses } from '../../../schemas/common.ts';
+import { KeyLimits } from '../../../schemas/keys.ts';
+
+const Body = Type.Object(
+  {
+    projectName: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Unique among active keys (case-insensitive)' }),
+    email: Type.String({ format: 'email', maxLength: 320, description: 'Receives the setup link' }),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
+  },
+  { additionalProperties: false },
+);
+
+const Created = Type.Object({
+  raw: Type.String({ description: 'The API key. Shown once; only a keyed hash is stored.' }),
+  keyPrefix: Type.String(),
+  projectName: Type.String(),
+  tier: Type.String(),
+  setupUrl: Type.String(),
+  limits: KeyLimits,
+});
+
+export default function registerRoute(app: Api, { services }: RouteDeps) {
+  app.post(
+    '/api/keys/register',
+    {
+      schema: {
+        tags: ['keys'],
+        summary: 'Register a free-tier API key',
+        description: 'At most 3 registrations (shared with access requests) per client IP per hour. The raw key is returned once.',
+        body: Body,
+        response: {
+          201: Created,
+          200: Type.Object({ success: Type.Boolean() }, { description: 'Returned when the honeypot field is filled: no key is created.' }),
+          ...errorResponses(400, 409, 429, 500),
+        },
+      },
+    },
+    async (req, reply) => {
+      if (req.body.website && req.body.website.trim() !== '') return reply.status(200).send({ success: true });
+      await services.keys.guardSignupRate(req.ip);
+      const created = await services.keys.register(req.body);
+      return reply.status(201).send(created);
+    },
+  );
+}

@@ -1,0 +1,30 @@
+// POST /api/keys/rotate — the presented key stops working; a replacement is returned.
+import { Type } from 'typebox';
+import { callerOf } from '../../../plugins/auth.ts';
+import { errorResponses } from '../../../schemas/common.ts';
+import type { Api, RouteDeps } from '../../../types.ts';
+
+const Rotated = Type.Object({
+  raw: Type.String({ description: 'The new API key, shown once' }),
+  keyPrefix: Type.String(),
+  projectName: Type.String(),
+  tier: Type.String(),
+  rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
+});
+
+export default function rotateRoute(app: Api, { services }: RouteDeps) {
+  app.post(
+    '/api/keys/rotate',
+    {
+      config: { auth: 'key', quota: false },
+      schema: {
+        tags: ['keys'],
+        summary: 'Rotate the presented API key',
+        description: 'Deactivates the presented key at once and issues a new one with the same tier, limits and usage counters. Not counted against quotas.',
+        security: [{ bearer: [] }],
+        response: { 201: Rotated, ...errorResponses(401, 402, 404, 429, 500) },
+      },
+    },
+    async (req, reply) => reply.status(201).send(await services.keys.rotate(callerOf(req))),
+  );
+}

@@ -1,0 +1,32 @@
+// GET /api/screening/{orgNumber} — PEP/sanctions screening of a company, its roles and owners.
+import { Type } from 'typebox';
+import type { Country } from '../../../domain/org-number.ts';
+import { DEFAULT_THRESHOLD } from '../../../domain/screening/rank.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { ScreeningQuery, ScreeningResult } from '../../schemas/screening.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+export default function screeningRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/screening/:orgNumber',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['screening'],
+        summary: 'Screen a company against PEP and sanctions lists',
+        description:
+          'Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, ' +
+          'organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year against every ' +
+          'loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; ' +
+          `every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above \`threshold\` ` +
+          `(default ${DEFAULT_THRESHOLD}), for a person to review. Persons are never matched with organisations. The company must ` +
+          'be in the store (404 otherwise; look it up first). Counts as one request.',
+        security: [{ bearer: [] }],
+        params: Type.Object({ orgNumber: Type.String({ minLength: 1, maxLength: 20, description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits' }) }),
+        querystring: ScreeningQuery,
+        response: { 200: ScreeningResult, ...errorResponses(400, 401, 402, 404, 429, 500) },
+      },
+    },
+    async (req) => services.screening.screen((req.query.country ?? 'NO') as Country, req.params.orgNumber, { threshold: req.query.threshold }),
+  );
+}

@@ -1,0 +1,29 @@
+// GET /api/shareholders/by-owner — what one company holds, by investee (Aksjonærregisteret).
+import { Type } from 'typebox';
+import { errorResponses } from '../../../schemas/common.ts';
+import { ShareholderHolding, Year } from '../../../schemas/shareholders.ts';
+import type { Api, RouteDeps } from '../../../types.ts';
+
+export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/shareholders/by-owner',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['shareholders'],
+        summary: 'Holdings of a shareholder company',
+        description: 'Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.',
+        security: [{ bearer: [] }],
+        querystring: Type.Object({
+          shareholderOrgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number of the holder' }),
+          year: Type.Optional(Year),
+        }),
+        response: {
+          200: Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) }),
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
+      },
+    },
+    async (req) => services.shareholders.byOwner(req.query.shareholderOrgNumber, { year: req.query.year }),
+  );
+}

@@ -1,0 +1,29 @@
+// GET /api/updates — the change feed: companies with updatedAt >= since, oldest first.
+import { Type } from 'typebox';
+import { callerOf } from '../../plugins/auth.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { CursorParam, LimitParam, Page } from '../../schemas/pagination.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+export default function updatesRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/updates',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['companies'],
+        summary: 'Companies changed since a time',
+        description:
+          'Ordered by updatedAt ascending (ties by id), inclusive of `since`. Store the latest updatedAt you saw and pass it as `since` next time. Deleted and deregistered companies appear too (isDeleted). Upstream refresh: Norway every 15 minutes, Finland and Sweden daily.',
+        security: [{ bearer: [] }],
+        querystring: Type.Object({
+          since: Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601 date or timestamp (UTC when no offset)' }),
+          limit: LimitParam,
+          cursor: CursorParam,
+        }),
+        response: { 200: Page(Type.Ref('CompanyRow')), ...errorResponses(400, 401, 402, 429, 500) },
+      },
+    },
+    async (req) => services.search.updates(callerOf(req), req.query),
+  );
+}

@@ -1,0 +1,30 @@
+// Every route module, registered in one place.
+import type { Api, RouteDeps } from '../types.ts';
+import accessRequests from './api/access-requests.ts';
+import health from './api/health.ts';
+import register from './api/keys/register.ts';
+import rotate from './api/keys/rotate.ts';
+import usage from './api/keys/usage.ts';
+import municipalities from './api/municipalities.ts';
+import setup from './setup.ts';
+import companyLookup from './api/companies/lookup.ts';
+import companyEnrich from './api/companies/enrich.ts';
+import companySearch from './api/companies/search.ts';
+import updates from './api/updates.ts';
+import destinationCollection from './api/destinations/collection.ts';
+import destinationItem from './api/destinations/item.ts';
+import push from './api/push.ts';
+import companyShareholders from './api/companies/shareholders.ts';
+import companyGroup from './api/companies/group.ts';
+import shareholdersByOwner from './api/shareholders/by-owner.ts';
+import enrichment from './api/enrichment.ts';
+import inspections from './api/inspections.ts';
+import licenses from './api/licenses.ts';
+import screening from './api/screening.ts';
+import operator from './internal/operator.ts';
+
+const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [register, rotate, usage, accessRequests, health, municipalities, setup, operator, companyEnrich, companyLookup, companySearch, updates, destinationCollection, destinationItem, push, companyShareholders, companyGroup, shareholdersByOwner, enrichment, inspections, licenses, screening];
+
+export function registerRoutes(app: Api, deps: RouteDeps) {
+  for (const route of ROUTES) route(app, deps);
+}

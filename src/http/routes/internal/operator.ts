@@ -1,0 +1,36 @@
+// POST /internal/operator — runs an `ncd` command inside a running embedded server, whose
+// process owns the data directory. Authorised by a token derived from SECRET_KEY (in DATA_DIR);
+// progress streams back as NDJSON. Not part of the public API (hidden from OpenAPI).
+import { PassThrough } from 'node:stream';
+import { Type } from 'typebox';
+import { operatorToken } from '../../../ops/operator-token.ts';
+import { runOperatorCommand } from '../../../ops/commands.ts';
+import { safeEqual } from '../../../domain/secrets.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+export default function operatorRoute(app: Api, { ctx, services }: RouteDeps) {
+  const token = operatorToken(ctx.config.secretKey);
+  app.post(
+    '/internal/operator',
+    {
+      schema: {
+        hide: true,
+        headers: Type.Object({ 'x-operator-token': Type.Optional(Type.String()) }),
+        body: Type.Object({ argv: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 32 }) }),
+      },
+    },
+    async (req, reply) => {
+      const given = req.headers['x-operator-token'];
+      if (typeof given !== 'string' || !safeEqual(given, token)) {
+        return reply.status(403).send({ error: 'Forbidden', code: 'forbidden', requestId: req.id });
+      }
+      const out = new PassThrough();
+      const line = (o: object) => out.write(JSON.stringify(o) + '\n');
+      runOperatorCommand(ctx, services, req.body.argv, (message) => line({ type: 'progress', message }))
+        .then((result) => line({ type: 'result', result }))
+        .catch((err: Error) => line({ type: 'error', error: err.name, message: err.message }))
+        .finally(() => out.end());
+      return reply.type('application/x-ndjson').send(out);
+    },
+  );
+}

@@ -1,0 +1,31 @@
+// Shared TypeBox schemas: the error body and small reusable pieces.
+import { Type, type TSchema } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    code: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    requestId: Type.Optional(Type.String()),
+    upgradeUrl: Type.Optional(Type.String()),
+    retryAfter: Type.Optional(Type.Integer()),
+  },
+  { $id: 'ErrorBody', description: 'Every error has this shape; `details` on validation errors.' },
+);
+
+const errorRef = Type.Ref('ErrorBody');
+
+/** Response schemas for the error statuses a route can answer. */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  return Object.fromEntries(statuses.map((s) => [s, errorRef]));
+}
+
+/** Statuses every keyed route can answer. */
+export const KEYED_ERRORS = [400, 401, 402, 429, 500] as const;
+
+/** A string enum rendered as a plain JSON Schema `enum` (TypeBox unions render as anyOf). */
+export function StringEnum<T extends string>(values: readonly T[], options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+}
+
+export const NorwegianOrgNumber = Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' });

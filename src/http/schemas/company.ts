@@ -1,0 +1,228 @@
+// The company record and its parts. Fields not declared here never leave the server.
+import { Type, type TSchema } from 'typebox';
+
+// Nullable scalars as JSON Schema type arrays (OpenAPI 3.1): fast-json-stringify serialises
+// them directly, where an anyOf would be tried branch by branch for every value.
+function N<T extends TSchema>(t: T) {
+  const { type, ...rest } = t as unknown as { type: string };
+  return Type.Unsafe<import('typebox').Static<T> | null>({ ...rest, type: [type, 'null'] });
+}
+const Str = N(Type.String());
+const Int = N(Type.Integer());
+const Num = N(Type.Number());
+const Bool = N(Type.Boolean());
+const DateStr = N(Type.String({ format: 'date' }));
+
+export const Sources = Type.Object(
+  {
+    attribution: Type.Array(Type.String(), { description: 'Source names, deduplicated, for a "Data via" footer' }),
+    // Values are a source name or {source, computed: true}; left untyped so the serializer
+    // need not try the two shapes for every value.
+    fields: Type.Record(
+      Type.String(),
+      Type.Unsafe<string | { source: string; computed: boolean }>({ description: 'A source name, or {source, computed: true}' }),
+      { description: 'Field group (companyCore, roles, financials, financialRatios, industryLabel, orgFormLabel, countryLabel, countyEnrichment, groupHierarchy, shareholders, domain, socialHandles, technologies) -> source; absent when the data is absent' },
+    ),
+  },
+  { $id: 'Sources' },
+);
+
+export const Financial = Type.Object(
+  {
+    orgNumber: Type.String(),
+    regnskapstype: Type.String({ description: 'SELSKAP (the company) or KONSERN (group accounts)' }),
+    periodFrom: DateStr,
+    periodTo: Type.String({ format: 'date' }),
+    currency: Str,
+    revenue: Int,
+    operatingProfit: Int,
+    netResult: Int,
+    equity: Int,
+    totalAssets: Int,
+    totalLiabilities: Int,
+    profitMargin: N(Type.Number({ description: 'netResult / revenue, %' })),
+    operatingMargin: N(Type.Number({ description: 'operatingProfit / revenue, %' })),
+    returnOnEquity: N(Type.Number({ description: 'netResult / equity, % (positive equity only)' })),
+    equityRatio: N(Type.Number({ description: 'equity / totalAssets, %' })),
+    revenueGrowthYoY: N(Type.Number({ description: 'revenue change from the previous year, %' })),
+  },
+  { $id: 'Financial' },
+);
+
+export const Role = Type.Object(
+  {
+    roleTypeCode: Type.String({ description: 'e.g. DAGL (CEO), LEDE (board chair), MEDL, NEST, VARA, REVI, REGN' }),
+    roleTypeDescription: Str,
+    groupCode: Str,
+    groupDescription: Str,
+    personFirstName: Str,
+    personMiddleName: Str,
+    personLastName: Str,
+    personBirthYear: N(Type.Integer({ description: 'Year only; the full birth date is never stored' })),
+    entityOrgNumber: Str,
+    entityName: Str,
+    electedBy: Str,
+    ownershipPercent: Num,
+  },
+  { $id: 'Role' },
+);
+
+export const SubUnit = Type.Object(
+  {
+    orgNumber: Type.String(),
+    name: Type.String(),
+    orgFormCode: Str,
+    naceCode1: Str,
+    naceDescription1: Str,
+    employeeCount: Int,
+    addressStreet: Str,
+    addressPostalCode: Str,
+    addressCity: Str,
+    addressMunicipality: Str,
+    addressMuniNo: Str,
+    addressLat: Num,
+    addressLng: Num,
+    startDate: DateStr,
+    closureDate: DateStr,
+    isDeleted: Type.Boolean(),
+  },
+  { $id: 'SubUnit' },
+);
+
+export const License = Type.Object(
+  {
+    id: Type.String(),
+    licenseNumber: Type.String(),
+    orgNumber: Str,
+    registerType: Type.String({ description: 'Alkoholsbevilling or Tobakksbevilling' }),
+    licenseTypeCode: Type.String(),
+    licenseTypeDescription: Str,
+    venueName: Str,
+    venueOrgNumber: Str,
+    productGroups: Type.Array(Type.String()),
+    municipality: Str,
+    municipalityNo: Str,
+    issuingAuthority: Str,
+    validFrom: N(Type.String({ format: 'date-time' })),
+    validTo: N(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'License' },
+);
+
+const Technology = Type.Object({ name: Type.String(), category: Type.String(), confidence: Type.Number({ minimum: 0, maximum: 1 }) });
+const Owner = N(Type.Object({ name: Str, orgNumber: Str, ownershipPct: Type.Number(), year: Type.Integer() }));
+
+const coreFields = {
+  id: Type.String(),
+  orgNumber: Type.String(),
+  country: Type.String({ enum: ['NO', 'FI', 'SE'] }),
+  name: Type.String(),
+  orgFormCode: Str,
+  orgFormDescription: Str,
+  naceCode1: Str,
+  naceDescription1: Str,
+  naceCode2: Str,
+  naceDescription2: Str,
+  naceCode3: Str,
+  naceDescription3: Str,
+  sectorCode: Str,
+  employeeCount: Int,
+  hasRegisteredEmployees: Bool,
+  businessAddressStreet: Str,
+  businessAddressPostalCode: Str,
+  businessAddressCity: Str,
+  businessAddressMunicipality: Str,
+  businessAddressMuniNo: Str,
+  businessAddressCountryCode: Str,
+  postalAddressStreet: Str,
+  postalAddressPostalCode: Str,
+  postalAddressCity: Str,
+  postalAddressMunicipality: Str,
+  postalAddressMuniNo: Str,
+  postalAddressCountryCode: Str,
+  website: Str,
+  phone: Str,
+  parentOrgNumber: Str,
+  isInGroup: Type.Boolean(),
+  foundingDate: DateStr,
+  registrationDate: DateStr,
+  registeredInVat: Bool,
+  registeredInBiz: Bool,
+  isBankrupt: Type.Boolean(),
+  isBeingDissolved: Type.Boolean(),
+  isInForcedDissolution: Type.Boolean(),
+  isDeleted: Type.Boolean(),
+  deletedDate: DateStr,
+  status: Str,
+  description: Str,
+  lastSubmittedAccountsYear: Str,
+  primaryDomain: Str,
+  enrichedDomains: Type.Array(Type.String()),
+  linkedinHandle: Str,
+  facebookHandle: Str,
+  instagramHandle: Str,
+  twitterHandle: Str,
+  technologies: Type.Array(Technology),
+  hasAnyAdPixel: Type.Boolean(),
+  majorityOwner: Type.Optional(Owner),
+  largestShareholder: Type.Optional(Owner),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+};
+
+const labelFields = {
+  naceName: Type.Optional(Str),
+  orgFormName: Type.Optional(Str),
+  countryName: Type.Optional(Str),
+  municipalityName: Type.Optional(Str),
+  countyCode: Type.Optional(Str),
+  countyName: Type.Optional(Str),
+};
+
+const Context = Type.Object({
+  municipality: Type.Object({ code: Str, companies: Type.Integer(), medianEmployees: Num }),
+  industry: Type.Object({ naceDivision: Str, companies: Type.Integer(), medianEmployees: Num }),
+});
+
+/** Full record: enrich items and push payload items. */
+export const CompanyRecord = Type.Object(
+  {
+    ...coreFields,
+    financials: Type.Array(Type.Ref('Financial')),
+    roles: Type.Array(Type.Ref('Role')),
+    subUnits: Type.Array(Type.Ref('SubUnit')),
+    licenses: Type.Array(Type.Ref('License')),
+    _sources: Type.Ref('Sources'),
+  },
+  { $id: 'CompanyRecord' },
+);
+
+/** Single lookup: the full record plus labels, county hydration and optional context. */
+export const CompanyLookup = Type.Object(
+  {
+    ...coreFields,
+    ...labelFields,
+    context: Type.Optional(Context),
+    financials: Type.Array(Type.Ref('Financial')),
+    roles: Type.Array(Type.Ref('Role')),
+    subUnits: Type.Array(Type.Ref('SubUnit')),
+    licenses: Type.Array(Type.Ref('License')),
+    _sources: Type.Ref('Sources'),
+  },
+  { $id: 'CompanyLookup' },
+);
+
+/** Search and change-feed rows: firmographics, latest financials, active roles, labels. */
+export const CompanyRow = Type.Object(
+  {
+    ...coreFields,
+    ...labelFields,
+    context: Type.Optional(Context),
+    financials: Type.Array(Type.Ref('Financial')),
+    roles: Type.Array(Type.Ref('Role')),
+    _sources: Type.Ref('Sources'),
+  },
+  { $id: 'CompanyRow' },
+);
+
+export const COMPANY_SCHEMAS = [Sources, Financial, Role, SubUnit, License, CompanyRecord, CompanyLookup, CompanyRow];

@@ -1,0 +1,23 @@
+// Schemas of the key resources.
+import { Type } from 'typebox';
+
+const Limit = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description: `${description}; null = unlimited` });
+
+export const KeyLimits = Type.Object(
+  {
+    rateLimitPerMinute: Limit('Requests per minute'),
+    dailyLimit: Limit('Requests per UTC day'),
+    monthlyLimit: Limit('Requests per UTC month'),
+    maxPageSize: Type.Integer({ description: 'Largest page a list endpoint returns' }),
+  },
+  { $id: 'KeyLimits' },
+);
+
+export const UsageLimits = Type.Object({
+  rateLimitPerMinute: Limit('Requests per minute'),
+  dailyLimit: Limit('Requests per UTC day'),
+  monthlyLimit: Limit('Requests per UTC month'),
+  maxPageSize: Type.Integer(),
+  canPush: Type.Boolean(),
+  requireFilterOnSearch: Type.Boolean(),
+});

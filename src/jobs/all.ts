@@ -1,0 +1,11 @@
+// Importing this module registers every sync job (each job module calls defineJob).
+import './brreg.ts';
+import './brreg-updates.ts';
+import './brreg-parts.ts';
+import './prh.ts';
+import './bolagsverket.ts';
+import './domains.ts';
+import './shareholders.ts';
+import './inspections.ts';
+import './licenses.ts';
+import './sanctions.ts';

@@ -1,0 +1,76 @@
+// Roles and annual accounts for companies already in the store.
+//   brreg-roles  roles of every unit: brreg's /roller/totalbestand (gzipped JSON array of
+//                {organisasjonsnummer, rollegrupper}: the shape of one /enheter/{orgnr}/roller
+//                answer plus its org number), or a --file of that shape
+//   regnskap     accounts: a --file (JSON array of Regnskapsregisteret records), or a live
+//                fetch for companies that filed a newer year than we hold (--limit, default 2000)
+import { createReadStream } from 'node:fs';
+import pLimit from 'p-limit';
+import type { AppContext } from '../context.ts';
+import { mapRegnskap, mapRoller } from '../sources/brreg/map.ts';
+import type { BrregRegnskap, BrregRoller } from '../sources/brreg/types.ts';
+import { inBatches, maybeGunzip, readJsonArray } from '../sources/json-array.ts';
+import { defineJob } from './registry.ts';
+
+const BATCH = 1000;
+
+defineJob('brreg-roles', {
+  description: 'Roles of all units (brreg roller/totalbestand)',
+  async run(ctx, opts, job) {
+    const input = opts.file
+      ? await maybeGunzip(createReadStream(opts.file))
+      : await maybeGunzip(await ctx.upstreams.brreg.downloadRoles());
+    let processed = 0;
+    let changed = 0;
+    let unknown = 0;
+    for await (const batch of inBatches(readJsonArray<BrregRoller & { organisasjonsnummer?: string }>(input, 'roles dump'), BATCH)) {
+      const parts = batch
+        .filter((r) => typeof r?.organisasjonsnummer === 'string')
+        .map((r) => ({ orgNumber: r.organisasjonsnummer!, roles: mapRoller(r) }));
+      const res = await ctx.repos.companyWrites.writeParts('NO', parts);
+      processed += batch.length;
+      changed += res.changed;
+      unknown += res.unknown;
+      job.report(processed);
+    }
+    job.progress(`roles: ${processed} units read, ${changed} changed, ${unknown} not in the store`);
+    return { recordsProcessed: processed, details: { changed, unknown } };
+  },
+});
+
+defineJob('regnskap', {
+  description: 'Annual accounts from Regnskapsregisteret',
+  async run(ctx, opts, job) {
+    if (opts.file) {
+      const input = await maybeGunzip(createReadStream(opts.file));
+      let processed = 0;
+      let changed = 0;
+      for await (const batch of inBatches(readJsonArray<BrregRegnskap>(input, 'accounts file'), BATCH)) {
+        const byCompany = new Map<string, BrregRegnskap[]>();
+        for (const r of batch) {
+          const n = r?.virksomhet?.organisasjonsnummer;
+          if (n) byCompany.set(n, [...(byCompany.get(n) ?? []), r]);
+        }
+        const res = await ctx.repos.companyWrites.writeParts('NO', [...byCompany].map(([orgNumber, list]) => ({ orgNumber, financials: mapRegnskap(list) })));
+        processed += batch.length;
+        changed += res.changed;
+        job.report(processed);
+      }
+      job.progress(`accounts: ${processed} records read, ${changed} companies changed`);
+      return { recordsProcessed: processed, details: { changed } };
+    }
+    const due = await ctx.repos.companyReads.companiesDueForAccounts(opts.limit ?? 2000);
+    const slot = pLimit(10);
+    let done = 0;
+    let changed = 0;
+    for (let i = 0; i < due.length; i += 100) {
+      const chunk = due.slice(i, i + 100);
+      const parts = await Promise.all(chunk.map((n) => slot(async () => ({ orgNumber: n, financials: mapRegnskap(await ctx.upstreams.brreg.getRegnskap(n)) }))));
+      changed += (await ctx.repos.companyWrites.writeParts('NO', parts)).changed;
+      done += chunk.length;
+      job.report(done);
+    }
+    job.progress(`accounts: ${done} companies fetched, ${changed} changed`);
+    return { recordsProcessed: done, details: { changed } };
+  },
+});

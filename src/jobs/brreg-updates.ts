@@ -1,0 +1,110 @@
+// brreg-updates: follows brreg's update feeds (/oppdateringer/enheter and /underenheter) from
+// the stored position, every 15 minutes. Changed units are re-fetched (core records in batched
+// searches); `Sletting` re-fetches the unit, which brreg then serves as deleted; `Fjernet`
+// (removed for legal reasons) purges our copy. Accounts are fetched again when a unit's
+// latest filed year moved on. Without a position (no full `brreg` sync yet) it does nothing.
+import pLimit from 'p-limit';
+import type { AppContext } from '../context.ts';
+import { mapEnhet, mapRegnskap, mapUnderenhet } from '../sources/brreg/map.ts';
+import type { BrregEnhet, BrregUnderenhet, BrregUpdate } from '../sources/brreg/types.ts';
+import { UPDATES_STATE, type UpdatesState } from './brreg.ts';
+import { defineJob, type JobRun } from './registry.ts';
+
+const PAGE = 1000;
+const DEFAULT_LIMIT = 20_000;
+
+/** Latest entry per org number: the feed may list one unit several times in a page. */
+function latestPerUnit(updates: BrregUpdate[]): BrregUpdate[] {
+  const m = new Map<string, BrregUpdate>();
+  for (const u of updates) m.set(u.organisasjonsnummer, u);
+  return [...m.values()];
+}
+
+async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<number> {
+  const brreg = ctx.upstreams.brreg;
+  const latest = latestPerUnit(updates);
+  for (const u of latest.filter((x) => x.endringstype === 'Fjernet')) await ctx.repos.companyWrites.purge('NO', u.organisasjonsnummer);
+  const refetch = latest.filter((x) => x.endringstype !== 'Fjernet').map((x) => x.organisasjonsnummer);
+  if (!refetch.length) return latest.length;
+  const found = new Map((await brreg.searchEnheter(refetch)).map((e) => [e.organisasjonsnummer, e]));
+  const slot = pLimit(10);
+  // Not in search: deleted (served with slettedato), removed (410) or unknown.
+  await Promise.all(
+    refetch
+      .filter((n) => !found.has(n))
+      .map((n) =>
+        slot(async () => {
+          const r = await brreg.getEnhet(n);
+          if (r.kind === 'found' || r.kind === 'deleted') found.set(n, r.enhet);
+          else if (r.kind === 'gone') await ctx.repos.companyWrites.purge('NO', n);
+        }),
+      ),
+  );
+  const enheter = [...found.values()] as BrregEnhet[];
+  // Accounts again when the unit filed a newer year than we hold.
+  const stored = await ctx.repos.companyReads.findRows('NO', enheter.map((e) => e.organisasjonsnummer));
+  const heldYear = new Map(stored.map((s) => [s.org_number, s.last_submitted_accounts_year]));
+  const needAccounts = enheter.filter((e) => e.sisteInnsendteAarsregnskap && e.sisteInnsendteAarsregnskap !== heldYear.get(e.organisasjonsnummer) && heldYear.has(e.organisasjonsnummer));
+  const accounts = new Map<string, ReturnType<typeof mapRegnskap>>();
+  await Promise.all(needAccounts.map((e) => slot(async () => accounts.set(e.organisasjonsnummer, mapRegnskap(await brreg.getRegnskap(e.organisasjonsnummer))))));
+  await ctx.repos.companyWrites.write(enheter.map((e) => ({ core: mapEnhet(e), financials: accounts.get(e.organisasjonsnummer) })));
+  return latest.length;
+}
+
+async function applyUnderenheter(ctx: AppContext, updates: BrregUpdate[]): Promise<number> {
+  const brreg = ctx.upstreams.brreg;
+  const latest = latestPerUnit(updates);
+  for (const u of latest.filter((x) => x.endringstype === 'Fjernet')) await ctx.repos.companyWrites.purgeSubUnit('NO', u.organisasjonsnummer);
+  const slot = pLimit(10);
+  const units: BrregUnderenhet[] = [];
+  await Promise.all(
+    latest
+      .filter((x) => x.endringstype !== 'Fjernet')
+      .map((x) =>
+        slot(async () => {
+          const r = await brreg.getUnderenhet(x.organisasjonsnummer);
+          if (r.kind === 'found' || r.kind === 'deleted') units.push(r.enhet as BrregUnderenhet);
+          else if (r.kind === 'gone') await ctx.repos.companyWrites.purgeSubUnit('NO', x.organisasjonsnummer);
+        }),
+      ),
+  );
+  await ctx.repos.companyWrites.writeSubUnits('NO', units.map(mapUnderenhet));
+  return latest.length;
+}
+
+async function follow(ctx: AppContext, kind: 'enheter' | 'underenheter', from: number, limit: number, job: JobRun, already: number) {
+  let position = from;
+  let processed = 0;
+  while (processed < limit) {
+    const page = await ctx.upstreams.brreg.updates(kind, position, Math.min(PAGE, limit - processed));
+    if (!page.length) break;
+    await (kind === 'enheter' ? applyEnheter(ctx, page) : applyUnderenheter(ctx, page));
+    processed += page.length;
+    position = Math.max(...page.map((u) => u.oppdateringsid)) + 1;
+    // The position is saved after every applied page: a killed run resumes here.
+    const state = (await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE))!;
+    await ctx.repos.syncRuns.setState(UPDATES_STATE, { ...state, [kind === 'enheter' ? 'enheterId' : 'underenheterId']: position });
+    job.report(already + processed);
+    if (page.length < PAGE) break;
+  }
+  return { processed, position };
+}
+
+defineJob('brreg-updates', {
+  description: 'Follow the brreg update feeds (every 15 minutes)',
+  schedule: '*/15 * * * *',
+  // Follows the feed once a full load (download or a real dump file) has set its position.
+  scheduled: async (ctx) => (await ctx.repos.syncRuns.getState(UPDATES_STATE)) !== undefined,
+  async run(ctx, opts, job) {
+    const state = await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE);
+    if (!state) {
+      job.progress('no feed position yet: run `ncd sync brreg` (a full dump) first');
+      return { recordsProcessed: 0, details: { skipped: 'no position' } };
+    }
+    const limit = opts.limit ?? DEFAULT_LIMIT;
+    const enheter = await follow(ctx, 'enheter', state.enheterId, limit, job, 0);
+    const underenheter = await follow(ctx, 'underenheter', state.underenheterId, limit, job, enheter.processed);
+    job.progress(`updates: ${enheter.processed} enheter (next id ${enheter.position}), ${underenheter.processed} underenheter (next id ${underenheter.position})`);
+    return { recordsProcessed: enheter.processed + underenheter.processed, details: { enheter, underenheter } };
+  },
+});

@@ -1,0 +1,133 @@
+// Norwegian registry syncs:
+//   brreg           full dump of hovedenheter (enheter/lastned, gzipped JSON), then underenheter
+//   brreg-subunits  full dump of underenheter only
+//   brreg-updates   follows /oppdateringer/{enheter,underenheter} from the stored position
+// A dump is the whole register: units live in the store but absent from it are marked deleted.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import { mapEnhet, mapUnderenhet } from '../sources/brreg/map.ts';
+import type { BrregEnhet, BrregUnderenhet } from '../sources/brreg/types.ts';
+import { inBatches, maybeGunzip, readJsonArray } from '../sources/json-array.ts';
+import { defineJob, type JobOptions, type JobRun, type Progress } from './registry.ts';
+
+const BATCH = 2000;
+/** A dump holding fewer than this share of the live store is suspect: absent units are kept. */
+const MIN_DUMP_SHARE = 0.5;
+
+export const UPDATES_STATE = 'brreg-updates';
+
+export interface UpdatesState extends Record<string, unknown> {
+  enheterId: number;
+  underenheterId: number;
+}
+
+async function openInput(ctx: AppContext, opts: JobOptions, kind: 'enheter' | 'underenheter'): Promise<Readable> {
+  if (opts.file) return maybeGunzip(createReadStream(opts.file));
+  if (opts.url) {
+    const res = await fetch(opts.url);
+    if (!res.ok || !res.body) throw new Error(`${opts.url} answered ${res.status}`);
+    const { Readable } = await import('node:stream');
+    return maybeGunzip(Readable.fromWeb(res.body as never));
+  }
+  return maybeGunzip(await ctx.upstreams.brreg.download(kind));
+}
+
+/** A first load into an empty register is several times faster with indexes built afterwards. */
+const FIRST_LOAD_INDEX_DEFERRAL = true;
+
+async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
+  const { id: run, progress, report } = job;
+  await ctx.repos.syncSeen.clearLeftovers(run);
+  const firstLoad = FIRST_LOAD_INDEX_DEFERRAL && (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
+  if (firstLoad) progress(`enheter: first load, ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`);
+  let processed = 0;
+  let inserted = 0;
+  let changed = 0;
+  try {
+    for await (const batch of inBatches(readJsonArray<BrregEnhet>(input, 'enheter dump'), BATCH)) {
+      const cores = batch.filter((e) => typeof e?.organisasjonsnummer === 'string').map(mapEnhet);
+      const r = await ctx.repos.companyWrites.write(cores.map((core) => ({ core })));
+      await ctx.repos.syncSeen.mark(run, cores.map((c) => c.orgNumber));
+      processed += batch.length;
+      inserted += r.inserted;
+      changed += r.changed;
+      report(processed);
+      if (processed % 10_000 < BATCH) progress(`enheter: ${processed} read, ${inserted} new, ${changed} changed`);
+    }
+    const live = await ctx.repos.syncSeen.liveCount('NO');
+    const seen = await ctx.repos.syncSeen.count(run);
+    let deleted = 0;
+    if (live === 0 || seen >= live * MIN_DUMP_SHARE) deleted = await ctx.repos.syncSeen.markAbsentCompanies(run, 'NO', 'deleted');
+    else progress(`enheter: the dump holds ${seen} of ${live} live units; absent units are NOT marked deleted`);
+    progress(`enheter: ${processed} read, ${inserted} new, ${changed} changed, ${deleted} marked deleted`);
+    return { processed, inserted, changed, deleted };
+  } finally {
+    await ctx.repos.syncSeen.clear(run);
+    if (firstLoad) progress(`enheter: ${await ctx.repos.deferredIndexes.restore('companies')} indexes built`);
+  }
+}
+
+async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
+  const { id: run, progress, report } = job;
+  await ctx.repos.syncSeen.clearLeftovers(run);
+  let processed = 0;
+  try {
+    for await (const batch of inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH)) {
+      const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
+      await ctx.repos.companyWrites.writeSubUnits('NO', units);
+      await ctx.repos.syncSeen.mark(run, units.map((u) => u.orgNumber));
+      processed += batch.length;
+      report(processed);
+    }
+    const closed = await ctx.repos.syncSeen.markAbsentSubUnits(run, 'NO');
+    progress(`underenheter: ${processed} read, ${closed} marked deleted`);
+    return { processed, closed };
+  } finally {
+    await ctx.repos.syncSeen.clear(run);
+  }
+}
+
+/** After a full dump, the update feed is followed from the dump's time. */
+async function startUpdatesFrom(ctx: AppContext, since: Date, progress: Progress) {
+  try {
+    const [e, u] = await Promise.all([
+      ctx.upstreams.brreg.firstUpdateIdSince('enheter', since),
+      ctx.upstreams.brreg.firstUpdateIdSince('underenheter', since),
+    ]);
+    const current = await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE);
+    await ctx.repos.syncRuns.setState(UPDATES_STATE, {
+      enheterId: e ?? current?.enheterId ?? 1,
+      underenheterId: u ?? current?.underenheterId ?? 1,
+    });
+  } catch (err) {
+    progress(`could not read the update feed position (${(err as Error).message}); brreg-updates starts when it can`);
+  }
+}
+
+defineJob('brreg', {
+  description: 'Full dump of Enhetsregisteret (hovedenheter, then underenheter when downloading)',
+  schedule: '0 3 1 * *', // monthly snapshot; the 15-minute feed covers the rest
+  async run(ctx, opts, job) {
+    const dumpTime = opts.file ? (await stat(opts.file)).mtime : new Date();
+    const enheter = await loadEnheter(ctx, await openInput(ctx, opts, 'enheter'), job);
+    let underenheter;
+    if (!opts.file && !opts.url) {
+      underenheter = await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), { ...job, report: (n) => job.report(enheter.processed + n) });
+    }
+    if (opts.follow !== false) await startUpdatesFrom(ctx, dumpTime, job.progress);
+    // Parents from the registry and from shareholders, and group flags, over the whole register.
+    const groups = await ctx.repos.groups.recompute();
+    job.progress(`groups: ${groups.parentsChanged} parents and ${groups.groupFlagsChanged} group flags changed`);
+    return { recordsProcessed: enheter.processed + (underenheter?.processed ?? 0), details: { enheter, underenheter } };
+  },
+});
+
+defineJob('brreg-subunits', {
+  description: 'Full dump of underenheter (sub-units)',
+  async run(ctx, opts, job) {
+    const r = await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), job);
+    return { recordsProcessed: r.processed, details: r };
+  },
+});

@@ -1,0 +1,60 @@
+// The demo dataset: a few thousand generated Norwegian companies in brreg's real file formats,
+// loaded into an empty store through the same sync jobs as real data (DEMO_DATA=auto).
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import type { AppContext } from '../context.ts';
+import { writeDumpFiles } from '../sources/brreg/dump-files.ts';
+import { generateInspectionsCsv } from '../sources/mattilsynet/generate.ts';
+import { generateLicensesCsv } from '../sources/tbr/generate.ts';
+import { runJob, type Progress } from './registry.ts';
+
+export const DEMO_COMPANIES = 3000;
+const DEMO_SEED = 2024;
+
+export async function storeIsEmpty(ctx: AppContext): Promise<boolean> {
+  const r = await sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM companies) AS any`.execute(ctx.store.db);
+  return !r.rows[0].any;
+}
+
+export async function loadDemoData(ctx: AppContext, progress: Progress, count = DEMO_COMPANIES): Promise<void> {
+  const dir = path.join(ctx.config.dataDir, 'demo-files');
+  const files = await writeDumpFiles(dir, count, DEMO_SEED);
+  try {
+    await runJob(ctx, 'brreg', { file: files.enheter, follow: false }, progress);
+    await runJob(ctx, 'brreg-subunits', { file: files.underenheter }, progress);
+    await runJob(ctx, 'brreg-roles', { file: files.roller }, progress);
+    await runJob(ctx, 'regnskap', { file: files.regnskap }, progress);
+    await loadDemoLicencesAndInspections(ctx, dir, progress);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Inspections for the demo's food businesses (restaurants, cafés, hotels, food production and
+ * shops) and licences for those that serve or sell alcohol or tobacco, in the upstream formats
+ * and through the same sync jobs as real files.
+ */
+async function loadDemoLicencesAndInspections(ctx: AppContext, dir: string, progress: Progress): Promise<void> {
+  const pick = async (prefixes: string[]) =>
+    (
+      await sql<{ orgNumber: string; name: string }>`SELECT org_number AS "orgNumber", name FROM companies
+        WHERE country = 'NO' AND NOT is_deleted AND nace_code1 LIKE ANY (${prefixes.map((p) => `${p}%`)}::text[])
+        ORDER BY org_number`.execute(ctx.store.db)
+    ).rows;
+  const write = async (name: string, data: Readable) => {
+    const file = path.join(dir, name);
+    await pipeline(data, createWriteStream(file));
+    return file;
+  };
+  // 55 accommodation, 56 food service, 10 food and 11 drink production, 47.1/47.2 food shops.
+  const food = await pick(['55', '56', '10', '11', '47.1', '47.2']);
+  await runJob(ctx, 'inspections', { file: await write('smilefjes-tilsyn.csv', generateInspectionsCsv({ venues: food, seed: DEMO_SEED })) }, progress);
+  // Serving (55, 56), drink production and wholesale (11, 46.3), shops selling beer or tobacco (47.1/47.2).
+  const licensed = await pick(['55', '56', '11', '46.3', '47.1', '47.2']);
+  await runJob(ctx, 'licenses', { file: await write('licenses.csv', generateLicensesCsv({ companies: licensed, seed: DEMO_SEED })) }, progress);
+}

@@ -1,0 +1,87 @@
+// `ncd sync licenses --file PATH | --url URL`: alcohol and tobacco licences in our import format
+// (docs/licenses-import-format.md; CSV or JSON, detected). Helsedirektoratet publishes no
+// download, so there is no default: --file, --url or LICENSES_URL. The file is the whole set:
+// rows are upserted on (licenseNumber, registerType) with a content hash, and stored licences
+// the file no longer holds are removed — unless it holds under half of them (a truncated file).
+import type { AppContext } from '../context.ts';
+import { inBatches } from '../sources/json-array.ts';
+import { parseLicenses, type LicenseRecord } from '../sources/tbr/parse.ts';
+import { licenseKey, type LicenseWrite } from '../store/licenses.ts';
+import { MIN_FULL_FILE_SHARE, openSource } from './inspections.ts';
+import { defineJob } from './registry.ts';
+
+const BATCH = 2000;
+const PROGRESS_EVERY = 20_000;
+
+export const NO_LICENSE_SOURCE =
+  'No licence source: Helsedirektoratet publishes no download, so give --file PATH or --url URL ' +
+  '(or set LICENSES_URL) with a file in the format of docs/licenses-import-format.md';
+
+/** The stored row: a missing municipality number comes from the postal code, a missing name from the number. */
+export function licenseWrite(ctx: AppContext, r: LicenseRecord): LicenseWrite {
+  const municipalityNo = r.municipalityNo ?? ctx.reference.postalPlace(r.postnr)?.municipalityCode ?? null;
+  return {
+    licenseNumber: r.licenseNumber,
+    registerType: r.registerType,
+    orgNumber: r.orgNumber,
+    holderName: r.holderName,
+    venueName: r.venueName,
+    venueOrgNumber: r.venueOrgNumber,
+    licenseTypeCode: r.licenseTypeCode,
+    licenseTypeDescription: r.licenseTypeDescription,
+    productGroups: r.productGroups,
+    address: r.address,
+    postnr: r.postnr,
+    poststed: r.poststed,
+    municipality: r.municipality ?? ctx.reference.municipality(municipalityNo)?.name ?? null,
+    municipalityNo,
+    issuingAuthority: r.issuingAuthority,
+    validFrom: r.validFrom,
+    validTo: r.validTo,
+  };
+}
+
+defineJob('licenses', {
+  description: 'Alcohol and tobacco licences (TBR import format, CSV or JSON; --file, --url or LICENSES_URL): replaces the stored set',
+  schedule: '0 7 * * 1', // weekly, Monday 07:00 UTC
+  scheduled: async (ctx) => ctx.config.licensesUrl !== undefined,
+  async run(ctx, opts, job) {
+    const repo = ctx.repos.licenses;
+    const input = await openSource(opts, ctx.config.licensesUrl, NO_LICENSE_SOURCE);
+    await ctx.repos.syncSeen.clearLeftovers(job.id);
+    const before = await repo.count();
+    let records = 0;
+    let inserted = 0;
+    let changed = 0;
+    let removed = 0;
+    let kept = false;
+    try {
+      for await (const batch of inBatches(parseLicenses(input, 'auto'), BATCH)) {
+        // One key twice in a batch cannot be upserted in one statement: the later record wins,
+        // as it would when loaded one after the other.
+        const byKey = new Map<string, LicenseWrite>();
+        for (const rec of batch) byKey.set(licenseKey(rec.registerType, rec.licenseNumber), licenseWrite(ctx, rec));
+        const r = await repo.upsert([...byKey.values()]);
+        await ctx.repos.syncSeen.mark(job.id, [...byKey.keys()]);
+        records += batch.length;
+        inserted += r.inserted;
+        changed += r.changed;
+        job.report(records);
+        if (records % PROGRESS_EVERY < batch.length) job.progress(`licenses: ${records} read`);
+      }
+      const seen = await ctx.repos.syncSeen.count(job.id);
+      if (before === 0 || seen >= before * MIN_FULL_FILE_SHARE) removed = await repo.removeAbsent(job.id);
+      else {
+        kept = true;
+        job.progress(`licenses: the file holds ${seen} licences against ${before} stored; absent ones are NOT removed`);
+      }
+    } catch (err) {
+      input.destroy();
+      throw err;
+    } finally {
+      await ctx.repos.syncSeen.clear(job.id);
+    }
+    job.progress(`licenses: ${records} read, ${inserted} new, ${changed} changed, ${removed} removed`);
+    return { recordsProcessed: records, details: { inserted, changed, removed, absentKept: kept } };
+  },
+});

@@ -1,0 +1,156 @@
+// Shared by the Finnish (prh) and Swedish (bolagsverket) full-file syncs: opening the input
+// (file, URL or the configured download), writing mapped records in batches, and marking the
+// companies a complete file no longer holds as deregistered.
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import type { NordicCompanyRecord } from '../sources/nordic-record.ts';
+import { nordicToCompanyCore } from '../sources/nordic-map.ts';
+import { inBatches } from '../sources/json-array.ts';
+import type { JobRun } from './registry.ts';
+
+export const NORDIC_BATCH = 2000;
+/** A file holding fewer than this share of the live store is suspect: absent companies are kept. */
+const MIN_FILE_SHARE = 0.5;
+/** Time allowed for the response headers of a bulk download (the body may take minutes). */
+const HEADERS_TIMEOUT_MS = 60_000;
+
+export type FileKind = 'zip' | 'gzip' | 'other';
+
+export function kindOf(head: Buffer): FileKind {
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'zip';
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  return 'other';
+}
+
+/** What a local file is, by its first bytes (not its name: downloads are often renamed). */
+export async function fileKind(path: string): Promise<FileKind> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    return kindOf(head.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Reads the first `n` bytes of a stream and puts them back, so the stream is unchanged. */
+export async function peek(input: Readable, n: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < n) {
+    const chunk = input.read() as Buffer | string | null;
+    if (chunk !== null) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(b);
+      length += b.length;
+      continue;
+    }
+    if (input.readableEnded || input.destroyed) break;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        input.off('readable', done);
+        input.off('end', done);
+        input.off('error', fail);
+        resolve();
+      };
+      const fail = (err: Error) => {
+        input.off('readable', done);
+        input.off('end', done);
+        reject(err);
+      };
+      input.once('readable', done);
+      input.once('end', done);
+      input.once('error', fail);
+    });
+  }
+  const all = Buffer.concat(chunks);
+  if (all.length) input.unshift(all);
+  return all.subarray(0, n);
+}
+
+/** GETs a bulk file and returns its body as a stream. Non-2xx throws, naming the URL. */
+export async function download(url: string, accept: string): Promise<Readable> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept, 'user-agent': 'nordic-company-data' }, signal: controller.signal });
+  } catch (err) {
+    throw new Error(`${url}: request failed: ${controller.signal.aborted ? `no response within ${HEADERS_TIMEOUT_MS} ms` : (err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!res.ok || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`${url} answered ${res.status}`);
+  }
+  return Readable.fromWeb(res.body as never);
+}
+
+export interface FullSyncResult {
+  processed: number;
+  inserted: number;
+  changed: number;
+  unchanged: number;
+  /** Companies live in the store but absent from the file, now marked deregistered. */
+  deregistered: number;
+  /** False when the file looked truncated (or --limit stopped early): nothing was marked. */
+  absentMarked: boolean;
+}
+
+/**
+ * Writes every record of a complete upstream file, then marks the country's companies that the
+ * file did not hold as deregistered — unless the file holds fewer than half of the live
+ * companies (a truncated download must not deregister half a country) or `limit` cut it short.
+ */
+export async function syncFullFile(
+  ctx: AppContext,
+  job: JobRun,
+  country: 'FI' | 'SE',
+  records: AsyncIterable<NordicCompanyRecord>,
+  options: { limit?: number } = {},
+): Promise<FullSyncResult> {
+  const { id: run, progress, report } = job;
+  const out: FullSyncResult = { processed: 0, inserted: 0, changed: 0, unchanged: 0, deregistered: 0, absentMarked: false };
+  let cut = false;
+  await ctx.repos.syncSeen.clearLeftovers(run);
+  try {
+    for await (let batch of inBatches(records, NORDIC_BATCH)) {
+      if (options.limit !== undefined && out.processed + batch.length >= options.limit) {
+        batch = batch.slice(0, options.limit - out.processed);
+        cut = true;
+      }
+      // One org number twice in one INSERT … ON CONFLICT is an error; the later row wins.
+      const byNumber = new Map<string, NordicCompanyRecord>();
+      for (const r of batch) byNumber.set(r.orgNumber, r);
+      const cores = [...byNumber.values()].map(nordicToCompanyCore);
+      const w = await ctx.repos.companyWrites.write(cores.map((core) => ({ core })));
+      await ctx.repos.syncSeen.mark(run, [...byNumber.keys()]);
+      out.processed += batch.length;
+      out.inserted += w.inserted;
+      out.changed += w.changed;
+      out.unchanged += w.unchanged;
+      report(out.processed);
+      if (out.processed % 100_000 < NORDIC_BATCH) progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed`);
+      if (cut) break;
+    }
+    if (cut) {
+      progress(`${country}: stopped after ${out.processed} records (--limit); absent companies are NOT marked deregistered`);
+    } else {
+      const live = await ctx.repos.syncSeen.liveCount(country);
+      const seen = await ctx.repos.syncSeen.count(run);
+      if (live === 0 || seen >= live * MIN_FILE_SHARE) {
+        out.deregistered = await ctx.repos.syncSeen.markAbsentCompanies(run, country, 'deregistered');
+        out.absentMarked = true;
+      } else {
+        progress(`${country}: the file holds ${seen} companies against ${live} live ones; it looks truncated, so absent companies are NOT marked deregistered`);
+      }
+    }
+    progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed, ${out.deregistered} marked deregistered`);
+    return out;
+  } finally {
+    await ctx.repos.syncSeen.clear(run);
+  }
+}

@@ -1,0 +1,70 @@
+// Process entry: config -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirBusyError } from './store/data-dir-lock.ts';
+import { MigrationError } from './store/migrate.ts';
+import { loadDemoData, storeIsEmpty } from './jobs/demo-data.ts';
+import { startScheduler } from './jobs/scheduler.ts';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  let built;
+  try {
+    built = await buildApp(config);
+  } catch (err) {
+    if (err instanceof MigrationError || err instanceof DataDirBusyError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { app, ctx } = built;
+  if (config.demoData === 'auto' && (await storeIsEmpty(ctx))) {
+    console.log('The store is empty: loading the demo dataset (DEMO_DATA=off skips this)…');
+    await loadDemoData(ctx, (m) => app.log.info(m));
+  }
+  const scheduler = config.syncSchedule ? startScheduler(ctx) : undefined;
+  const address = await app.listen({ port: config.port, host: config.host });
+  const port = (app.server.address() as { port: number }).port;
+  ctx.store.lock?.update({ port, host: config.host });
+  app.log.info({ address, engine: ctx.store.engine }, 'listening');
+  console.log(`\nNordic Company Data API on ${config.baseUrl}  (docs: ${config.baseUrl}/docs)\n` +
+    `Register a key:\n  curl -X POST ${config.baseUrl}/api/keys/register -H 'Content-Type: application/json' \\\n` +
+    `    -d '{"projectName":"my-project","email":"you@example.com"}'\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 25_000);
+    force.unref();
+    try {
+      scheduler?.stop();
+      await built.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,144 @@
+// Company lookup and batch enrich: store first, Norwegian misses fetched live from brreg and
+// stored like any ingest (the next call is a store hit). Finnish and Swedish companies come
+// only from bulk syncs and are never fetched live.
+import type { AppContext } from '../context.ts';
+import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country } from '../domain/org-number.ts';
+import { ApiError, invalid } from '../errors.ts';
+import type { BrregClient } from '../sources/brreg/client.ts';
+import type { CompanyReadRepository, StoredCompany } from '../store/company-reads.ts';
+import type { CompanyWrite, CompanyWriteRepository } from '../store/company-writes.ts';
+import { buildCompanyRecord, type CompanyRecord } from './company-record.ts';
+import { fetchNorwegianCompanies } from './live-fetch.ts';
+import type { MarketContextService } from './market-context.ts';
+import { SOURCE } from '../domain/company.ts';
+
+export interface CompanyServiceDeps {
+  ctx: AppContext;
+  reads: CompanyReadRepository;
+  writes: CompanyWriteRepository;
+  brreg: BrregClient;
+  market: MarketContextService;
+  /** Upstream requests in flight per call (DESIGN "Concurrency 10"). */
+  concurrency?: number;
+}
+
+export interface Pair {
+  orgNumber: string;
+  country: Country;
+}
+
+const WRITE_GROUP = 25;
+
+const FULL = { financialsLimit: undefined, roles: true, subUnits: true, licenses: true } as const;
+
+/** A Norwegian record loaded from a bulk dump has no roles, accounts or sub-units yet. */
+const isIncomplete = (c: StoredCompany) => c.row.country === 'NO' && !c.row.is_deleted && c.row.fetched_at === null && c.row.roles_hash === null;
+
+export function createCompanyService(deps: CompanyServiceDeps) {
+  const { ctx, reads, writes, brreg } = deps;
+
+  /**
+   * Store hits, then a live fetch of the Norwegian misses (and completion of records that
+   * came from a bulk dump). Returns what is known after the fetch.
+   */
+  async function resolveNorwegian(orgNumbers: string[]) {
+    let stored = await reads.load('NO', orgNumbers, FULL);
+    const have = new Set(stored.map((s) => s.row.org_number));
+    const misses = orgNumbers.filter((n) => !have.has(n));
+    const incomplete = stored.filter(isIncomplete).map((s) => s.row.org_number);
+    const result = { unavailable: [] as string[], notFound: [] as string[] };
+    if (!misses.length && !incomplete.length) return { stored, ...result };
+
+    // Companies are stored in groups while the others are still in flight; one transaction per
+    // group keeps the (embedded) database's share of the event loop small.
+    const pending: Promise<unknown>[] = [];
+    let group: CompanyWrite[] = [];
+    const flush = () => {
+      if (group.length) pending.push(writes.write(group));
+      group = [];
+    };
+    const outcome = await fetchNorwegianCompanies(brreg, [...misses, ...incomplete], {
+      concurrency: deps.concurrency ?? 10,
+      onFound: (w) => {
+        group.push(w);
+        if (group.length >= WRITE_GROUP) flush();
+      },
+    });
+    flush();
+    await Promise.all(pending);
+    for (const n of outcome.gone) await writes.purge('NO', n);
+    const refetch = [...new Set([...outcome.found.map((w) => w.core.orgNumber), ...outcome.gone])];
+    if (refetch.length) {
+      const fresh = await reads.load('NO', refetch, FULL);
+      const freshNumbers = new Set(refetch);
+      stored = [...stored.filter((s) => !freshNumbers.has(s.row.org_number)), ...fresh];
+    }
+    const missSet = new Set(misses);
+    // An incomplete record whose completion failed is still served from the store.
+    result.unavailable = outcome.unavailable.filter((n) => missSet.has(n));
+    result.notFound = [...outcome.notFound, ...outcome.gone].filter((n) => missSet.has(n) || !stored.some((s) => s.row.org_number === n));
+    stored = stored.filter((s) => !outcome.gone.includes(s.row.org_number));
+    return { stored, ...result };
+  }
+
+  function validate(country: Country, raw: string, path: string): string {
+    const n = canonicalOrgNumber(country, raw);
+    if (!isValidOrgNumber(country, n)) throw invalid(path, `must be ${ORG_NUMBER_FORMAT[country]}`);
+    return n;
+  }
+
+  return {
+    validate,
+
+    async lookup(country: Country, rawOrgNumber: string, opts: { context?: boolean } = {}) {
+      const orgNumber = validate(country, rawOrgNumber, 'params.orgNumber');
+      let company: StoredCompany | undefined;
+      if (country === 'NO') {
+        const r = await resolveNorwegian([orgNumber]);
+        company = r.stored[0];
+        if (!company && r.unavailable.length) throw new ApiError('upstream_unavailable');
+      } else {
+        company = (await reads.load(country, [orgNumber], FULL))[0];
+      }
+      if (!company) throw new ApiError('company_not_found');
+      const record = buildCompanyRecord(company, ctx.reference, { labels: true });
+      if (!opts.context) return record;
+      const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
+      return { ...record, context, _sources: { ...record._sources, attribution: [...new Set([...record._sources.attribution, SOURCE.ownStore])] } };
+    },
+
+    /** Batch enrich: one answer per distinct (country, number); misses reported, never fatal. */
+    async enrich(pairs: Pair[]): Promise<{ data: CompanyRecord[]; notFound: Pair[]; unavailable: Pair[] }> {
+      const seen = new Set<string>();
+      const unique = pairs.filter((p) => {
+        const k = `${p.country}:${p.orgNumber}`;
+        return seen.has(k) ? false : (seen.add(k), true);
+      });
+      const data: CompanyRecord[] = [];
+      const notFound: Pair[] = [];
+      const unavailable: Pair[] = [];
+      const byCountry = new Map<Country, string[]>();
+      for (const p of unique) byCountry.set(p.country, [...(byCountry.get(p.country) ?? []), p.orgNumber]);
+      const found = new Map<string, StoredCompany>();
+      for (const [country, numbers] of byCountry) {
+        if (country === 'NO') {
+          const r = await resolveNorwegian(numbers);
+          for (const s of r.stored) found.set(`NO:${s.row.org_number}`, s);
+          for (const n of r.unavailable) unavailable.push({ orgNumber: n, country });
+        } else {
+          for (const s of await reads.load(country, numbers, FULL)) found.set(`${country}:${s.row.org_number}`, s);
+        }
+      }
+      const unavailableSet = new Set(unavailable.map((p) => `${p.country}:${p.orgNumber}`));
+      for (const p of unique) {
+        const k = `${p.country}:${p.orgNumber}`;
+        const s = found.get(k);
+        if (s) data.push(buildCompanyRecord(s, ctx.reference));
+        else if (!unavailableSet.has(k)) notFound.push(p);
+      }
+      return { data, notFound, unavailable };
+    },
+  };
+}
+
+export type CompanyService = ReturnType<typeof createCompanyService>;

@@ -1,0 +1,187 @@
+// API-key use cases: register, rotate, usage, and the operator's tier and limit changes.
+import type { AppContext } from '../context.ts';
+import { generateRawKey, hashApiKey, keyPrefixOf } from '../domain/api-key.ts';
+import {
+  effectiveLimits,
+  firstOfNextMonthUtc,
+  nextUtcMidnight,
+  secondsUntil,
+  TIER_NAMES,
+  utcDay,
+  utcMonthStart,
+  type EffectiveLimits,
+} from '../domain/limits.ts';
+import { deriveKey } from '../domain/secrets.ts';
+import { ApiError } from '../errors.ts';
+import { KeyPrefixCollisionError, ProjectNameTakenError, type KeyRecord } from '../store/api-keys.ts';
+
+/** Registrations and access requests share this per-IP window. */
+export const SIGNUP_WINDOW = { name: 'signup-ip', points: 3, durationSec: 3600 };
+
+export class UnknownKeyError extends Error {}
+export class UnknownTierError extends Error {}
+
+/** The caller of a keyed route, as the auth hook resolved it. */
+export interface AuthContext {
+  keyId: number;
+  keyPrefix: string;
+  projectId: number;
+  projectName: string;
+  tier: string;
+  limits: EffectiveLimits;
+  projectCreatedAt: Date;
+}
+
+export function toAuthContext(r: KeyRecord): AuthContext {
+  return {
+    keyId: r.keyId,
+    keyPrefix: r.keyPrefix,
+    projectId: r.projectId,
+    projectName: r.projectName,
+    tier: r.tier,
+    limits: effectiveLimits(r.tierDefaults, r.overrides),
+    projectCreatedAt: new Date(r.projectCreatedAt),
+  };
+}
+
+export function publicLimits(l: EffectiveLimits) {
+  return {
+    rateLimitPerMinute: l.rateLimitPerMinute,
+    dailyLimit: l.dailyLimit,
+    monthlyLimit: l.monthlyLimit,
+    maxPageSize: l.maxPageSize,
+  };
+}
+
+/** Unicode-aware case folding for uniqueness of project names. */
+export function projectNameKey(name: string): string {
+  return name.trim().normalize('NFC').toLocaleLowerCase('und');
+}
+
+export function createKeyService(ctx: AppContext) {
+  const pepper = deriveKey(ctx.config.secretKey, 'api-key-hash');
+  const hash = (raw: string) => hashApiKey(pepper, raw);
+
+  /** Retries the rare prefix collision with a fresh key. */
+  async function withFreshKey<T>(fn: (raw: string) => Promise<T>): Promise<{ raw: string; result: T }> {
+    for (let attempt = 0; ; attempt++) {
+      const raw = generateRawKey();
+      try {
+        return { raw, result: await fn(raw) };
+      } catch (err) {
+        if (!(err instanceof KeyPrefixCollisionError) || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  async function guardSignupRate(clientIp: string) {
+    const w = await ctx.rateWindows.consume(SIGNUP_WINDOW.name, clientIp, SIGNUP_WINDOW.points, SIGNUP_WINDOW.durationSec);
+    if (!w.allowed) {
+      const retryAfter = Math.max(1, Math.ceil(w.resetMs / 1000));
+      throw new ApiError('registration_limited', { headers: { 'Retry-After': retryAfter }, extra: { retryAfter } });
+    }
+  }
+
+  return {
+    hash,
+    guardSignupRate,
+
+    async authenticate(raw: string): Promise<AuthContext | undefined> {
+      const record = await ctx.repos.apiKeys.findActiveByHash(hash(raw));
+      return record ? toAuthContext(record) : undefined;
+    },
+
+    async register(input: { projectName: string; email: string; description?: string }) {
+      const now = ctx.clock.now();
+      const projectName = input.projectName.trim();
+      const { raw } = await withFreshKey((raw) =>
+        ctx.repos.apiKeys.createProject({
+          name: projectName,
+          nameKey: projectNameKey(projectName),
+          email: input.email.trim(),
+          description: input.description?.trim() || null,
+          tier: 'free',
+          keyHash: hash(raw),
+          keyPrefix: keyPrefixOf(raw),
+          today: utcDay(now),
+          monthStart: utcMonthStart(now),
+        }),
+      ).catch((err) => {
+        if (err instanceof ProjectNameTakenError) throw new ApiError('project_name_taken', { details: [{ path: 'body.projectName', message: 'is already taken' }] });
+        throw err;
+      });
+      const record = (await ctx.repos.apiKeys.findActiveByHash(hash(raw)))!;
+      const auth = toAuthContext(record);
+      const setupUrl = `${ctx.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
+      try {
+        await ctx.mailer.sendSetupLink({ to: input.email.trim(), projectName, setupUrl, keyPrefix: auth.keyPrefix });
+      } catch (err) {
+        // The key exists and is returned now; a mail failure must not lose it.
+        ctx.log.warn({ err: (err as Error).message, keyPrefix: auth.keyPrefix }, 'setup e-mail could not be sent');
+      }
+      return { raw, keyPrefix: auth.keyPrefix, projectName, tier: auth.tier, setupUrl, limits: publicLimits(auth.limits) };
+    },
+
+    async rotate(caller: AuthContext) {
+      const { raw, result } = await withFreshKey((raw) => ctx.repos.apiKeys.rotate(caller.keyId, hash(raw), keyPrefixOf(raw)));
+      if (!result) throw new ApiError('key_not_found');
+      return { raw, keyPrefix: keyPrefixOf(raw), projectName: caller.projectName, tier: caller.tier, rotatedFrom: result.rotatedFrom };
+    },
+
+    async usage(caller: AuthContext) {
+      const now = ctx.clock.now();
+      const counts = await ctx.repos.usage.read(caller.projectId, utcDay(now), utcMonthStart(now));
+      const l = caller.limits;
+      return {
+        projectName: caller.projectName,
+        tier: caller.tier,
+        keyPrefix: caller.keyPrefix,
+        limits: { ...publicLimits(l), canPush: l.canPush, requireFilterOnSearch: l.requireFilterOnSearch },
+        usage: {
+          today: counts.today,
+          thisMonth: counts.thisMonth,
+          total: counts.total,
+          dailyRemaining: l.dailyLimit === null ? null : Math.max(0, l.dailyLimit - counts.today),
+          monthlyRemaining: l.monthlyLimit === null ? null : Math.max(0, l.monthlyLimit - counts.thisMonth),
+        },
+        resets: { daily: nextUtcMidnight(now).toISOString(), monthly: firstOfNextMonthUtc(now).toISOString() },
+      };
+    },
+
+    /** Counts one request against the daily and monthly quotas, or throws a 429. */
+    async chargeQuota(caller: AuthContext) {
+      const now = ctx.clock.now();
+      const r = await ctx.repos.usage.consume(caller.projectId, utcDay(now), utcMonthStart(now), caller.limits.dailyLimit ?? 0, caller.limits.monthlyLimit ?? 0);
+      if (r.ok) return r;
+      const resetAt = r.exhausted === 'daily' ? nextUtcMidnight(now) : firstOfNextMonthUtc(now);
+      const retryAfter = secondsUntil(now, resetAt);
+      throw new ApiError(r.exhausted === 'daily' ? 'daily_quota_exceeded' : 'monthly_quota_exceeded', {
+        headers: { 'Retry-After': retryAfter },
+        extra: { retryAfter },
+      });
+    },
+
+    isTrialExpired(caller: AuthContext): boolean {
+      const days = ctx.config.trialDays;
+      if (days <= 0 || caller.tier !== 'free') return false;
+      return ctx.clock.now().getTime() - caller.projectCreatedAt.getTime() > days * 86_400_000;
+    },
+
+    async setTier(keyPrefix: string, tier: string) {
+      if (!(TIER_NAMES as readonly string[]).includes(tier) && !(await ctx.repos.apiKeys.tierExists(tier))) throw new UnknownTierError(`Unknown tier "${tier}" (known: ${TIER_NAMES.join(', ')})`);
+      const record = await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix);
+      if (!record) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
+      await ctx.repos.apiKeys.setTier(record.projectId, tier);
+      return toAuthContext((await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix))!);
+    },
+
+    async setLimits(keyPrefix: string, limits: { rateLimitPerMinute?: number | null; dailyLimit?: number | null; monthlyLimit?: number | null; maxPageSize?: number | null }) {
+      const record = await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix);
+      if (!record) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
+      await ctx.repos.apiKeys.setLimits(record.projectId, limits);
+      return toAuthContext((await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix))!);
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

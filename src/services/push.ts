@@ -1,0 +1,76 @@
+// POST /api/push/{destinationName}: load full records (Norwegian misses fetched live, as
+// enrich does) and send them to the destination in exactly one request. A failed delivery is
+// a result, not an error: the batch is reported in errors[] with a fixed class; no retry.
+import type { AppContext } from '../context.ts';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+import { deliverWebhook, type DeliveryFailure } from '../push/deliver.ts';
+import type { CompanyService } from './companies.ts';
+import type { DestinationService } from './destinations.ts';
+import type { AuthContext } from './keys.ts';
+
+export interface PushResult {
+  destination: string;
+  /** Distinct org numbers asked for. */
+  requested: number;
+  /** Companies the destination accepted (2xx); 0 when the batch failed. */
+  delivered: number;
+  notFound: string[];
+  /** The registry could not be asked in time: not sent, not known to be missing. */
+  unavailable: string[];
+  errors: (DeliveryFailure & { batch: number })[];
+}
+
+export interface PushServiceDeps {
+  ctx: AppContext;
+  companies: CompanyService;
+  destinations: DestinationService;
+  /** Delivery deadline; default 10 s (PUSH_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+export function createPushService(deps: PushServiceDeps) {
+  const { ctx, companies, destinations } = deps;
+
+  return {
+    async push(caller: AuthContext, destinationName: string, rawOrgNumbers: string[]): Promise<PushResult> {
+      if (!caller.limits.canPush) throw new ApiError('push_not_allowed');
+      const details: ErrorDetail[] = [];
+      const orgNumbers = rawOrgNumbers.map((n, i) => {
+        try {
+          return companies.validate('NO', n, `body.orgNumbers.${i}`);
+        } catch (err) {
+          details.push(...((err as ApiError).opts.details ?? []));
+          return n;
+        }
+      });
+      if (details.length) throw new ApiError('validation_failed', { details });
+
+      const { row, config } = await destinations.forPush(caller, destinationName);
+      const found = await companies.enrich(orgNumbers.map((orgNumber) => ({ orgNumber, country: 'NO' as const })));
+      const body = JSON.stringify({ companies: found.data });
+      const outcome = await deliverWebhook(config, body, {
+        resolver: ctx.resolver,
+        allowPrivate: ctx.config.allowPrivateDestinations,
+        now: ctx.clock.now(),
+        timeoutMs: deps.timeoutMs,
+      });
+      // The host only: webhook URLs often carry tokens in the path or query.
+      const host = new URL(config.url).host;
+      if (outcome.ok) {
+        ctx.log.info({ destinationId: row.id, host, companies: found.data.length, status: outcome.status, bytes: body.length }, 'push delivered');
+      } else {
+        ctx.log.info({ destinationId: row.id, host, class: outcome.failure.class, status: outcome.failure.status, reason: outcome.reason }, 'push failed');
+      }
+      return {
+        destination: row.name,
+        requested: new Set(orgNumbers).size,
+        delivered: outcome.ok ? found.data.length : 0,
+        notFound: found.notFound.map((p) => p.orgNumber),
+        unavailable: found.unavailable.map((p) => p.orgNumber),
+        errors: outcome.ok ? [] : [{ batch: 1, ...outcome.failure }],
+      };
+    },
+  };
+}
+
+export type PushService = ReturnType<typeof createPushService>;

@@ -1,0 +1,91 @@
+// Company search and the change feed: keyset pagination on (sort expression, id), an index for
+// every filter and sort (migration 0005), so page 50 costs what page 1 costs.
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { CompanyRow } from './company-reads.ts';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
+import type { Database } from './schema.ts';
+
+export interface SearchFilters {
+  country?: string;
+  q?: string;
+  nace?: string;
+  orgForm?: string;
+  municipality?: string;
+  county?: string;
+  minEmployees?: number;
+  maxEmployees?: number;
+  minRevenue?: number;
+  maxRevenue?: number;
+  isBankrupt?: boolean;
+  isInGroup?: boolean;
+  hasParent?: boolean;
+  hasTechnology?: string;
+  hasAnyAdPixel?: boolean;
+  includeDeleted?: boolean;
+}
+
+export type SortKey = 'name' | 'employeeCount' | 'foundingDate' | 'updatedAt';
+export type { KeysetPosition, SortOrder };
+
+// Each sort: the indexed expression, the SQL type its keyset value is cast back to.
+const SORTS: Record<SortKey, SortSpec> = {
+  name: { expr: 'c.name_norm COLLATE "C"', type: 'text' },
+  employeeCount: { expr: 'COALESCE(c.employee_count, -1)', type: 'integer' },
+  foundingDate: { expr: "COALESCE(c.founding_date, DATE '0001-01-01')", type: 'date' },
+  updatedAt: { expr: 'c.updated_at', type: 'timestamptz' },
+};
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The query's WHERE clauses, one per given filter. */
+function conditions(f: SearchFilters): RawBuilder<SqlBool>[] {
+  const w: RawBuilder<SqlBool>[] = [];
+  if (f.country) w.push(sql`c.country = ${f.country}`);
+  if (!f.includeDeleted) w.push(sql`NOT c.is_deleted`);
+  if (f.q !== undefined) {
+    // 3+ characters: substring via the trigram index; 1–2 characters cannot use trigrams, so
+    // they match name prefixes through the btree (text_pattern_ops) index instead of a scan.
+    w.push(f.q.length >= 3 ? sql`c.name_norm LIKE ${'%' + likeEscape(f.q) + '%'}` : sql`c.name_norm COLLATE "C" LIKE ${likeEscape(f.q) + '%'}`);
+  }
+  if (f.nace) w.push(sql`c.nace_code1 COLLATE "C" LIKE ${likeEscape(f.nace) + '%'}`);
+  if (f.orgForm) w.push(sql`c.org_form_code = ${f.orgForm}`);
+  // Norwegian numbering: Finnish municipality codes share the column (398 Lahti is not county 39).
+  if (f.municipality) w.push(sql`c.business_address_muni_no = ${f.municipality} AND c.country = 'NO'`);
+  if (f.county) w.push(sql`left(c.business_address_muni_no, 2) = ${f.county} AND c.country = 'NO'`);
+  // On the sort expression, so the employees sort index serves the bounds (unknown = -1 is
+  // below every bound, as "unknown" should be).
+  if (f.minEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) >= ${f.minEmployees}`);
+  if (f.maxEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) BETWEEN 0 AND ${f.maxEmployees}`);
+  if (f.minRevenue !== undefined) w.push(sql`c.latest_revenue >= ${f.minRevenue} AND c.latest_revenue IS NOT NULL`);
+  if (f.maxRevenue !== undefined) w.push(sql`c.latest_revenue <= ${f.maxRevenue} AND c.latest_revenue IS NOT NULL`);
+  if (f.isBankrupt !== undefined) w.push(sql`c.is_bankrupt = ${f.isBankrupt}`);
+  if (f.isInGroup !== undefined) w.push(sql`c.is_in_group = ${f.isInGroup}`);
+  if (f.hasParent !== undefined) w.push(f.hasParent ? sql`c.parent_org_number IS NOT NULL` : sql`c.parent_org_number IS NULL`);
+  if (f.hasTechnology) w.push(sql`c.technology_names @> ARRAY[${f.hasTechnology}]::text[] AND c.technology_names <> '{}'`);
+  if (f.hasAnyAdPixel !== undefined) w.push(sql`c.has_ad_pixel = ${f.hasAnyAdPixel}`);
+  return w;
+}
+
+export interface SearchPage {
+  rows: CompanyRow[];
+  /** Keyset position of each row, for the next cursor. */
+  positions: KeysetPosition[];
+}
+
+export function createCompanySearchRepository(db: Kysely<Database>) {
+  const page = (where: RawBuilder<SqlBool>[], sort: SortKey, order: SortOrder, limit: number, after?: KeysetPosition): Promise<SearchPage> =>
+    keysetPage<CompanyRow>(db, { from: 'companies c', alias: 'c', where, sort: SORTS[sort], order, limit, after });
+
+  return {
+    search(filters: SearchFilters, sort: SortKey, order: SortOrder, limit: number, after?: KeysetPosition): Promise<SearchPage> {
+      return page(conditions(filters), sort, order, limit, after);
+    },
+
+    /** The change feed: every company (deleted ones too) with updated_at >= since, oldest first. */
+    updates(since: Date, limit: number, after?: KeysetPosition): Promise<SearchPage> {
+      return page([sql`c.updated_at >= ${since.toISOString()}::timestamptz`], 'updatedAt', 'asc', limit, after);
+    },
+  };
+}
+
+export type CompanySearchRepository = ReturnType<typeof createCompanySearchRepository>;

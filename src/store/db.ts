@@ -1,0 +1,110 @@
+// Opens the store: embedded PostgreSQL (PGlite, file-backed under DATA_DIR) when DATABASE_URL
+// is unset, else a pg Pool on a real server. Both are reached through the same pg Pool API and
+// Kysely, so every query and row type is identical on the two engines.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
+import { startPGliteThread } from './pglite-thread.ts';
+
+// Row types must not depend on the engine: numbers for int8 and numeric, plain strings for
+// dates (pg would otherwise turn a DATE into a local-midnight Date object).
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+pg.types.setTypeParser(1082, (v) => v);
+
+export type Engine = 'embedded' | 'server';
+
+export interface Store {
+  engine: Engine;
+  pool: pg.Pool;
+  db: Kysely<Database>;
+  /** The DATA_DIR lock held in embedded mode. */
+  lock?: DataDirLock;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  statementTimeoutMs: number;
+  /** Max pool connections in server mode. */
+  poolSize?: number;
+  /** Lock details written for the operator hand-off (embedded mode). */
+  lockInfo?: Record<string, unknown>;
+  /** Skip the DATA_DIR lock (only for a template copy that no other process can see). */
+  noLock?: boolean;
+}
+
+function wrap(engine: Engine, pool: pg.Pool, closeEngine: () => Promise<void>, lock?: DataDirLock): Store {
+  // A dropped server connection must not crash the process: the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    engine,
+    pool,
+    db,
+    lock,
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await db.destroy().catch(() => undefined);
+      await closeEngine();
+    },
+  };
+}
+
+async function openServer(opts: OpenStoreOptions): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: opts.databaseUrl,
+    max: opts.poolSize ?? 10,
+    statement_timeout: opts.statementTimeoutMs,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+  });
+  return wrap('server', pool, async () => {
+    await pool.end().catch(() => undefined);
+  });
+}
+
+async function openEmbedded(opts: OpenStoreOptions): Promise<Store> {
+  mkdirSync(opts.dataDir, { recursive: true });
+  const lock: DataDirLock | undefined = opts.noLock ? undefined : acquireDataDirLock(opts.dataDir, opts.lockInfo ?? {});
+  try {
+    const { PglitePgConnection } = await import('@electric-sql/pglite/node-postgres');
+    const lite = startPGliteThread(path.join(opts.dataDir, 'pglite'));
+    try {
+      await lite.waitReady;
+      // PGlite has a single backend, so a session setting holds for every query it runs.
+      await lite.exec(`SET statement_timeout = ${Math.trunc(opts.statementTimeoutMs)}`);
+    } catch (err) {
+      await lite.close();
+      throw err;
+    }
+    // Each client gets its own connection object: pg-pool throws away a client whose query
+    // failed, and a connection object once ended cannot serve a new client.
+    class EmbeddedClient extends pg.Client {
+      constructor(config: pg.ClientConfig) {
+        super({ ...config, connection: new PglitePgConnection({ pglite: lite as never }) } as pg.ClientConfig);
+      }
+    }
+    const pool = new pg.Pool({ Client: EmbeddedClient, max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', host: 'localhost' } as unknown as pg.PoolConfig);
+    return wrap('embedded', pool, async () => {
+      await pool.end().catch(() => undefined);
+      await lite.close().catch(() => undefined); // checkpoints, then closes
+      lock?.release();
+    }, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+export async function openStore(opts: OpenStoreOptions): Promise<Store> {
+  return opts.databaseUrl ? openServer(opts) : openEmbedded(opts);
+}

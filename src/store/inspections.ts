@@ -1,0 +1,133 @@
+// Mattilsynet inspections (smilefjes): full-file upsert on the upstream tilsynid with a content
+// hash, removal of rows a full file no longer holds, and the keyset-paginated list behind
+// GET /api/inspections (an index for every filter and sort, migration 0010).
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
+import type { Database, InspectionsTable } from './schema.ts';
+
+export type { KeysetPosition, SortOrder };
+
+export type InspectionRow = Selectable<InspectionsTable>;
+export type InspectionSort = 'date' | 'totalRating' | 'name';
+
+/** One inspection as stored (the parser's record plus the derived municipality and office). */
+export interface InspectionWrite {
+  upstreamId: string;
+  venueId: string | null;
+  orgNumber: string | null;
+  name: string;
+  address: string | null;
+  postnr: string | null;
+  poststed: string | null;
+  municipalityNo: string | null;
+  office: string | null;
+  caseRef: string | null;
+  status: string | null;
+  date: string; // YYYY-MM-DD
+  totalRating: number;
+  inspectionType: string | null;
+  themes: unknown[];
+}
+
+export interface InspectionFilters {
+  orgNumber?: string;
+  minRating?: number;
+  maxRating?: number;
+  postnr?: string;
+  fromDate?: string; // YYYY-MM-DD, inclusive
+  toDate?: string;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  changed: number;
+}
+
+// Each sort: the indexed expression and the SQL type its keyset value is cast back to.
+// Names are sorted case-insensitively: upstream writes some venues in capitals, some not.
+const SORTS: Record<InspectionSort, SortSpec> = {
+  date: { expr: 'i.date', type: 'date' },
+  totalRating: { expr: 'i.total_rating', type: 'integer' },
+  name: { expr: 'lower(i.name)', type: 'text' },
+};
+
+const COLUMNS: [string, string, (w: InspectionWrite) => unknown][] = [
+  ['upstream_id', 'text', (w) => w.upstreamId],
+  ['venue_id', 'text', (w) => w.venueId],
+  ['org_number', 'text', (w) => w.orgNumber],
+  ['name', 'text', (w) => w.name],
+  ['address', 'text', (w) => w.address],
+  ['postnr', 'text', (w) => w.postnr],
+  ['poststed', 'text', (w) => w.poststed],
+  ['municipality_no', 'text', (w) => w.municipalityNo],
+  ['office', 'text', (w) => w.office],
+  ['case_ref', 'text', (w) => w.caseRef],
+  ['status', 'text', (w) => w.status],
+  ['date', 'date', (w) => w.date],
+  ['total_rating', 'integer', (w) => w.totalRating],
+  ['inspection_type', 'text', (w) => w.inspectionType],
+  ['themes', 'jsonb', (w) => w.themes],
+];
+const NAMES = COLUMNS.map(([n]) => n);
+const RECORD_TYPE = [...COLUMNS.map(([n, t]) => `${n} ${t}`), 'content_hash text'].join(', ');
+const UPDATABLE = NAMES.filter((n) => n !== 'upstream_id');
+
+const hash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('hex');
+
+function conditions(f: InspectionFilters): RawBuilder<SqlBool>[] {
+  const w: RawBuilder<SqlBool>[] = [];
+  if (f.orgNumber !== undefined) w.push(sql`i.org_number = ${f.orgNumber}`);
+  if (f.minRating !== undefined) w.push(sql`i.total_rating >= ${f.minRating}`);
+  if (f.maxRating !== undefined) w.push(sql`i.total_rating <= ${f.maxRating}`);
+  if (f.postnr !== undefined) w.push(sql`i.postnr = ${f.postnr}`);
+  if (f.fromDate !== undefined) w.push(sql`i.date >= ${f.fromDate}::date`);
+  if (f.toDate !== undefined) w.push(sql`i.date <= ${f.toDate}::date`);
+  return w;
+}
+
+export function createInspectionRepository(db: Kysely<Database>) {
+  return {
+    /** Inserts new inspections and rewrites changed ones; an unchanged row is not written. */
+    async upsert(writes: InspectionWrite[]): Promise<UpsertResult> {
+      if (!writes.length) return { inserted: 0, changed: 0 };
+      const rows = writes.map((w) => {
+        const r: Record<string, unknown> = {};
+        for (const [name, , get] of COLUMNS) r[name] = get(w);
+        r.content_hash = hash(r);
+        return r;
+      });
+      const res = await sql<{ inserted: boolean }>`
+        INSERT INTO inspections (${sql.raw(NAMES.join(', '))}, content_hash)
+        SELECT ${sql.raw(NAMES.map((n) => `x.${n}`).join(', '))}, x.content_hash
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(RECORD_TYPE)})
+        ON CONFLICT (upstream_id) DO UPDATE SET
+          ${sql.raw(UPDATABLE.map((n) => `${n} = EXCLUDED.${n}`).join(', '))},
+          content_hash = EXCLUDED.content_hash,
+          synced_at = now()
+        WHERE inspections.content_hash IS DISTINCT FROM EXCLUDED.content_hash
+        RETURNING (xmax = 0) AS inserted`.execute(db);
+      const inserted = res.rows.filter((r) => r.inserted).length;
+      return { inserted, changed: res.rows.length - inserted };
+    },
+
+    async count(): Promise<number> {
+      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM inspections`.execute(db);
+      return r.rows[0].n;
+    },
+
+    /** Deletes the inspections a full file did not hold (their tilsynid is not in sync_seen). */
+    async removeAbsent(runId: number): Promise<number> {
+      const r = await sql`DELETE FROM inspections i
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(db);
+      return Number(r.numAffectedRows ?? 0);
+    },
+
+    /** One page in (sort expression, id) order, after the given keyset position. */
+    list(filters: InspectionFilters, sort: InspectionSort, order: SortOrder, limit: number, after?: KeysetPosition) {
+      return keysetPage<InspectionRow>(db, { from: 'inspections i', alias: 'i', where: conditions(filters), sort: SORTS[sort], order, limit, after });
+    },
+  };
+}
+
+export type InspectionRepository = ReturnType<typeof createInspectionRepository>;

@@ -1,0 +1,46 @@
+// Keyset pagination shared by the list endpoints: rows in (sort expression, id) order after a
+// position, with the position of each row read back as text in full precision (timestamps to
+// the microsecond) and cast back to the expression's type on the next page.
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type KeysetPosition = [string | number | null, number];
+export type SortOrder = 'asc' | 'desc';
+
+export interface SortSpec {
+  /** SQL expression over the table alias, e.g. `COALESCE(c.employee_count, -1)`. */
+  expr: string;
+  /** The SQL type its keyset value is cast back to. */
+  type: string;
+}
+
+export interface KeysetQuery {
+  /** `table alias`, e.g. `companies c`. */
+  from: string;
+  alias: string;
+  where: RawBuilder<SqlBool>[];
+  sort: SortSpec;
+  order: SortOrder;
+  limit: number;
+  after?: KeysetPosition;
+}
+
+export async function keysetPage<Row>(db: Kysely<Database>, q: KeysetQuery): Promise<{ rows: Row[]; positions: KeysetPosition[] }> {
+  const expr = sql.raw(q.sort.expr);
+  const id = sql.raw(`${q.alias}.id`);
+  const clauses = [...q.where];
+  if (q.after) {
+    const value = sql`CAST(${q.after[0]} AS ${sql.raw(q.sort.type)})`;
+    clauses.push(q.order === 'asc' ? sql`(${expr}, ${id}) > (${value}, ${q.after[1]})` : sql`(${expr}, ${id}) < (${value}, ${q.after[1]})`);
+  }
+  const dir = sql.raw(q.order === 'asc' ? 'ASC' : 'DESC');
+  const res = await sql<Row & { sort_key: string; id: number }>`
+    SELECT ${sql.raw(q.alias)}.*, (${expr})::text AS sort_key FROM ${sql.raw(q.from)}
+    WHERE ${clauses.length ? sql.join(clauses, sql` AND `) : sql`true`}
+    ORDER BY ${expr} ${dir}, ${id} ${dir}
+    LIMIT ${q.limit}`.execute(db);
+  return {
+    rows: res.rows.map(({ sort_key: _s, ...row }) => row as unknown as Row),
+    positions: res.rows.map((r) => [r.sort_key, Number(r.id)] as KeysetPosition),
+  };
+}

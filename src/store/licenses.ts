@@ -1,0 +1,141 @@
+// Alcohol and tobacco licences (TBR import format): full-file upsert on (license_number,
+// register_type) with a content hash, removal of rows a full file no longer holds, and the
+// keyset-paginated list behind GET /api/licenses (an index for every filter and sort, 0010).
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { LicenseRow } from './company-reads.ts';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
+import type { Database } from './schema.ts';
+
+export type { KeysetPosition, SortOrder };
+
+export type { LicenseRow } from './company-reads.ts';
+export type LicenseSort = 'validFrom' | 'validTo' | 'venueName' | 'municipality';
+
+export interface LicenseWrite {
+  licenseNumber: string;
+  registerType: string;
+  orgNumber: string | null;
+  holderName: string | null;
+  venueName: string | null;
+  venueOrgNumber: string | null;
+  licenseTypeCode: string;
+  licenseTypeDescription: string | null;
+  productGroups: string[];
+  address: string | null;
+  postnr: string | null;
+  poststed: string | null;
+  municipality: string | null;
+  municipalityNo: string | null;
+  issuingAuthority: string | null;
+  validFrom: string | null; // ISO timestamp
+  validTo: string | null;
+}
+
+export interface LicenseFilters {
+  orgNumber?: string;
+  registerType?: string;
+  licenseTypeCode?: string;
+  municipalityNo?: string;
+  /** Keeps only licences valid after this instant (null validTo = open-ended = active). */
+  activeAt?: Date;
+}
+
+/** The sync_seen key of a licence: its upsert key. */
+export const licenseKey = (registerType: string, licenseNumber: string) => `${registerType}:${licenseNumber}`;
+
+// Nullable sort columns are sorted through COALESCE (one index serves both directions and the
+// keyset comparison stays a plain row comparison): a missing start sorts as the earliest, a
+// missing end (open-ended) as the latest, a missing name as ''.
+export const VALID_TO_EXPR = "COALESCE(l.valid_to, 'infinity'::timestamptz)";
+const SORTS: Record<LicenseSort, SortSpec> = {
+  validFrom: { expr: "COALESCE(l.valid_from, '-infinity'::timestamptz)", type: 'timestamptz' },
+  validTo: { expr: VALID_TO_EXPR, type: 'timestamptz' },
+  venueName: { expr: "lower(COALESCE(l.venue_name, ''))", type: 'text' },
+  municipality: { expr: "COALESCE(l.municipality, '')", type: 'text' },
+};
+
+const COLUMNS: [string, string, (w: LicenseWrite) => unknown][] = [
+  ['license_number', 'text', (w) => w.licenseNumber],
+  ['register_type', 'text', (w) => w.registerType],
+  ['org_number', 'text', (w) => w.orgNumber],
+  ['holder_name', 'text', (w) => w.holderName],
+  ['venue_name', 'text', (w) => w.venueName],
+  ['venue_org_number', 'text', (w) => w.venueOrgNumber],
+  ['license_type_code', 'text', (w) => w.licenseTypeCode],
+  ['license_type_description', 'text', (w) => w.licenseTypeDescription],
+  ['product_groups', 'text[]', (w) => w.productGroups],
+  ['address', 'text', (w) => w.address],
+  ['postnr', 'text', (w) => w.postnr],
+  ['poststed', 'text', (w) => w.poststed],
+  ['municipality', 'text', (w) => w.municipality],
+  ['municipality_no', 'text', (w) => w.municipalityNo],
+  ['issuing_authority', 'text', (w) => w.issuingAuthority],
+  ['valid_from', 'timestamptz', (w) => w.validFrom],
+  ['valid_to', 'timestamptz', (w) => w.validTo],
+];
+const NAMES = COLUMNS.map(([n]) => n);
+const RECORD_TYPE = [...COLUMNS.map(([n, t]) => `${n} ${t}`), 'content_hash text'].join(', ');
+const UPDATABLE = NAMES.filter((n) => n !== 'license_number' && n !== 'register_type');
+
+const hash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('hex');
+
+function conditions(f: LicenseFilters): RawBuilder<SqlBool>[] {
+  const w: RawBuilder<SqlBool>[] = [];
+  if (f.orgNumber !== undefined) w.push(sql`l.org_number = ${f.orgNumber}`);
+  if (f.registerType !== undefined) w.push(sql`l.register_type = ${f.registerType}`);
+  if (f.licenseTypeCode !== undefined) w.push(sql`l.license_type_code = ${f.licenseTypeCode}`);
+  if (f.municipalityNo !== undefined) w.push(sql`l.municipality_no = ${f.municipalityNo}`);
+  // Written on the validTo sort expression so the same index serves filter and sort.
+  if (f.activeAt !== undefined) w.push(sql`${sql.raw(VALID_TO_EXPR)} > ${f.activeAt.toISOString()}::timestamptz`);
+  return w;
+}
+
+export function createLicenseRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Inserts new licences and rewrites changed ones; an unchanged row is not written. The
+     * batch must not hold one key twice (Postgres refuses to update a row twice in a statement).
+     */
+    async upsert(writes: LicenseWrite[]): Promise<{ inserted: number; changed: number }> {
+      if (!writes.length) return { inserted: 0, changed: 0 };
+      const rows = writes.map((w) => {
+        const r: Record<string, unknown> = {};
+        for (const [name, , get] of COLUMNS) r[name] = get(w);
+        r.content_hash = hash(r);
+        return r;
+      });
+      const res = await sql<{ inserted: boolean }>`
+        INSERT INTO licenses (${sql.raw(NAMES.join(', '))}, content_hash)
+        SELECT ${sql.raw(NAMES.map((n) => `x.${n}`).join(', '))}, x.content_hash
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(RECORD_TYPE)})
+        ON CONFLICT (license_number, register_type) DO UPDATE SET
+          ${sql.raw(UPDATABLE.map((n) => `${n} = EXCLUDED.${n}`).join(', '))},
+          content_hash = EXCLUDED.content_hash,
+          synced_at = now()
+        WHERE licenses.content_hash IS DISTINCT FROM EXCLUDED.content_hash
+        RETURNING (xmax = 0) AS inserted`.execute(db);
+      const inserted = res.rows.filter((r) => r.inserted).length;
+      return { inserted, changed: res.rows.length - inserted };
+    },
+
+    async count(): Promise<number> {
+      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM licenses`.execute(db);
+      return r.rows[0].n;
+    },
+
+    /** Deletes the licences a full file did not hold (their key is not in sync_seen). */
+    async removeAbsent(runId: number): Promise<number> {
+      const r = await sql`DELETE FROM licenses l
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(db);
+      return Number(r.numAffectedRows ?? 0);
+    },
+
+    /** One page in (sort expression, id) order, after the given keyset position. */
+    list(filters: LicenseFilters, sort: LicenseSort, order: SortOrder, limit: number, after?: KeysetPosition) {
+      return keysetPage<LicenseRow>(db, { from: 'licenses l', alias: 'l', where: conditions(filters), sort: SORTS[sort], order, limit, after });
+    },
+  };
+}
+
+export type LicenseRepository = ReturnType<typeof createLicenseRepository>;

@@ -1,0 +1,96 @@
+// Counting windows for per-minute rate limits, registration limits and the cursor-depth guard.
+// Redis when REDIS_URL is set; PostgreSQL in server mode without Redis; process memory in
+// embedded mode (one process owns the data directory anyway). All three count exactly.
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+export interface WindowResult {
+  allowed: boolean;
+  /** Points left in the window after this one. */
+  remaining: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+}
+
+export interface RateWindows {
+  backend: 'redis' | 'postgres' | 'memory';
+  /** Takes one point from `key` in a window of `points` per `durationSec`. */
+  consume(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
+  /** Reads a window without taking a point. */
+  peek(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
+  close(): Promise<void>;
+}
+
+export interface RateWindowOptions {
+  redisUrl?: string;
+  pgPool?: pg.Pool;
+  namespace: string;
+}
+
+export function createRateWindows(opts: RateWindowOptions): RateWindows {
+  const redis = opts.redisUrl
+    ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+    : undefined;
+  redis?.on('error', () => undefined); // reported through failed consume() calls
+  const backend = redis ? 'redis' : opts.pgPool ? 'postgres' : 'memory';
+  const limiters = new Map<string, RateLimiterAbstract>();
+  // One counter per (name, key, window length) whatever the limit: the limit is applied here,
+  // so a limit changed mid-window keeps the calls already counted, the same on every backend.
+  const points = 2 ** 31 - 1;
+
+  function limiter(name: string, durationSec: number): RateLimiterAbstract {
+    const id = `${name}:${durationSec}`;
+    let l = limiters.get(id);
+    if (!l) {
+      const keyPrefix = `${opts.namespace}:${name}`;
+      if (redis) l = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: durationSec });
+      else if (opts.pgPool)
+        l = new RateLimiterPostgres({
+          storeClient: opts.pgPool,
+          storeType: 'pool',
+          tableName: 'rate_windows',
+          tableCreated: true,
+          clearExpiredByTimeout: false,
+          keyPrefix,
+          points,
+          duration: durationSec,
+        });
+      else l = new RateLimiterMemory({ keyPrefix, points, duration: durationSec });
+      limiters.set(id, l);
+    }
+    return l;
+  }
+
+  const fromRes = (res: RateLimiterRes, limit: number, consumedNow: boolean): WindowResult => ({
+    allowed: consumedNow ? res.consumedPoints <= limit : res.consumedPoints < limit,
+    remaining: Math.max(0, limit - res.consumedPoints),
+    resetMs: Math.max(0, res.msBeforeNext),
+  });
+
+  return {
+    backend,
+    async consume(name, key, limit, durationSec) {
+      try {
+        return fromRes(await limiter(name, durationSec).consume(key, 1), limit, true);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return fromRes(err, limit, true);
+        throw err;
+      }
+    },
+    async peek(name, key, limit, durationSec) {
+      const res = await limiter(name, durationSec).get(key);
+      if (!res) return { allowed: true, remaining: limit, resetMs: durationSec * 1000 };
+      return fromRes(res, limit, false);
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => undefined);
+    },
+  };
+}

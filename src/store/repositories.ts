@@ -1,0 +1,46 @@
+// Every repository, built on one Kysely instance.
+import type { Kysely } from 'kysely';
+import { createApiKeyRepository } from './api-keys.ts';
+import { createHealthRepository } from './health.ts';
+import { createReferenceRepository } from './reference.ts';
+import type { Database } from './schema.ts';
+import { createSyncRunRepository } from './sync-runs.ts';
+import { createUsageRepository } from './usage.ts';
+import { createAccessRequestRepository } from './access-requests.ts';
+import { createCompanyReadRepository } from './company-reads.ts';
+import { createCompanyWriteRepository } from './company-writes.ts';
+import { createSyncSeenRepository } from './sync-seen.ts';
+import { createDeferredIndexes } from './deferred-indexes.ts';
+import { createEnrichmentRepository } from './enrichment.ts';
+import { createDestinationRepository } from './destinations.ts';
+import { createCompanySearchRepository } from './company-search.ts';
+import { createShareholderRepository } from './shareholders.ts';
+import { createGroupRepository } from './groups.ts';
+import { createInspectionRepository } from './inspections.ts';
+import { createLicenseRepository } from './licenses.ts';
+import { createSanctionsRepository } from './sanctions.ts';
+
+export function createRepositories(db: Kysely<Database>) {
+  return {
+    apiKeys: createApiKeyRepository(db),
+    usage: createUsageRepository(db),
+    syncRuns: createSyncRunRepository(db),
+    health: createHealthRepository(db),
+    reference: createReferenceRepository(db),
+    accessRequests: createAccessRequestRepository(db),
+    companyReads: createCompanyReadRepository(db),
+    companyWrites: createCompanyWriteRepository(db),
+    syncSeen: createSyncSeenRepository(db),
+    deferredIndexes: createDeferredIndexes(db),
+    enrichment: createEnrichmentRepository(db),
+    destinations: createDestinationRepository(db),
+    companySearch: createCompanySearchRepository(db),
+    shareholders: createShareholderRepository(db),
+    groups: createGroupRepository(db),
+    inspections: createInspectionRepository(db),
+    licenses: createLicenseRepository(db),
+    sanctions: createSanctionsRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,90 @@
+// Sync job runs (for the health endpoint's dataSources) and incremental sync positions.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface DataSourceStatus {
+  lastSync: string;
+  status: 'running' | 'ok' | 'error';
+  recordsProcessed: number;
+  lastSuccess: string | null;
+}
+
+export function createSyncRunRepository(db: Kysely<Database>) {
+  return {
+    async start(source: string, origin: 'upstream' | 'url' | 'file' | null = null): Promise<number> {
+      const row = await db.insertInto('sync_runs').values({ source, status: 'running', finished_at: null, message: null, origin }).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Refreshes planner statistics of every table (after a sync changed many rows). */
+    async analyze(): Promise<void> {
+      await sql`ANALYZE`.execute(db);
+    },
+
+    /** Whether the source was ever synced successfully from the network (not from a file). */
+    async syncedFromNetwork(source: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('sync_runs')
+        .select('id')
+        .where('source', '=', source)
+        .where('status', '=', 'ok')
+        .where('origin', 'in', ['upstream', 'url'])
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async markInterrupted(source: string): Promise<void> {
+      await db
+        .updateTable('sync_runs')
+        .set({ status: 'error', message: 'interrupted (the process stopped during the run)', finished_at: sql`now()` })
+        .where('source', '=', source)
+        .where('status', '=', 'running')
+        .execute();
+    },
+
+    async progress(id: number, recordsProcessed: number): Promise<void> {
+      await db.updateTable('sync_runs').set({ records_processed: recordsProcessed }).where('id', '=', id).execute();
+    },
+
+    async finish(id: number, status: 'ok' | 'error', recordsProcessed: number, message: string | null): Promise<void> {
+      await db
+        .updateTable('sync_runs')
+        .set({ status, records_processed: recordsProcessed, message, finished_at: sql`now()` })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** The latest run of every source, with the time of its latest successful run. */
+    async latestBySource(): Promise<Record<string, DataSourceStatus>> {
+      const res = await sql<{ source: string; status: DataSourceStatus['status']; at: Date; records_processed: number; last_ok: Date | null }>`
+        SELECT DISTINCT ON (r.source) r.source, r.status, COALESCE(r.finished_at, r.started_at) AS at, r.records_processed,
+          (SELECT max(o.finished_at) FROM sync_runs o WHERE o.source = r.source AND o.status = 'ok') AS last_ok
+        FROM sync_runs r ORDER BY r.source, r.started_at DESC, r.id DESC`.execute(db);
+      const out: Record<string, DataSourceStatus> = {};
+      for (const r of res.rows) {
+        out[r.source] = {
+          lastSync: new Date(r.at).toISOString(),
+          status: r.status,
+          recordsProcessed: r.records_processed,
+          lastSuccess: r.last_ok ? new Date(r.last_ok).toISOString() : null,
+        };
+      }
+      return out;
+    },
+
+    async getState<T extends Record<string, unknown>>(source: string): Promise<T | undefined> {
+      const row = await db.selectFrom('sync_state').select('state').where('source', '=', source).executeTakeFirst();
+      return row?.state as T | undefined;
+    },
+
+    async setState(source: string, state: Record<string, unknown>): Promise<void> {
+      await db
+        .insertInto('sync_state')
+        .values({ source, state: JSON.stringify(state) })
+        .onConflict((oc) => oc.column('source').doUpdateSet({ state: JSON.stringify(state), updated_at: sql`now()` }))
+        .execute();
+    },
+  };
+}
+
+export type SyncRunRepository = ReturnType<typeof createSyncRunRepository>;

@@ -1,0 +1,54 @@
+// Daily and monthly quota counters, one row per project. A single conditional UPDATE both
+// checks and bumps the counters, so the row lock makes the quotas exact under any concurrency
+// and across processes; calendar periods come from the caller's clock (UTC).
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface UsageCounts {
+  today: number;
+  thisMonth: number;
+  total: number;
+}
+
+export type ConsumeResult = ({ ok: true } & UsageCounts) | ({ ok: false; exhausted: 'daily' | 'monthly' } & UsageCounts);
+
+export function createUsageRepository(db: Kysely<Database>) {
+  async function read(projectId: number, today: string, monthStart: string): Promise<UsageCounts> {
+    const row = await sql<{ today: number; this_month: number; total: number }>`
+      SELECT CASE WHEN day = ${today}::date THEN day_count ELSE 0 END AS today,
+             CASE WHEN month = ${monthStart}::date THEN month_count ELSE 0 END AS this_month,
+             total
+      FROM project_usage WHERE project_id = ${projectId}`.execute(db);
+    const r = row.rows[0];
+    return r ? { today: r.today, thisMonth: r.this_month, total: r.total } : { today: 0, thisMonth: 0, total: 0 };
+  }
+
+  return {
+    read,
+
+    /** Counts one request unless a quota is used up. Limits of 0 mean unlimited. */
+    async consume(projectId: number, today: string, monthStart: string, dailyLimit: number, monthlyLimit: number): Promise<ConsumeResult> {
+      // GREATEST/">=": a process whose clock lags a little behind midnight must not reset the
+      // counter that a process already in the new day has started.
+      const res = await sql<{ day_count: number; month_count: number; total: number }>`
+        UPDATE project_usage SET
+          day_count = CASE WHEN day >= ${today}::date THEN day_count + 1 ELSE 1 END,
+          day = GREATEST(day, ${today}::date),
+          month_count = CASE WHEN month >= ${monthStart}::date THEN month_count + 1 ELSE 1 END,
+          month = GREATEST(month, ${monthStart}::date),
+          total = total + 1
+        WHERE project_id = ${projectId}
+          AND (${dailyLimit}::int = 0 OR day < ${today}::date OR day_count < ${dailyLimit}::int)
+          AND (${monthlyLimit}::int = 0 OR month < ${monthStart}::date OR month_count < ${monthlyLimit}::int)
+        RETURNING day_count, month_count, total`.execute(db);
+      const r = res.rows[0];
+      if (r) return { ok: true, today: r.day_count, thisMonth: r.month_count, total: r.total };
+      const counts = await read(projectId, today, monthStart);
+      // When both are used up, the monthly one decides how long the caller must wait.
+      const exhausted = monthlyLimit !== 0 && counts.thisMonth >= monthlyLimit ? 'monthly' : 'daily';
+      return { ok: false, exhausted, ...counts };
+    },
+  };
+}
+
+export type UsageRepository = ReturnType<typeof createUsageRepository>;

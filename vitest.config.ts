@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// DATABASE_URL set: every suite runs against that PostgreSQL server (one fresh database per
+// test file, cloned from a migrated template) and REDIS_URL; otherwise on embedded PGlite.
+const serverMode = Boolean(process.env.DATABASE_URL);
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Suites that need several processes sharing one PostgreSQL + Redis exist only in server mode.
+    // Long suites run with `npm run test:long` (vitest.long.config.ts).
+    exclude: ['test/long/**', ...(serverMode ? [] : ['test/**/*.server-only.test.ts'])],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
+  },
+});
