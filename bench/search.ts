@@ -7,19 +7,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { request } from 'undici';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { createLogger } from '../src/logger.ts';
+import { benchKey, getJson, percentiles as stats, startBenchApp } from './harness.ts';
 
 const { values } = parseArgs({ options: { n: { type: 'string', default: '200' } } });
 const N = Number(values.n);
 const WARMUP = 20;
 
-const built = await buildApp(loadConfig({ ...process.env, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production' }), {
-  logger: createLogger('warn'),
-});
-await built.app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}`;
+const { built, base } = await startBenchApp();
 const db = built.ctx.store.pool;
 
 // Enrichment and group data the generator does not produce, for their filters (idempotent).
@@ -34,27 +28,11 @@ if (prepared.rows[0].n === 0) {
   await db.query('ANALYZE companies');
 }
 
-const keys: string[] = [];
-async function freshKey(): Promise<string> {
-  const k = await built.services.keys.register({ projectName: `bench-${Date.now()}-${keys.length}`, email: 'bench@example.com' });
-  await built.services.keys.setTier(k.keyPrefix, 'internal');
-  await built.services.keys.setLimits(k.keyPrefix, { rateLimitPerMinute: 0 });
-  keys.push(k.raw);
-  return k.raw;
-}
-let key = await freshKey();
-
-async function get(path: string, k = key): Promise<{ status: number; body: any }> {
-  const res = await request(base + path, { headers: { authorization: `Bearer ${k}` } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text.startsWith('{') ? JSON.parse(text) : text };
-}
-
-function stats(ms: number[]) {
-  const s = [...ms].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { p50: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), p99: +q(0.99).toFixed(2), n: s.length };
-}
+// Cursor follows count against the cursor-depth limit (50 per key per 5 min): deep-page
+// measurements switch to a fresh key every 45 requests.
+const freshKey = () => benchKey(built, 'search');
+const key = await freshKey();
+const get = (path: string, k = key) => getJson(base + path, k);
 
 async function measure(path: string, opts: { keyPerFollow?: boolean } = {}) {
   const times: number[] = [];

@@ -1,10 +1,12 @@
 // Mattilsynet inspections (smilefjes): full-file upsert on the upstream tilsynid with a content
 // hash, removal of rows a full file no longer holds, and the keyset-paginated list behind
 // GET /api/inspections (an index for every filter and sort, migration 0010).
-import { createHash } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database, InspectionsTable } from './schema.ts';
+
+export type { UpsertResult };
 
 export type { KeysetPosition, SortOrder };
 
@@ -39,11 +41,6 @@ export interface InspectionFilters {
   toDate?: string;
 }
 
-export interface UpsertResult {
-  inserted: number;
-  changed: number;
-}
-
 // Each sort: the indexed expression and the SQL type its keyset value is cast back to.
 // Names are sorted case-insensitively: upstream writes some venues in capitals, some not.
 const SORTS: Record<InspectionSort, SortSpec> = {
@@ -52,7 +49,7 @@ const SORTS: Record<InspectionSort, SortSpec> = {
   name: { expr: 'lower(i.name)', type: 'text' },
 };
 
-const COLUMNS: [string, string, (w: InspectionWrite) => unknown][] = [
+const COLUMNS: Column<InspectionWrite>[] = [
   ['upstream_id', 'text', (w) => w.upstreamId],
   ['venue_id', 'text', (w) => w.venueId],
   ['org_number', 'text', (w) => w.orgNumber],
@@ -69,11 +66,7 @@ const COLUMNS: [string, string, (w: InspectionWrite) => unknown][] = [
   ['inspection_type', 'text', (w) => w.inspectionType],
   ['themes', 'jsonb', (w) => w.themes],
 ];
-const NAMES = COLUMNS.map(([n]) => n);
-const RECORD_TYPE = [...COLUMNS.map(([n, t]) => `${n} ${t}`), 'content_hash text'].join(', ');
-const UPDATABLE = NAMES.filter((n) => n !== 'upstream_id');
-
-const hash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('hex');
+const upsertRows = hashedUpsert<InspectionWrite>('inspections', COLUMNS, ['upstream_id']);
 
 function conditions(f: InspectionFilters): RawBuilder<SqlBool>[] {
   const w: RawBuilder<SqlBool>[] = [];
@@ -90,25 +83,7 @@ export function createInspectionRepository(db: Kysely<Database>) {
   return {
     /** Inserts new inspections and rewrites changed ones; an unchanged row is not written. */
     async upsert(writes: InspectionWrite[]): Promise<UpsertResult> {
-      if (!writes.length) return { inserted: 0, changed: 0 };
-      const rows = writes.map((w) => {
-        const r: Record<string, unknown> = {};
-        for (const [name, , get] of COLUMNS) r[name] = get(w);
-        r.content_hash = hash(r);
-        return r;
-      });
-      const res = await sql<{ inserted: boolean }>`
-        INSERT INTO inspections (${sql.raw(NAMES.join(', '))}, content_hash)
-        SELECT ${sql.raw(NAMES.map((n) => `x.${n}`).join(', '))}, x.content_hash
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(RECORD_TYPE)})
-        ON CONFLICT (upstream_id) DO UPDATE SET
-          ${sql.raw(UPDATABLE.map((n) => `${n} = EXCLUDED.${n}`).join(', '))},
-          content_hash = EXCLUDED.content_hash,
-          synced_at = now()
-        WHERE inspections.content_hash IS DISTINCT FROM EXCLUDED.content_hash
-        RETURNING (xmax = 0) AS inserted`.execute(db);
-      const inserted = res.rows.filter((r) => r.inserted).length;
-      return { inserted, changed: res.rows.length - inserted };
+      return upsertRows(db, writes);
     },
 
     async count(): Promise<number> {

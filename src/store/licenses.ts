@@ -1,9 +1,9 @@
 // Alcohol and tobacco licences (TBR import format): full-file upsert on (license_number,
 // register_type) with a content hash, removal of rows a full file no longer holds, and the
 // keyset-paginated list behind GET /api/licenses (an index for every filter and sort, 0010).
-import { createHash } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { LicenseRow } from './company-reads.ts';
+import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database } from './schema.ts';
 
@@ -55,7 +55,7 @@ const SORTS: Record<LicenseSort, SortSpec> = {
   municipality: { expr: "COALESCE(l.municipality, '')", type: 'text' },
 };
 
-const COLUMNS: [string, string, (w: LicenseWrite) => unknown][] = [
+const COLUMNS: Column<LicenseWrite>[] = [
   ['license_number', 'text', (w) => w.licenseNumber],
   ['register_type', 'text', (w) => w.registerType],
   ['org_number', 'text', (w) => w.orgNumber],
@@ -74,11 +74,7 @@ const COLUMNS: [string, string, (w: LicenseWrite) => unknown][] = [
   ['valid_from', 'timestamptz', (w) => w.validFrom],
   ['valid_to', 'timestamptz', (w) => w.validTo],
 ];
-const NAMES = COLUMNS.map(([n]) => n);
-const RECORD_TYPE = [...COLUMNS.map(([n, t]) => `${n} ${t}`), 'content_hash text'].join(', ');
-const UPDATABLE = NAMES.filter((n) => n !== 'license_number' && n !== 'register_type');
-
-const hash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('hex');
+const upsertRows = hashedUpsert<LicenseWrite>('licenses', COLUMNS, ['license_number', 'register_type']);
 
 function conditions(f: LicenseFilters): RawBuilder<SqlBool>[] {
   const w: RawBuilder<SqlBool>[] = [];
@@ -97,26 +93,8 @@ export function createLicenseRepository(db: Kysely<Database>) {
      * Inserts new licences and rewrites changed ones; an unchanged row is not written. The
      * batch must not hold one key twice (Postgres refuses to update a row twice in a statement).
      */
-    async upsert(writes: LicenseWrite[]): Promise<{ inserted: number; changed: number }> {
-      if (!writes.length) return { inserted: 0, changed: 0 };
-      const rows = writes.map((w) => {
-        const r: Record<string, unknown> = {};
-        for (const [name, , get] of COLUMNS) r[name] = get(w);
-        r.content_hash = hash(r);
-        return r;
-      });
-      const res = await sql<{ inserted: boolean }>`
-        INSERT INTO licenses (${sql.raw(NAMES.join(', '))}, content_hash)
-        SELECT ${sql.raw(NAMES.map((n) => `x.${n}`).join(', '))}, x.content_hash
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(RECORD_TYPE)})
-        ON CONFLICT (license_number, register_type) DO UPDATE SET
-          ${sql.raw(UPDATABLE.map((n) => `${n} = EXCLUDED.${n}`).join(', '))},
-          content_hash = EXCLUDED.content_hash,
-          synced_at = now()
-        WHERE licenses.content_hash IS DISTINCT FROM EXCLUDED.content_hash
-        RETURNING (xmax = 0) AS inserted`.execute(db);
-      const inserted = res.rows.filter((r) => r.inserted).length;
-      return { inserted, changed: res.rows.length - inserted };
+    async upsert(writes: LicenseWrite[]): Promise<UpsertResult> {
+      return upsertRows(db, writes);
     },
 
     async count(): Promise<number> {
