@@ -9,6 +9,7 @@ import { runJob } from '../../src/jobs/registry.ts';
 import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
 import { generateInspectionsCsv } from '../../src/sources/mattilsynet/generate.ts';
 import { http } from '../helpers/http.ts';
+import { walkPages } from '../helpers/pages.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -52,22 +53,7 @@ const freshKey = async () => (await createKey(server, { tier: 'internal', limits
 const page = (query: string, cursor: string | null) => `/api/inspections?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 
 /** Follows nextCursor to the end with a key of its own; returns the rows in order. */
-async function walk(query: string, limit = 100): Promise<{ id: string; [k: string]: unknown }[]> {
-  const key = await freshKey();
-  const out = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 50; i++) {
-    const r = await get(page(`${query}&limit=${limit}`, cursor), key);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    out.push(...r.body.data);
-    if (!r.body.hasMore) {
-      expect(r.body.nextCursor).toBeNull();
-      return out;
-    }
-    cursor = r.body.nextCursor;
-  }
-  throw new Error('did not end');
-}
+const walk = async (query: string, limit = 100) => walkPages(server.url, '/api/inspections', `${query}&limit=${limit}`, await freshKey());
 const ids = (rows: { id: string | number }[]) => rows.map((r) => String(r.id)).sort();
 
 describe('filters', () => {

@@ -11,6 +11,7 @@ import { generateLicensesCsv } from '../../src/sources/tbr/generate.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { http } from '../helpers/http.ts';
+import { walkPages } from '../helpers/pages.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -68,22 +69,8 @@ const get = (p: string, key = internal) => http(server.url, 'GET', p, { key });
 const freshKey = async () => (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
 const page = (query: string, cursor: string | null) => `/api/licenses?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 
-async function walk(query: string, limit = 100): Promise<{ id: string; [k: string]: unknown }[]> {
-  const key = await freshKey();
-  const out = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 50; i++) {
-    const r = await get(page(`${query}&limit=${limit}`, cursor), key);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    out.push(...r.body.data);
-    if (!r.body.hasMore) {
-      expect(r.body.nextCursor).toBeNull();
-      return out;
-    }
-    cursor = r.body.nextCursor;
-  }
-  throw new Error('did not end');
-}
+/** Follows nextCursor to the end with a key of its own; returns the rows in order. */
+const walk = async (query: string, limit = 100) => walkPages(server.url, '/api/licenses', `${query}&limit=${limit}`, await freshKey());
 const ids = (rows: { id: string | number }[]) => rows.map((r) => String(r.id)).sort();
 const activeAt = (at: Date) => (r: Row) => r.valid_to === null || new Date(r.valid_to).getTime() > at.getTime();
 

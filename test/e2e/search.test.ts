@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { http } from '../helpers/http.ts';
+import { walkPages } from '../helpers/pages.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -51,20 +52,8 @@ const freshKey = async () => (await createKey(server, { tier: 'internal', limits
 
 /** Follows nextCursor to the end; returns the org numbers in order. */
 async function walk(query: string, key?: string): Promise<string[]> {
-  key ??= await freshKey();
-  const out: string[] = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 200; i++) {
-    const r = await get(`/api/companies?${query}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    out.push(...r.body.data.map((d: { orgNumber: string }) => d.orgNumber));
-    if (!r.body.hasMore) {
-      expect(r.body.nextCursor).toBeNull();
-      return out;
-    }
-    cursor = r.body.nextCursor;
-  }
-  throw new Error('did not end');
+  const rows = await walkPages<{ orgNumber: string }>(server.url, '/api/companies', `${query}&limit=100`, key ?? (await freshKey()), 200);
+  return rows.map((d) => d.orgNumber);
 }
 
 const live = () => all.filter((r) => !r.is_deleted);
