@@ -19,10 +19,8 @@ const LATEST = sql`SELECT run_id FROM shareholder_years ORDER BY year DESC LIMIT
 /** Rows removed per statement when a run is discarded (keeps the embedded engine responsive). */
 const DELETE_CHUNK = 20_000;
 
-/** One parsed line of the register (the shape of the aksjonaer parser's rows). */
-export interface ShareholdingInput {
-  orgNumber: string;
-  companyName: string;
+/** One holder's position in one share class, as the register states it. */
+interface HolderPosition {
   shareClass: string;
   holderType: 'company' | 'person' | 'foreign';
   holderName: string | null;
@@ -32,20 +30,17 @@ export interface ShareholdingInput {
   postalPlace: string | null;
   countryCode: string | null;
   shareCount: number;
+}
+
+/** One parsed line of the register (the shape of the aksjonaer parser's rows). */
+export interface ShareholdingInput extends HolderPosition {
+  orgNumber: string;
+  companyName: string;
   totalSharesInCompany: number | null;
 }
 
-export interface PositionRow {
+export interface PositionRow extends HolderPosition {
   year: number;
-  shareClass: string;
-  holderType: 'company' | 'person' | 'foreign';
-  holderName: string | null;
-  holderOrgNumber: string | null;
-  holderBirthYear: number | null;
-  postalCode: string | null;
-  postalPlace: string | null;
-  countryCode: string | null;
-  shareCount: number;
   /** The class total, or the sum of the class's stored positions when the file gave none. */
   totalShares: number;
 }
