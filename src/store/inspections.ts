@@ -2,6 +2,7 @@
 // hash, removal of rows a full file no longer holds, and the keyset-paginated list behind
 // GET /api/inspections (an index for every filter and sort, migration 0010).
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import { withoutStatementTimeout } from './bulk-statement.ts';
 import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database, InspectionsTable } from './schema.ts';
@@ -93,8 +94,8 @@ export function createInspectionRepository(db: Kysely<Database>) {
 
     /** Deletes the inspections a full file did not hold (their tilsynid is not in sync_seen). */
     async removeAbsent(runId: number): Promise<number> {
-      const r = await sql`DELETE FROM inspections i
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(db);
+      const r = await withoutStatementTimeout(db, (trx) => sql`DELETE FROM inspections i
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(trx));
       return Number(r.numAffectedRows ?? 0);
     },
 

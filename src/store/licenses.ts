@@ -3,6 +3,7 @@
 // keyset-paginated list behind GET /api/licenses (an index for every filter and sort, 0010).
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { LicenseRow } from './company-reads.ts';
+import { withoutStatementTimeout } from './bulk-statement.ts';
 import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database } from './schema.ts';
@@ -104,8 +105,8 @@ export function createLicenseRepository(db: Kysely<Database>) {
 
     /** Deletes the licences a full file did not hold (their key is not in sync_seen). */
     async removeAbsent(runId: number): Promise<number> {
-      const r = await sql`DELETE FROM licenses l
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(db);
+      const r = await withoutStatementTimeout(db, (trx) => sql`DELETE FROM licenses l
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(trx));
       return Number(r.numAffectedRows ?? 0);
     },
 

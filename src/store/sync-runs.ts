@@ -1,5 +1,6 @@
 // Sync job runs (for the health endpoint's dataSources) and incremental sync positions.
 import { sql, type Kysely } from 'kysely';
+import { withoutStatementTimeout } from './bulk-statement.ts';
 import type { Database } from './schema.ts';
 
 export interface DataSourceStatus {
@@ -18,7 +19,7 @@ export function createSyncRunRepository(db: Kysely<Database>) {
 
     /** Refreshes planner statistics of every table (after a sync changed many rows). */
     async analyze(): Promise<void> {
-      await sql`ANALYZE`.execute(db);
+      await withoutStatementTimeout(db, (trx) => sql`ANALYZE`.execute(trx));
     },
 
     /** Whether the source was ever synced successfully from the network (not from a file). */

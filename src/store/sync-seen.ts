@@ -1,5 +1,6 @@
 // Bookkeeping for full-file syncs: which keys the file contained, and what was missing.
 import { sql, type Kysely } from 'kysely';
+import { withoutStatementTimeout } from './bulk-statement.ts';
 import type { Database } from './schema.ts';
 
 export function createSyncSeenRepository(db: Kysely<Database>) {
@@ -10,14 +11,14 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
     },
 
     async clear(runId: number): Promise<void> {
-      await db.deleteFrom('sync_seen').where('run_id', '=', runId).execute();
+      await withoutStatementTimeout(db, (trx) => trx.deleteFrom('sync_seen').where('run_id', '=', runId).execute());
     },
 
     /** Removes what earlier, killed runs of the same source left behind. */
     async clearLeftovers(runId: number): Promise<void> {
-      await sql`DELETE FROM sync_seen WHERE run_id IN (
+      await withoutStatementTimeout(db, (trx) => sql`DELETE FROM sync_seen WHERE run_id IN (
         SELECT o.id FROM sync_runs o JOIN sync_runs cur ON cur.id = ${runId}
-        WHERE o.source = cur.source AND o.id <> cur.id)`.execute(db);
+        WHERE o.source = cur.source AND o.id <> cur.id)`.execute(trx));
     },
 
     async count(runId: number): Promise<number> {
@@ -30,17 +31,19 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
      * deleted. The content hash is changed too, so a unit that comes back is written again.
      */
     async markAbsentCompanies(runId: number, country: string, status: string): Promise<number> {
-      const r = await sql`UPDATE companies c SET is_deleted = true, status = ${status}, updated_at = now(),
+      const sweep = sql`UPDATE companies c SET is_deleted = true, status = ${status}, updated_at = now(),
           content_hash = 'absent:' || c.content_hash
         WHERE c.country = ${country} AND NOT c.is_deleted
-          AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = c.org_number)`.execute(db);
+          AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = c.org_number)`;
+      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx));
       return Number(r.numAffectedRows ?? 0);
     },
 
     async markAbsentSubUnits(runId: number, country: string): Promise<number> {
-      const r = await sql`UPDATE sub_units u SET is_deleted = true, updated_at = now(), content_hash = 'absent:' || u.content_hash
+      const sweep = sql`UPDATE sub_units u SET is_deleted = true, updated_at = now(), content_hash = 'absent:' || u.content_hash
         WHERE u.country = ${country} AND NOT u.is_deleted
-          AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = u.org_number)`.execute(db);
+          AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = u.org_number)`;
+      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx));
       return Number(r.numAffectedRows ?? 0);
     },
 
