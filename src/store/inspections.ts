@@ -95,7 +95,7 @@ export function createInspectionRepository(db: Kysely<Database>) {
     /** Deletes the inspections a full file did not hold (their tilsynid is not in sync_seen). */
     async removeAbsent(runId: number): Promise<number> {
       const r = await withoutStatementTimeout(db, (trx) => sql`DELETE FROM inspections i
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(trx));
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(trx), { analyzeFirst: ['sync_seen', 'inspections'] });
       return Number(r.numAffectedRows ?? 0);
     },
 

@@ -106,7 +106,7 @@ export function createLicenseRepository(db: Kysely<Database>) {
     /** Deletes the licences a full file did not hold (their key is not in sync_seen). */
     async removeAbsent(runId: number): Promise<number> {
       const r = await withoutStatementTimeout(db, (trx) => sql`DELETE FROM licenses l
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(trx));
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(trx), { analyzeFirst: ['sync_seen', 'licenses'] });
       return Number(r.numAffectedRows ?? 0);
     },
 

@@ -35,7 +35,7 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
           content_hash = 'absent:' || c.content_hash
         WHERE c.country = ${country} AND NOT c.is_deleted
           AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = c.org_number)`;
-      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx));
+      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx), { analyzeFirst: ['sync_seen', 'companies'] });
       return Number(r.numAffectedRows ?? 0);
     },
 
@@ -43,7 +43,7 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
       const sweep = sql`UPDATE sub_units u SET is_deleted = true, updated_at = now(), content_hash = 'absent:' || u.content_hash
         WHERE u.country = ${country} AND NOT u.is_deleted
           AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = u.org_number)`;
-      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx));
+      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx), { analyzeFirst: ['sync_seen', 'sub_units'] });
       return Number(r.numAffectedRows ?? 0);
     },
 
