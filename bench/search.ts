@@ -25,7 +25,7 @@ if (prepared.rows[0].n === 0) {
   await db.query(`UPDATE companies c SET parent_org_number = p.org_number, parent_source = 'shareholders', is_in_group = true
       FROM companies p WHERE p.id = c.id - 1 AND c.id % 25 = 3`);
   await db.query(`UPDATE companies SET is_in_group = true WHERE id % 25 = 2`);
-  await db.query('ANALYZE companies');
+  await db.query('VACUUM (ANALYZE) companies');
 }
 
 // Cursor follows count against the cursor-depth limit (50 per key per 5 min): deep-page

@@ -22,3 +22,22 @@ export function withoutStatementTimeout<T>(
     return fn(trx);
   });
 }
+
+/**
+ * VACUUM (ANALYZE) of the whole database after a sync: fresh statistics, and the visibility map
+ * set so that covering indexes give index-only scans right after a load (autovacuum may take
+ * hours to get there on PostgreSQL; PGlite has none). VACUUM cannot run in a transaction, so the
+ * timeout is lifted on the session of one connection and put back as it was (on PGlite every
+ * connection shares one session).
+ */
+export async function vacuumAnalyze(db: Kysely<Database>): Promise<void> {
+  await db.connection().execute(async (conn) => {
+    const before = (await sql<{ statement_timeout: string }>`SHOW statement_timeout`.execute(conn)).rows[0].statement_timeout;
+    await sql`SET statement_timeout = 0`.execute(conn);
+    try {
+      await sql`VACUUM (ANALYZE)`.execute(conn);
+    } finally {
+      await sql`SELECT set_config('statement_timeout', ${before}, false)`.execute(conn);
+    }
+  });
+}

@@ -34,11 +34,18 @@ export async function keysetPage<Row>(db: Kysely<Database>, q: KeysetQuery): Pro
     clauses.push(q.order === 'asc' ? sql`(${expr}, ${id}) > (${value}, ${q.after[1]})` : sql`(${expr}, ${id}) < (${value}, ${q.after[1]})`);
   }
   const dir = sql.raw(q.order === 'asc' ? 'ASC' : 'DESC');
+  // Ids and sort keys first, rows after: the page is chosen from the narrowest plan (an
+  // index-only scan where a covering index exists, migration 0012), and only the page's rows
+  // are read in full.
   const res = await sql<Row & { sort_key: string; id: number }>`
-    SELECT ${sql.raw(q.alias)}.*, (${expr})::text AS sort_key FROM ${sql.raw(q.from)}
-    WHERE ${clauses.length ? sql.join(clauses, sql` AND `) : sql`true`}
-    ORDER BY ${expr} ${dir}, ${id} ${dir}
-    LIMIT ${q.limit}`.execute(db);
+    WITH page AS MATERIALIZED (
+      SELECT ${id} AS page_id, ${expr} AS page_key FROM ${sql.raw(q.from)}
+      WHERE ${clauses.length ? sql.join(clauses, sql` AND `) : sql`true`}
+      ORDER BY ${expr} ${dir}, ${id} ${dir}
+      LIMIT ${q.limit})
+    SELECT ${sql.raw(q.alias)}.*, page.page_key::text AS sort_key
+    FROM page JOIN ${sql.raw(q.from)} ON ${id} = page.page_id
+    ORDER BY page.page_key ${dir}, page.page_id ${dir}`.execute(db);
   return {
     rows: res.rows.map(({ sort_key: _s, ...row }) => row as unknown as Row),
     positions: res.rows.map((r) => [r.sort_key, Number(r.id)] as KeysetPosition),

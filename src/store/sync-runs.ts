@@ -1,6 +1,6 @@
 // Sync job runs (for the health endpoint's dataSources) and incremental sync positions.
 import { sql, type Kysely } from 'kysely';
-import { withoutStatementTimeout } from './bulk-statement.ts';
+import { vacuumAnalyze } from './bulk-statement.ts';
 import type { Database } from './schema.ts';
 
 export interface DataSourceStatus {
@@ -17,9 +17,9 @@ export function createSyncRunRepository(db: Kysely<Database>) {
       return row.id;
     },
 
-    /** Refreshes planner statistics of every table (after a sync changed many rows). */
-    async analyze(): Promise<void> {
-      await withoutStatementTimeout(db, (trx) => sql`ANALYZE`.execute(trx));
+    /** Refreshes planner statistics and the visibility map (after a sync changed rows). */
+    async vacuumAnalyze(): Promise<void> {
+      await vacuumAnalyze(db);
     },
 
     /** Whether the source was ever synced successfully from the network (not from a file). */
