@@ -8,6 +8,7 @@ import '../../src/jobs/shareholders.ts';
 import { createLogger } from '../../src/logger.ts';
 import { operatorToken } from '../../src/ops/operator-token.ts';
 import { generateShareholderCsv } from '../../src/sources/aksjonaer/generate.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { byCompany, byForeign, byPerson, company, csvText, org, writeRegister, removeRegisters } from '../fixtures/aksjonaer/build.ts';
 import { serverMode, TEST_SECRET } from '../helpers/env.ts';
 import { http } from '../helpers/http.ts';
@@ -16,6 +17,7 @@ import { CLI, runProcess } from '../helpers/process.ts';
 import { createTestDatabase, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
+let receiver: WebhookReceiver;
 let key: string;
 const logs: string[] = [];
 const bodies: string[] = [];
@@ -24,7 +26,11 @@ const [ACME, HOLD, GHOST, FAMILY] = [org(200), org(201), org(202), org(203)];
 const NATIONAL_ID = '01018012345';
 
 beforeAll(async () => {
-  server = await startServer({ overrides: { logger: createLogger('info', { write: (line: string) => void logs.push(line) }) } });
+  receiver = await startWebhookReceiver();
+  server = await startServer({
+    env: { ALLOW_PRIVATE_DESTINATIONS: 'true' }, // the receiver is on loopback
+    overrides: { logger: createLogger('info', { write: (line: string) => void logs.push(line) }) },
+  });
   key = (await createKey(server, { tier: 'internal' })).raw;
   await server.ctx.repos.companyWrites.write([
     company(ACME, 'ACME AS', { employees: 42 }),
@@ -47,6 +53,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  await receiver?.close();
   removeRegisters();
 });
 
@@ -164,7 +171,16 @@ describe('quotas and privacy', () => {
     expect(usage.body.usage.today).toBe(3);
   });
 
-  it('never puts a full birth date or national id in a response or a log line', async () => {
+  it('never puts a full birth date or national id in a response, a push payload or a log line', async () => {
+    // A push of the companies whose owners are persons: the payload names them, nothing more.
+    const dest = await http(server.url, 'POST', '/api/destinations', { key, body: { name: 'privacy', type: 'webhook', config: { url: `${receiver.url}/in` } } });
+    expect(dest.status, JSON.stringify(dest.body)).toBe(201);
+    const pushed = await http(server.url, 'POST', '/api/push/privacy', { key, body: { orgNumbers: [ACME, FAMILY] } });
+    expect(pushed.body).toMatchObject({ requested: 2, delivered: 2, errors: [] });
+    const payload = receiver.requests.map((r) => r.body).join('\n');
+    expect(payload).toContain('ANNE LIE');
+    bodies.push(payload);
+
     // A register line carrying a national id where a birth year belongs, run as `ncd sync` runs
     // it inside a running server: the import fails naming the line, without repeating the id.
     const bad = writeRegister('aksjeeierbok_2022.csv', csvText([byPerson(ACME, 'ACME AS', 'OLA NORDMANN', 1980, 1, 1)]) + `${ACME};ACME AS;Ordinære aksjer;OLA NORDMANN;${NATIONAL_ID};0150 OSLO;NO;1;1\r\n`);
