@@ -74,8 +74,8 @@ for (let i = 0; i < COMPANIES + WARMUP; i++) {
     const hit = listedPeople[i % listedPeople.length];
     roles[2] = role('MEDL', hit.name, hit.birthYear, 2);
   }
-  writes.push({ ...company(orgOf(i), companyName(i)), roles });
   const name = companyName(i);
+  writes.push({ ...company(orgOf(i), name), roles });
   register.push(
     byPerson(orgOf(i), name, personName().toUpperCase(), r.int(1945, 1995), 400, 1000),
     byPerson(orgOf(i), name, personName().toUpperCase(), r.int(1945, 1995), 300, 1000),

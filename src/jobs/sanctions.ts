@@ -231,11 +231,8 @@ export async function runSanctionsSync(ctx: AppContext, opts: JobOptions, job: J
     // Merge the index's pending entries before the list becomes visible: lookups stay fast.
     await repo.cleanIndexes();
     const { previousRunId } = await repo.publish(list, job.id, { format: input.format, version, entityCount: staged.stored });
-    if (previousRunId !== null) {
-      await repo.discardRun(previousRunId);
-      // The embedded engine has no autovacuum: reclaim the replaced list's space now.
-      if (ctx.store.engine === 'embedded') await repo.vacuum();
-    }
+    // The replaced list's space is reclaimed by the VACUUM every sync run ends with (jobs/registry.ts).
+    if (previousRunId !== null) await repo.discardRun(previousRunId);
     job.progress(`sanctions ${list}: ${staged.stored} entities (${input.format}${version ? `, version ${version}` : ''})${previousRunId !== null ? ', replacing the previous import' : ''}`);
     await ctx.repos.syncRuns.finish(listRun, 'ok', staged.stored, null);
     return { recordsProcessed: count, details: { list, format: input.format, version, entities: staged.stored, replacedEarlierImport: previousRunId !== null } };

@@ -3,6 +3,7 @@
 // btrees). A first load drops them and rebuilds them in bulk afterwards. Their definitions are
 // saved first, so a process killed mid-load gets them back at the next start.
 import { sql, type Kysely } from 'kysely';
+import { withoutStatementTimeout } from './bulk-statement.ts';
 import type { Database } from './schema.ts';
 
 const STATE = (table: string) => `deferred-indexes:${table}`;
@@ -23,8 +24,7 @@ export function createDeferredIndexes(db: Kysely<Database>) {
     for (const { name, definition } of saved.definitions) {
       if (existing.has(name)) continue;
       // Index builds may take longer than the request-path statement timeout.
-      await db.transaction().execute(async (trx) => {
-        await sql`SET LOCAL statement_timeout = 0`.execute(trx);
+      await withoutStatementTimeout(db, async (trx) => {
         await sql`SET LOCAL maintenance_work_mem = '64MB'`.execute(trx);
         await sql.raw(definition).execute(trx);
       });

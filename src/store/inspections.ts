@@ -7,8 +7,6 @@ import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database, InspectionsTable } from './schema.ts';
 
-export type { UpsertResult };
-
 export type { KeysetPosition, SortOrder };
 
 export type InspectionRow = Selectable<InspectionsTable>;

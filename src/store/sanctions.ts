@@ -282,11 +282,6 @@ export function createSanctionsRepository(db: Db) {
     async cleanIndexes(): Promise<void> {
       await sql`SELECT gin_clean_pending_list('sanction_names_keys'::regclass)`.execute(db);
     },
-
-    /** Reclaims the space of discarded runs (the embedded engine has no autovacuum). */
-    async vacuum(): Promise<void> {
-      await sql`VACUUM (ANALYZE) sanction_names, sanction_entities, sanction_delta_ids`.execute(db);
-    },
   };
 }
 

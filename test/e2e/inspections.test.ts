@@ -50,7 +50,6 @@ afterAll(() => server?.close());
 
 const get = (p: string, key = internal) => http(server.url, 'GET', p, { key });
 const freshKey = async () => (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
-const page = (query: string, cursor: string | null) => `/api/inspections?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 
 /** Follows nextCursor to the end with a key of its own; returns the rows in order. */
 const walk = async (query: string, limit = 100) => walkPages(server.url, '/api/inspections', `${query}&limit=${limit}`, await freshKey());

@@ -67,7 +67,6 @@ afterAll(() => server?.close());
 
 const get = (p: string, key = internal) => http(server.url, 'GET', p, { key });
 const freshKey = async () => (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
-const page = (query: string, cursor: string | null) => `/api/licenses?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 
 /** Follows nextCursor to the end with a key of its own; returns the rows in order. */
 const walk = async (query: string, limit = 100) => walkPages(server.url, '/api/licenses', `${query}&limit=${limit}`, await freshKey());
