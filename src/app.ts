@@ -18,6 +18,7 @@ import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerValidation } from './http/plugins/validation.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBody } from './http/schemas/common.ts';
+import { ApiError } from './errors.ts';
 import { KeyLimits } from './http/schemas/keys.ts';
 import { COMPANY_SCHEMAS } from './http/schemas/company.ts';
 import type { Api } from './http/types.ts';
@@ -101,10 +102,26 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         const given = req.headers['x-request-id'];
         return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       },
-      bodyLimit: 1024 * 1024,
+      bodyLimit: config.http.bodyLimitBytes,
+      // Abuse limits (README "Reliability"): a client that trickles its headers or body
+      // (slow-loris) is cut with 408 after these deadlines; Fastify's default requestTimeout
+      // of 0 would otherwise disable Node's whole-request deadline.
+      requestTimeout: config.http.requestTimeoutMs,
+      keepAliveTimeout: config.http.keepAliveTimeoutMs,
+      http: {
+        maxHeaderSize: config.http.maxHeaderBytes,
+        headersTimeout: config.http.headersTimeoutMs,
+        connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(config.http.headersTimeoutMs / 4))),
+      },
       forceCloseConnections: 'idle',
       return503OnClosing: true,
     }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
+
+    // Query-string length limit: a URL longer than HTTP_MAX_URL_LENGTH is refused before
+    // routing (one over the header limit never reaches us: Node answers 431).
+    app.addHook('onRequest', async (req) => {
+      if (req.url.length > config.http.maxUrlLength) throw new ApiError('uri_too_long');
+    });
 
     app.addHook('onSend', async (req, reply) => {
       reply.header('X-Request-Id', req.id);

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Cron } from 'croner';
 
 export type TrustProxy = boolean | number | string;
 
@@ -26,6 +27,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   syncSchedule: boolean;
+  /** Per-job cron overrides from SYNC_CRON_<JOB> (job name upper-cased, `-` as `_`); 'off' disables one. */
+  syncCron: Record<string, string>;
+  /** How long a job's lease lasts without renewal (a crashed holder's job is free after this). */
+  syncLeaseMs: number;
   demoData: 'auto' | 'off';
   trustProxy: TrustProxy;
   allowPrivateDestinations: boolean;
@@ -35,6 +40,8 @@ export interface Config {
   upgradeUrl: string;
   /** Per-statement timeout on request paths, in ms. */
   statementTimeoutMs: number;
+  /** HTTP server limits against abuse (slow-loris, oversized requests); see README "Reliability". */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderBytes: number; maxUrlLength: number; bodyLimitBytes: number };
   /** Domain-enrichment crawler: fetches in flight, pause between requests to one host, deadline per fetch. */
   enrichment: { concurrency: number; hostDelayMs: number; timeoutMs: number };
 }
@@ -114,6 +121,28 @@ function trustProxy(env: Env): TrustProxy {
   throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a comma-separated CIDR list${shown('TRUST_PROXY', raw)}`);
 }
 
+/** SYNC_CRON_<JOB>=<cron (5 or 6 fields, UTC)|off>, keyed by job name (`SYNC_CRON_BRREG_UPDATES` -> brreg-updates). */
+function syncCron(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('SYNC_CRON_')) continue;
+    const raw = str(env, name);
+    if (raw === undefined) continue;
+    const job = name.slice('SYNC_CRON_'.length).toLowerCase().replace(/_/g, '-');
+    if (raw.toLowerCase() === 'off') {
+      out[job] = 'off';
+      continue;
+    }
+    try {
+      new Cron(raw, { paused: true, timezone: 'UTC' }).stop();
+    } catch {
+      throw new ConfigError(name, `must be a cron expression (5 fields, or 6 with seconds) or off${shown(name, raw)}`);
+    }
+    out[job] = raw;
+  }
+  return out;
+}
+
 /** Reads SECRET_KEY, or the one generated earlier into DATA_DIR, or generates it (file mode 0600). */
 function secretKey(env: Env, dataDir: string): string {
   const given = str(env, 'SECRET_KEY');
@@ -132,6 +161,21 @@ function secretKey(env: Env, dataDir: string): string {
   writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return generated;
+}
+
+function httpLimits(env: Env): Config['http'] {
+  const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10000, 100, 600000);
+  const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 60000, 100, 3600000);
+  // Node refuses a headers timeout longer than the whole-request timeout.
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72000, 100, 600000),
+    maxHeaderBytes: int(env, 'HTTP_MAX_HEADER_BYTES', 16384, 1024, 1048576),
+    maxUrlLength: int(env, 'HTTP_MAX_URL_LENGTH', 8192, 256, 1048576),
+    bodyLimitBytes: int(env, 'HTTP_BODY_LIMIT_BYTES', 1048576, 1024, 104857600),
+  };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -175,6 +219,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp', 'smtps']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Nordic Company Data <no-reply@localhost>',
     syncSchedule: bool(env, 'SYNC_SCHEDULE', true),
+    syncCron: syncCron(env),
+    syncLeaseMs: int(env, 'SYNC_LEASE_SECONDS', 60, 2, 3600) * 1000,
     demoData: oneOf(env, 'DEMO_DATA', 'auto', ['auto', 'off'] as const),
     trustProxy: trustProxy(env),
     allowPrivateDestinations: bool(env, 'ALLOW_PRIVATE_DESTINATIONS', false),
@@ -183,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: str(env, 'NODE_ENV'),
     upgradeUrl: `${baseUrl}/activate`,
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 30000, 100, 3600000),
+    http: httpLimits(env),
     enrichment: {
       concurrency: int(env, 'ENRICHMENT_CONCURRENCY', 8, 1, 64),
       hostDelayMs: int(env, 'ENRICHMENT_HOST_DELAY_MS', 1000, 0, 60000),

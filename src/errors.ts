@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   project_name_taken: { status: 409, message: 'projectName is already taken' },
   destination_name_taken: { status: 409, message: 'A destination with this name already exists' },
   payload_too_large: { status: 413, message: 'Request body is too large' },
+  uri_too_long: { status: 414, message: 'Request URL or query string is too long' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json' },
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   daily_quota_exceeded: { status: 429, message: 'Daily quota exceeded' },

@@ -32,7 +32,15 @@ async function main() {
     console.log('The store is empty: loading the demo dataset (DEMO_DATA=off skips this)…');
     await loadDemoData(ctx, (m) => app.log.info(m));
   }
-  const scheduler = config.syncSchedule ? startScheduler(ctx) : undefined;
+  let scheduler: { stop(): void } | undefined;
+  try {
+    scheduler = config.syncSchedule ? startScheduler(ctx) : undefined;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message); // e.g. a SYNC_CRON_<JOB> naming no job
+    await built.close();
+    process.exit(78);
+  }
   const address = await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
   ctx.store.lock?.update({ port, host: config.host });

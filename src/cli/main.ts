@@ -68,6 +68,8 @@ export async function cli(argv: string[]): Promise<number> {
     print(USAGE);
     return argv.length === 0 ? 1 : 0;
   }
+  // A client of a running server's API: it must not load server config or open the store.
+  if (argv[0] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(argv.slice(1));
   if (argv[0] === 'serve') {
     await import('../main.ts');
     return -1; // keeps running

@@ -9,3 +9,4 @@ import './shareholders.ts';
 import './inspections.ts';
 import './licenses.ts';
 import './sanctions.ts';
+import './coverage.ts';

@@ -1,6 +1,11 @@
-// Declared sync jobs. Each has a name (also its source name in health's dataSources), a typed
-// option set and an explicit result. Every run is recorded in sync_runs, and a job runs in at
-// most one process at a time (advisory lock in server mode; one process owns embedded mode).
+// Declared sync jobs. Each has a name, a typed option set and an explicit result. Every run is
+// recorded in sync_runs, and a job runs in at most one process at a time: the runner holds the
+// job's lease row (store/job-leases.ts), renewed while it runs, so a crashed holder's job is
+// free again once the lease expires. A scheduled run also claims its slot, which no process
+// runs twice.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 
 export interface JobOptions {
@@ -38,6 +43,10 @@ export interface JobDefinition {
    * network at least once (a user opted in by running `ncd sync <name>`).
    */
   scheduled?(ctx: AppContext): Promise<boolean>;
+  /** Whether the scheduler should run it once at start-up (e.g. a snapshot that does not exist yet). */
+  runAtStart?(ctx: AppContext): Promise<boolean>;
+  /** false: the job writes too little to need VACUUM (ANALYZE) afterwards. Default true. */
+  vacuum?: boolean;
   run(ctx: AppContext, opts: JobOptions, run: JobRun): Promise<JobOutcome>;
 }
 
@@ -50,23 +59,86 @@ export function defineJob(name: string, def: JobDefinition) {
 export class UnknownJobError extends Error {}
 export class JobBusyError extends Error {}
 
+/**
+ * Health's dataSources names and the jobs that feed each. Job names are what `ncd sync` takes;
+ * a source is what a user of the data cares about (the full brreg load is three jobs).
+ */
+export const DATA_SOURCES: Record<string, readonly string[]> = {
+  'brreg-updates': ['brreg-updates'],
+  'brreg-snapshot': ['brreg', 'brreg-subunits', 'brreg-roles'],
+  regnskap: ['regnskap'],
+  shareholders: ['shareholders'],
+  inspections: ['inspections'],
+  licenses: ['licenses'],
+  prh: ['prh', 'prh-updates'],
+  bolagsverket: ['bolagsverket'],
+  sanctions: ['sanctions'],
+  domains: ['domains'],
+  coverage: ['coverage'],
+};
+
+/** The health source a job feeds, if any (`groups` is derived data, not a source). */
+export function sourceOfJob(job: string): string | undefined {
+  return Object.keys(DATA_SOURCES).find((s) => DATA_SOURCES[s].includes(job));
+}
+
+/** The cron schedule a job runs on here: SYNC_CRON_<JOB> overrides the declared one; 'off' = none. */
+export function effectiveSchedule(config: Pick<Config, 'syncCron'>, name: string): string | undefined {
+  const override = config.syncCron[name];
+  if (override === 'off') return undefined;
+  return override ?? JOBS[name]?.schedule;
+}
+
+/** This process, as lease holders and sync_runs name it (the pid lets an operator find it). */
+export const HOLDER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
 const runningHere = new Set<string>();
 
-/** Runs a job now, recording the run; throws JobBusyError when it is already running. */
-export async function runJob(ctx: AppContext, name: string, opts: JobOptions, progress: Progress): Promise<JobOutcome & { runId: number; status: 'ok' }> {
+/** A failure's reason as recorded: one short line, without credentials or query strings of URLs. */
+export function shortReason(err: unknown): string {
+  const text = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+  return text
+    .replace(/(\w+:\/\/)[^/\s@]*@/g, '$1')
+    .replace(/(\w+:\/\/[^\s?#]*)[?#]\S*/g, '$1')
+    .slice(0, 200);
+}
+
+export interface RunClaim {
+  /** The scheduled slot this run is for; a slot already claimed is not run again. */
+  slot?: Date;
+}
+
+/** Runs a job now, recording the run; throws JobBusyError when it is running (or its slot was run). */
+export async function runJob(
+  ctx: AppContext,
+  name: string,
+  opts: JobOptions,
+  progress: Progress,
+  claim: RunClaim = {},
+): Promise<JobOutcome & { runId: number; status: 'ok' }> {
   const def = JOBS[name];
   if (!def) throw new UnknownJobError(`Unknown source "${name}" (known: ${Object.keys(JOBS).sort().join(', ') || 'none'})`);
   if (runningHere.has(name)) throw new JobBusyError(`${name} is already running`);
   runningHere.add(name);
-  const lockClient = ctx.store.engine === 'server' ? await ctx.store.pool.connect() : undefined;
+  const leases = ctx.repos.jobLeases;
+  const ttlMs = ctx.config.syncLeaseMs;
+  let claimed = false;
+  let renewal: NodeJS.Timeout | undefined;
   try {
-    if (lockClient) {
-      const { rows } = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS ok', [`job:${name}`]);
-      if (!rows[0].ok) throw new JobBusyError(`${name} is already running in another process`);
+    claimed = await leases.claim({ job: name, holder: HOLDER, ttlMs, slot: claim.slot, ignoreOtherHolders: ctx.store.engine === 'embedded' });
+    if (!claimed) {
+      throw new JobBusyError(claim.slot ? `${name}: slot ${claim.slot.toISOString()} is taken or the job is running elsewhere` : `${name} is already running in another process`);
     }
-    // Holding the lock, any run of this job still marked running died with its process.
+    renewal = setInterval(() => {
+      leases.renew(name, HOLDER, ttlMs).then(
+        (ok) => ok || ctx.log.warn({ job: name }, 'job lease lost (expired and taken over): another process may run this job too'),
+        (err: Error) => ctx.log.warn({ job: name, err: err.message }, 'job lease renewal failed'),
+      );
+    }, Math.max(500, Math.floor(ttlMs / 3)));
+    renewal.unref();
+    // Holding the lease, any run of this job still marked running died with its process.
     await ctx.repos.syncRuns.markInterrupted(name);
-    const runId = await ctx.repos.syncRuns.start(name, opts.file ? 'file' : opts.url ? 'url' : 'upstream');
+    const runId = await ctx.repos.syncRuns.start(name, opts.file ? 'file' : opts.url ? 'url' : 'upstream', { slot: claim.slot, holder: HOLDER });
     let count = 0;
     let lastReport = 0;
     const reportCount = (n: number) => {
@@ -81,18 +153,16 @@ export async function runJob(ctx: AppContext, name: string, opts: JobOptions, pr
       const outcome = await def.run(ctx, opts, { id: runId, progress, report: reportCount });
       // Statistics and visibility map after a load: the embedded engine has no autovacuum, and
       // on PostgreSQL it lags a bulk load by far.
-      if (outcome.recordsProcessed > 0) await ctx.repos.syncRuns.vacuumAnalyze();
+      if (outcome.recordsProcessed > 0 && def.vacuum !== false) await ctx.repos.syncRuns.vacuumAnalyze();
       await ctx.repos.syncRuns.finish(runId, 'ok', outcome.recordsProcessed, null);
       return { ...outcome, runId, status: 'ok' };
     } catch (err) {
-      await ctx.repos.syncRuns.finish(runId, 'error', count, (err as Error).message.slice(0, 500)).catch(() => undefined);
+      await ctx.repos.syncRuns.finish(runId, 'error', count, shortReason(err)).catch(() => undefined);
       throw err;
     }
   } finally {
+    if (renewal) clearInterval(renewal);
+    if (claimed) await leases.release(name, HOLDER).catch(() => undefined);
     runningHere.delete(name);
-    if (lockClient) {
-      await lockClient.query('SELECT pg_advisory_unlock(hashtext($1))', [`job:${name}`]).catch(() => undefined);
-      lockClient.release();
-    }
   }
 }

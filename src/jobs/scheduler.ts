@@ -1,34 +1,81 @@
-// Runs declared jobs on their cron schedules (UTC) in this process (SYNC_SCHEDULE=on). A job
-// runs on schedule once its source has been synced from the network (`ncd sync <name>`), so a
-// fresh install with the demo dataset downloads nothing by itself. With several processes,
-// runJob's advisory lock lets one of them run each job.
+// Runs declared jobs on their cron schedules (UTC) in this process (SYNC_SCHEDULE=on). Several
+// processes may run the scheduler at once: every one fires each slot, and runJob's lease lets
+// exactly one of them run it (a slot already claimed is skipped, and a slot whose previous run is
+// still going is skipped too). A job runs on schedule once its source has been synced from the
+// network (`ncd sync <name>`), so a fresh install with the demo dataset downloads nothing by
+// itself. A failed run is recorded and retried at the next slot; jobs never wait on each other.
 import { Cron } from 'croner';
+import { ConfigError } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { JobBusyError, JOBS, runJob } from './registry.ts';
+import { effectiveSchedule, JobBusyError, JOBS, runJob } from './registry.ts';
 
 /** Whether a scheduled job should run now (see the file comment). */
 export async function isDue(ctx: AppContext, name: string): Promise<boolean> {
   const def = JOBS[name];
-  if (!def?.schedule) return false;
+  if (!def || !effectiveSchedule(ctx.config, name)) return false;
   return def.scheduled ? def.scheduled(ctx) : ctx.repos.syncRuns.syncedFromNetwork(name);
 }
 
+export type SlotOutcome = 'ran' | 'failed' | 'skipped' | 'not-due';
+
+/** One scheduled slot of one job, as every scheduling process calls it. */
+export async function runSlot(ctx: AppContext, name: string, slot: Date): Promise<SlotOutcome> {
+  try {
+    if (!(await isDue(ctx, name))) return 'not-due';
+    const r = await runJob(ctx, name, {}, (m) => ctx.log.info({ job: name }, m), { slot });
+    ctx.log.info({ job: name, slot: slot.toISOString(), records: r.recordsProcessed }, 'scheduled job finished');
+    return 'ran';
+  } catch (err) {
+    if (err instanceof JobBusyError) {
+      ctx.log.debug({ job: name }, err.message);
+      return 'skipped';
+    }
+    ctx.log.warn({ job: name, slot: slot.toISOString(), err: (err as Error).message }, 'scheduled job failed; retried at its next slot');
+    return 'failed';
+  }
+}
+
+/** Throws ConfigError for a SYNC_CRON_<JOB> that names no job (a typo would silently do nothing). */
+export function checkScheduleOverrides(ctx: AppContext): void {
+  for (const job of Object.keys(ctx.config.syncCron)) {
+    if (!JOBS[job]) throw new ConfigError(`SYNC_CRON_${job.toUpperCase().replace(/-/g, '_')}`, `names no job (jobs: ${Object.keys(JOBS).sort().join(', ')})`);
+  }
+}
+
+/** The next time each job's schedule fires (null: not scheduled). */
+export function nextRun(ctx: AppContext, name: string, after: Date): Date | null {
+  const cron = effectiveSchedule(ctx.config, name);
+  return cron ? new Cron(cron, { timezone: 'UTC', paused: true }).nextRun(after) : null;
+}
+
 export function startScheduler(ctx: AppContext): { stop(): void } {
+  checkScheduleOverrides(ctx);
   const crons: Cron[] = [];
-  for (const [name, def] of Object.entries(JOBS)) {
-    if (!def.schedule) continue;
+  for (const name of Object.keys(JOBS)) {
+    const schedule = effectiveSchedule(ctx.config, name);
+    if (!schedule) continue;
     crons.push(
-      new Cron(def.schedule, { timezone: 'UTC', protect: true, unref: true, name }, async () => {
-        try {
-          if (!(await isDue(ctx, name))) return;
-          const r = await runJob(ctx, name, {}, (m) => ctx.log.info({ job: name }, m));
-          ctx.log.info({ job: name, records: r.recordsProcessed }, 'scheduled job finished');
-        } catch (err) {
-          if (err instanceof JobBusyError) ctx.log.debug({ job: name }, err.message);
-          else ctx.log.warn({ job: name, err: (err as Error).message }, 'scheduled job failed');
-        }
+      // protect: this process never starts a slot while its previous one is still running.
+      new Cron(schedule, { timezone: 'UTC', protect: true, unref: true, name: `job:${name}` }, async (self: Cron) => {
+        // Every process computes the same slot from the pattern, whatever its timer's jitter.
+        const slot = self.currentRun() ?? new Date();
+        await runSlot(ctx, name, slot);
       }),
     );
   }
+  void runStartupJobs(ctx);
   return { stop: () => crons.forEach((c) => c.stop()) };
+}
+
+/** Jobs that ask to run once at start (e.g. a coverage table that does not exist yet). */
+async function runStartupJobs(ctx: AppContext): Promise<void> {
+  for (const [name, def] of Object.entries(JOBS)) {
+    if (!def.runAtStart || !effectiveSchedule(ctx.config, name)) continue;
+    try {
+      if (!(await def.runAtStart(ctx))) continue;
+      await runJob(ctx, name, {}, (m) => ctx.log.info({ job: name }, m));
+    } catch (err) {
+      if (!(err instanceof JobBusyError)) ctx.log.warn({ job: name, err: (err as Error).message }, 'start-up job failed');
+    }
+  }
 }

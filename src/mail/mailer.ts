@@ -1,5 +1,6 @@
-// The setup-link mailer port: SMTP when SMTP_URL is set, otherwise a log line. The log line
-// never carries the raw key or the full address: the key was already returned to the caller.
+// The setup-link mailer port: SMTP when SMTP_URL is set (plain text with an HTML alternative),
+// otherwise a log line. The log line never carries the raw key or the full address: the key
+// was already returned to the caller.
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
@@ -20,22 +21,43 @@ export function maskEmail(email: string): string {
   return `${local.slice(0, 1)}***@${domain ?? ''}`;
 }
 
-function body(m: SetupMail): string {
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** BASE_URL as the setup link carries it ("{base}/setup?key=…"), for the docs link. */
+const baseOf = (setupUrl: string) => setupUrl.slice(0, Math.max(0, setupUrl.lastIndexOf('/setup?')));
+
+export function setupMailText(m: SetupMail): string {
   return [
-    `Your API key for "${m.projectName}" is ready.`,
+    `Your API key for "${m.projectName}" is ready (key ${m.keyPrefix}…).`,
     '',
-    `Open this link to see your key and how to use it:`,
+    'Open this link to see your key, your limits and usage, and copy-paste quick starts:',
     m.setupUrl,
+    '',
+    `API reference: ${baseOf(m.setupUrl)}/docs`,
     '',
     'The link contains the key itself. Keep it secret; rotate the key if it leaks (POST /api/keys/rotate).',
   ].join('\n');
+}
+
+export function setupMailHtml(m: SetupMail): string {
+  const url = escapeHtml(m.setupUrl);
+  const docs = escapeHtml(`${baseOf(m.setupUrl)}/docs`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Your API key</title></head>
+<body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;line-height:1.5;color:#1d232a;max-width:36rem;margin:0 auto;padding:1rem">
+<h1 style="font-size:1.3rem">Your API key for &#8220;${escapeHtml(m.projectName)}&#8221; is ready</h1>
+<p>Key <code>${escapeHtml(m.keyPrefix)}…</code>. Open the setup page to see the key, your limits and usage, and copy-paste quick starts:</p>
+<p><a href="${url}" style="display:inline-block;background:#1f6feb;color:#fff;padding:.6rem 1.1rem;border-radius:6px;text-decoration:none">Open the setup page</a></p>
+<p style="font-size:.9rem;color:#5b6570">Or paste this link into your browser:<br><span style="word-break:break-all">${url}</span></p>
+<p><a href="${docs}">API reference</a></p>
+<p style="font-size:.9rem;color:#5b6570">The link contains the key itself. Keep it secret; rotate the key if it leaks (<code>POST /api/keys/rotate</code>).</p>
+</body></html>`;
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl, { from } as never);
   return {
     async sendSetupLink(m) {
-      await transport.sendMail({ from, to: m.to, subject: `Your API key for ${m.projectName}`, text: body(m) });
+      await transport.sendMail({ from, to: m.to, subject: `Your API key for ${m.projectName}`, text: setupMailText(m), html: setupMailHtml(m) });
     },
     async close() {
       transport.close();

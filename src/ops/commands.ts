@@ -2,7 +2,8 @@
 // itself, or a running embedded server runs them for it (operator endpoint); both paths
 // share this code.
 import type { AppContext } from '../context.ts';
-import { JOBS, runJob } from '../jobs/registry.ts';
+import { effectiveSchedule, JOBS, runJob, sourceOfJob } from '../jobs/registry.ts';
+import { isDue, nextRun } from '../jobs/scheduler.ts';
 import type { Services } from '../services/index.ts';
 import { intOption, parseArgs, UsageError } from './argv.ts';
 
@@ -11,6 +12,8 @@ export type Progress = (message: string) => void;
 export const USAGE = `Usage:
   ncd serve                                   start the API (same as npm start)
   ncd sync <source> [--file PATH | --url URL] [--limit N] [--year YYYY] [--list NAME]
+  ncd jobs                                    every job: schedule, last run, next run, holder
+  ncd jobs run <name>                         run one job now (waits for no schedule; same lease)
   ncd keys set-tier <keyPrefix> <tier>        free | pro | enterprise | internal
   ncd keys set-limits <keyPrefix> [--rpm N] [--daily N] [--monthly N] [--page-size N]
                                               0 = unlimited, "default" = back to the tier's value
@@ -23,6 +26,27 @@ function limitOption(options: Record<string, string>, name: string, max: number)
 
 function describeKey(k: { keyPrefix: string; projectName: string; tier: string; limits: object }) {
   return { keyPrefix: k.keyPrefix, projectName: k.projectName, tier: k.tier, limits: k.limits };
+}
+
+/** `ncd jobs`: every declared job with its schedule here, its last run and its next slot. */
+async function listJobs(ctx: AppContext) {
+  const [last, leases] = await Promise.all([ctx.repos.syncRuns.lastRuns(), ctx.repos.jobLeases.list()]);
+  const now = ctx.clock.now();
+  const held = new Map(leases.filter((l) => l.holder !== null && l.expiresAt !== null && new Date(l.expiresAt) > now).map((l) => [l.job, l.holder]));
+  const jobs = [];
+  for (const name of Object.keys(JOBS).sort()) {
+    const schedule = effectiveSchedule(ctx.config, name) ?? null;
+    jobs.push({
+      name,
+      source: sourceOfJob(name) ?? null,
+      schedule,
+      scheduled: schedule !== null && (await isDue(ctx, name)),
+      lastRun: last[name] ?? null,
+      nextRun: nextRun(ctx, name, now)?.toISOString() ?? null,
+      runningIn: held.get(name) ?? null,
+    });
+  }
+  return { scheduler: ctx.config.syncSchedule ? 'on' : 'off', jobs };
 }
 
 export async function runOperatorCommand(ctx: AppContext, services: Services, argv: string[], progress: Progress): Promise<unknown> {
@@ -44,6 +68,12 @@ export async function runOperatorCommand(ctx: AppContext, services: Services, ar
         maxPageSize: pageSize,
       }),
     );
+  }
+  if (group === 'jobs' && action === undefined) return listJobs(ctx);
+  if (group === 'jobs' && action === 'run') {
+    const { positionals } = parseArgs(rest, []);
+    if (positionals.length !== 1) throw new UsageError('jobs run takes <name>');
+    return runJob(ctx, positionals[0], {}, progress);
   }
   if (group === 'sync') {
     if (!action) throw new UsageError('sync takes a source');

@@ -13,6 +13,7 @@ import { createEnrichmentService } from './enrichment.ts';
 import { createInspectionService } from './inspections.ts';
 import { createLicenseService } from './licenses.ts';
 import { createScreeningService } from './screening.ts';
+import { createCoverageService } from './coverage.ts';
 
 export function createServices(ctx: AppContext) {
   const pagination = createPagination(ctx);
@@ -33,6 +34,7 @@ export function createServices(ctx: AppContext) {
     inspections: createInspectionService(ctx, pagination),
     licenses: createLicenseService(ctx, pagination),
     screening: createScreeningService(ctx),
+    coverage: createCoverageService(ctx),
   };
 }
 

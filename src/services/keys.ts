@@ -1,6 +1,6 @@
 // API-key use cases: register, rotate, usage, and the operator's tier and limit changes.
 import type { AppContext } from '../context.ts';
-import { generateRawKey, hashApiKey, keyPrefixOf } from '../domain/api-key.ts';
+import { generateRawKey, hashApiKey, isWellFormedKey, keyPrefixOf } from '../domain/api-key.ts';
 import {
   effectiveLimits,
   firstOfNextMonthUtc,
@@ -14,6 +14,18 @@ import {
 import { deriveKey } from '../domain/secrets.ts';
 import { ApiError } from '../errors.ts';
 import { KeyPrefixCollisionError, ProjectNameTakenError, type KeyRecord } from '../store/api-keys.ts';
+
+/** Days of history the setup page charts. */
+export const USAGE_HISTORY_DAYS = 30;
+
+/** The last `days` UTC calendar days up to and including today's, oldest first. */
+export function lastUtcDays(now: Date, days: number): string[] {
+  const out: string[] = [];
+  for (let i = days - 1; i >= 0; i--) {
+    out.push(utcDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - i))));
+  }
+  return out;
+}
 
 /** Registrations and access requests share this per-IP window. */
 export const SIGNUP_WINDOW = { name: 'signup-ip', points: 3, durationSec: 3600 };
@@ -82,14 +94,46 @@ export function createKeyService(ctx: AppContext) {
     }
   }
 
+  async function authenticate(raw: string): Promise<AuthContext | undefined> {
+    const record = await ctx.repos.apiKeys.findActiveByHash(hash(raw));
+    return record ? toAuthContext(record) : undefined;
+  }
+
+  async function usage(caller: AuthContext) {
+    const now = ctx.clock.now();
+    const counts = await ctx.repos.usage.read(caller.projectId, utcDay(now), utcMonthStart(now));
+    const l = caller.limits;
+    return {
+      projectName: caller.projectName,
+      tier: caller.tier,
+      keyPrefix: caller.keyPrefix,
+      limits: { ...publicLimits(l), canPush: l.canPush, requireFilterOnSearch: l.requireFilterOnSearch },
+      usage: {
+        today: counts.today,
+        thisMonth: counts.thisMonth,
+        total: counts.total,
+        dailyRemaining: l.dailyLimit === null ? null : Math.max(0, l.dailyLimit - counts.today),
+        monthlyRemaining: l.monthlyLimit === null ? null : Math.max(0, l.monthlyLimit - counts.thisMonth),
+      },
+      resets: { daily: nextUtcMidnight(now).toISOString(), monthly: firstOfNextMonthUtc(now).toISOString() },
+    };
+  }
+
+  /** Requests counted per UTC day over the last `days` days (today last), 0 for quiet days. */
+  async function usageHistory(caller: AuthContext, days = USAGE_HISTORY_DAYS) {
+    const now = ctx.clock.now();
+    const series = lastUtcDays(now, days);
+    const rows = await ctx.repos.usage.history(caller.projectId, series[0], series[series.length - 1]);
+    const counted = new Map(rows.map((r) => [r.day, r.count]));
+    return series.map((day) => ({ day, count: counted.get(day) ?? 0 }));
+  }
+
   return {
     hash,
     guardSignupRate,
-
-    async authenticate(raw: string): Promise<AuthContext | undefined> {
-      const record = await ctx.repos.apiKeys.findActiveByHash(hash(raw));
-      return record ? toAuthContext(record) : undefined;
-    },
+    authenticate,
+    usage,
+    usageHistory,
 
     async register(input: { projectName: string; email: string; description?: string }) {
       const now = ctx.clock.now();
@@ -128,24 +172,15 @@ export function createKeyService(ctx: AppContext) {
       return { raw, keyPrefix: keyPrefixOf(raw), projectName: caller.projectName, tier: caller.tier, rotatedFrom: result.rotatedFrom };
     },
 
-    async usage(caller: AuthContext) {
-      const now = ctx.clock.now();
-      const counts = await ctx.repos.usage.read(caller.projectId, utcDay(now), utcMonthStart(now));
-      const l = caller.limits;
-      return {
-        projectName: caller.projectName,
-        tier: caller.tier,
-        keyPrefix: caller.keyPrefix,
-        limits: { ...publicLimits(l), canPush: l.canPush, requireFilterOnSearch: l.requireFilterOnSearch },
-        usage: {
-          today: counts.today,
-          thisMonth: counts.thisMonth,
-          total: counts.total,
-          dailyRemaining: l.dailyLimit === null ? null : Math.max(0, l.dailyLimit - counts.today),
-          monthlyRemaining: l.monthlyLimit === null ? null : Math.max(0, l.monthlyLimit - counts.thisMonth),
-        },
-        resets: { daily: nextUtcMidnight(now).toISOString(), monthly: firstOfNextMonthUtc(now).toISOString() },
-      };
+    /**
+     * What the setup page shows for a raw key: usage, limits and history, or undefined when the
+     * key is malformed, unknown or rotated away. Reading it is not counted as usage.
+     */
+    async setupOverview(raw: string) {
+      const caller = isWellFormedKey(raw) ? await authenticate(raw) : undefined;
+      if (!caller) return undefined;
+      const [current, history] = await Promise.all([usage(caller), usageHistory(caller)]);
+      return { ...current, history };
     },
 
     /** Counts one request against the daily and monthly quotas, or throws a 429. */

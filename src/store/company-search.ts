@@ -54,10 +54,14 @@ function conditions(f: SearchFilters): RawBuilder<SqlBool>[] {
   if (f.county) w.push(sql`left(c.business_address_muni_no, 2) = ${f.county} AND c.country = 'NO'`);
   // On the sort expression, so the employees sort index serves the bounds (unknown = -1 is
   // below every bound, as "unknown" should be).
-  if (f.minEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) >= ${f.minEmployees}`);
-  if (f.maxEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) BETWEEN 0 AND ${f.maxEmployees}`);
-  if (f.minRevenue !== undefined) w.push(sql`c.latest_revenue >= ${f.minRevenue} AND c.latest_revenue IS NOT NULL`);
-  if (f.maxRevenue !== undefined) w.push(sql`c.latest_revenue <= ${f.maxRevenue} AND c.latest_revenue IS NOT NULL`);
+  // employee_count is an integer column: a bound beyond its range (1e40 is a valid JSON-schema
+  // integer) made the query fail with 500; clamped, it selects the same rows.
+  if (f.minEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) >= ${Math.min(f.minEmployees, INT4_MAX)}`);
+  if (f.maxEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) BETWEEN 0 AND ${Math.min(f.maxEmployees, INT4_MAX)}`);
+  // latest_revenue is a bigint: a fractional or huge bound bound as-is made PostgreSQL fail the
+  // query (500, found by the reliability fuzzer); on whole numbers ceil/floor mean the same.
+  if (f.minRevenue !== undefined) w.push(sql`c.latest_revenue >= ${wholeBound(Math.ceil(f.minRevenue))} AND c.latest_revenue IS NOT NULL`);
+  if (f.maxRevenue !== undefined) w.push(sql`c.latest_revenue <= ${wholeBound(Math.floor(f.maxRevenue))} AND c.latest_revenue IS NOT NULL`);
   if (f.isBankrupt !== undefined) w.push(sql`c.is_bankrupt = ${f.isBankrupt}`);
   if (f.isInGroup !== undefined) w.push(sql`c.is_in_group = ${f.isInGroup}`);
   if (f.hasParent !== undefined) w.push(f.hasParent ? sql`c.parent_org_number IS NOT NULL` : sql`c.parent_org_number IS NULL`);
@@ -89,3 +93,10 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
 }
 
 export type CompanySearchRepository = ReturnType<typeof createCompanySearchRepository>;
+
+const INT4_MAX = 2147483647;
+
+/** A whole-number bound clamped into the range PostgreSQL integers and JS numbers share. */
+function wholeBound(n: number): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.max(Number.MIN_SAFE_INTEGER, n));
+}

@@ -19,6 +19,8 @@ import { createGroupRepository } from './groups.ts';
 import { createInspectionRepository } from './inspections.ts';
 import { createLicenseRepository } from './licenses.ts';
 import { createSanctionsRepository } from './sanctions.ts';
+import { createJobLeaseRepository } from './job-leases.ts';
+import { createCoverageRepository } from './coverage.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   return {
@@ -40,6 +42,8 @@ export function createRepositories(db: Kysely<Database>) {
     inspections: createInspectionRepository(db),
     licenses: createLicenseRepository(db),
     sanctions: createSanctionsRepository(db),
+    jobLeases: createJobLeaseRepository(db),
+    coverage: createCoverageRepository(db),
   };
 }
 

@@ -8,13 +8,46 @@ export interface DataSourceStatus {
   status: 'running' | 'ok' | 'error';
   recordsProcessed: number;
   lastSuccess: string | null;
+  /** Short reason when the latest run failed. */
+  message: string | null;
+}
+
+export interface JobRunSummary {
+  status: 'running' | 'ok' | 'error';
+  startedAt: string;
+  finishedAt: string | null;
+  recordsProcessed: number;
+  /** Short reason of a failed run. */
+  message: string | null;
 }
 
 export function createSyncRunRepository(db: Kysely<Database>) {
   return {
-    async start(source: string, origin: 'upstream' | 'url' | 'file' | null = null): Promise<number> {
-      const row = await db.insertInto('sync_runs').values({ source, status: 'running', finished_at: null, message: null, origin }).returning('id').executeTakeFirstOrThrow();
-      return row.id;
+    /** Records a run as started; `slot` and `holder` say which scheduled slot and process it is. */
+    async start(source: string, origin: 'upstream' | 'url' | 'file' | null = null, claim: { slot?: Date; holder?: string } = {}): Promise<number> {
+      const res = await sql<{ id: number }>`
+        INSERT INTO sync_runs (source, status, origin, slot, holder)
+        VALUES (${source}, 'running', ${origin}, ${claim.slot ?? null}::timestamptz, ${claim.holder ?? null})
+        RETURNING id`.execute(db);
+      return Number(res.rows[0].id);
+    },
+
+    /** The latest run of each job (for `ncd jobs`). */
+    async lastRuns(): Promise<Record<string, JobRunSummary>> {
+      const res = await sql<{ source: string; status: JobRunSummary['status']; started_at: Date; finished_at: Date | null; records_processed: number; message: string | null }>`
+        SELECT DISTINCT ON (source) source, status, started_at, finished_at, records_processed, message
+        FROM sync_runs ORDER BY source, started_at DESC, id DESC`.execute(db);
+      const out: Record<string, JobRunSummary> = {};
+      for (const r of res.rows) {
+        out[r.source] = {
+          status: r.status,
+          startedAt: new Date(r.started_at).toISOString(),
+          finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+          recordsProcessed: Number(r.records_processed),
+          message: r.message,
+        };
+      }
+      return out;
     },
 
     /** Refreshes planner statistics and the visibility map (after a sync changed rows). */
@@ -57,8 +90,8 @@ export function createSyncRunRepository(db: Kysely<Database>) {
 
     /** The latest run of every source, with the time of its latest successful run. */
     async latestBySource(): Promise<Record<string, DataSourceStatus>> {
-      const res = await sql<{ source: string; status: DataSourceStatus['status']; at: Date; records_processed: number; last_ok: Date | null }>`
-        SELECT DISTINCT ON (r.source) r.source, r.status, COALESCE(r.finished_at, r.started_at) AS at, r.records_processed,
+      const res = await sql<{ source: string; status: DataSourceStatus['status']; at: Date; records_processed: number; message: string | null; last_ok: Date | null }>`
+        SELECT DISTINCT ON (r.source) r.source, r.status, COALESCE(r.finished_at, r.started_at) AS at, r.records_processed, r.message,
           (SELECT max(o.finished_at) FROM sync_runs o WHERE o.source = r.source AND o.status = 'ok') AS last_ok
         FROM sync_runs r ORDER BY r.source, r.started_at DESC, r.id DESC`.execute(db);
       const out: Record<string, DataSourceStatus> = {};
@@ -66,8 +99,9 @@ export function createSyncRunRepository(db: Kysely<Database>) {
         out[r.source] = {
           lastSync: new Date(r.at).toISOString(),
           status: r.status,
-          recordsProcessed: r.records_processed,
+          recordsProcessed: Number(r.records_processed),
           lastSuccess: r.last_ok ? new Date(r.last_ok).toISOString() : null,
+          message: r.status === 'error' ? r.message : null,
         };
       }
       return out;

@@ -61,6 +61,22 @@ function fastifyErrorCode(err: FastifyError): ErrorCode | undefined {
   return undefined;
 }
 
+// PostgreSQL or Redis unreachable (stopped, restarting, network cut): the request fails fast
+// with 503 service_unavailable instead of a generic 500, so clients and load balancers see a
+// temporary outage and retry; the pools reconnect by themselves once the service is back.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request/i;
+
+export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 3) return false;
+  const e = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown[]; cause?: unknown };
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (e.name === 'MaxRetriesPerRequestError') return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyUnavailable(x, depth + 1))) return true;
+  return isDependencyUnavailable(e.cause, depth + 1);
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ApiError) {
@@ -77,6 +93,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       // Another client error raised by Fastify itself: keep its status, use a generic body.
       req.log.info({ code: err.code }, 'client error');
       return reply.status(err.statusCode).send({ error: 'Bad request', code: 'bad_request', requestId: req.id });
+    }
+    if (isDependencyUnavailable(err)) {
+      req.log.warn({ err: (err as Error).message }, 'dependency unavailable');
+      reply.header('Retry-After', 5);
+      return send(reply, req, 'service_unavailable');
     }
     req.log.error({ err }, 'request failed');
     return send(reply, req, 'internal_error');

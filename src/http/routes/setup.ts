@@ -1,31 +1,41 @@
-// GET /setup?key=… — the page the setup link opens: how to use the key. Rendered on the
-// server without scripts; never cached, never sent as a referrer, and the request log strips
-// the key from the URL (app.ts).
+// GET /setup?key=… — the page the setup link opens: the key's project, limits, usage with a
+// 30-day chart, and quick starts. Not keyed (so viewing it costs no quota); never cached, never
+// sent as a referrer; the request log strips the key from the URL (logger.ts) and the page's
+// script strips it from the address bar. A link without a live key gets a 4xx page that does
+// not repeat the key.
 import { Type } from 'typebox';
 import { isWellFormedKey } from '../../domain/api-key.ts';
 import type { Api, RouteDeps } from '../types.ts';
+import { SETUP_CSS, SETUP_CSS_PATH, SETUP_JS, SETUP_JS_PATH } from '../views/setup-assets.ts';
+import { renderInvalidLinkPage, renderSetupPage } from '../views/setup-page.ts';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// A repeated ?key= arrives as an array: accept it here and answer with the HTML page, not JSON.
+const Query = Type.Object({ key: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) });
 
-export default function setupRoute(app: Api, { ctx }: RouteDeps) {
-  app.get(
-    '/setup',
-    { schema: { hide: true, querystring: Type.Object({ key: Type.Optional(Type.String({ maxLength: 200 })) }) } },
-    async (req, reply) => {
-      const key = req.query.key && isWellFormedKey(req.query.key) ? req.query.key : undefined;
-      const base = escapeHtml(ctx.config.baseUrl);
-      const shownKey = key ? escapeHtml(key) : 'YOUR_API_KEY';
-      reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').type('text/html; charset=utf-8');
-      return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your API key</title>
-<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;line-height:1.5}code,pre{background:#f3f3f3;padding:.2rem .4rem;border-radius:4px}pre{padding:1rem;overflow:auto}</style>
-</head><body><h1>Nordic Company Data API</h1>
-${key ? '<p>Your API key:</p>' : '<p>This link does not carry a valid key. Register one with <code>POST /api/keys/register</code>.</p>'}
-<pre>${shownKey}</pre>
-<p>Keep it secret. Send it as a bearer token:</p>
-<pre>curl -H "Authorization: Bearer ${shownKey}" ${base}/api/keys/usage</pre>
-<p>Rotate it if it leaks:</p>
-<pre>curl -X POST -H "Authorization: Bearer ${shownKey}" ${base}/api/keys/rotate</pre>
-<p>Reference: <a href="${base}/docs">${base}/docs</a></p></body></html>`;
-    },
-  );
+export default function setupRoute(app: Api, { ctx, services }: RouteDeps) {
+  app.get('/setup', { schema: { hide: true, querystring: Query } }, async (req, reply) => {
+    reply
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Robots-Tag', 'noindex, nofollow')
+      .type('text/html; charset=utf-8');
+    const key = req.query.key;
+    const base = ctx.config.baseUrl;
+    if (key === undefined || key === '') return reply.code(400).send(renderInvalidLinkPage('missing', base));
+    if (typeof key !== 'string' || !isWellFormedKey(key)) return reply.code(400).send(renderInvalidLinkPage('malformed', base));
+    const overview = await services.keys.setupOverview(key);
+    if (!overview) return reply.code(404).send(renderInvalidLinkPage('inactive', base));
+    return renderSetupPage(overview, key, base);
+  });
+
+  // Content-hashed URLs: a new release changes the URL, so a year of caching is safe.
+  for (const [path, type, content] of [
+    [SETUP_CSS_PATH, 'text/css; charset=utf-8', SETUP_CSS],
+    [SETUP_JS_PATH, 'text/javascript; charset=utf-8', SETUP_JS],
+  ] as const) {
+    app.get(path, { schema: { hide: true } }, async (_req, reply) => {
+      reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(type);
+      return content;
+    });
+  }
 }

@@ -4,10 +4,11 @@ import { safeEqual } from '../../../domain/secrets.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 const DataSource = Type.Object({
-  lastSync: Type.String({ format: 'date-time' }),
-  status: Type.String(),
+  lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End (or start, while running) of the latest run; null = never synced' }),
+  status: Type.String({ description: 'ok | error | running | never' }),
   recordsProcessed: Type.Integer(),
   lastSuccess: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  message: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Short reason when the latest run failed' })),
 });
 
 const Health = Type.Object({
@@ -25,7 +26,12 @@ const Health = Type.Object({
       procurementNotices: Type.Integer(),
     }),
   ),
-  dataSources: Type.Optional(Type.Record(Type.String(), DataSource)),
+  dataSources: Type.Optional(
+    Type.Record(Type.String(), DataSource, {
+      description:
+        'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list)',
+    }),
+  ),
 });
 
 const PROBE_TIMEOUT_MS = 3000;
@@ -40,7 +46,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   ]);
 }
 
-export default function healthRoute(app: Api, { ctx }: RouteDeps) {
+export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
   app.get(
     '/api/health',
     {
@@ -64,7 +70,7 @@ export default function healthRoute(app: Api, { ctx }: RouteDeps) {
       if (!authorised) return { status: 'ok' };
       try {
         const [records, dataSources] = await withTimeout(
-          Promise.all([ctx.repos.health.recordCounts(), ctx.repos.syncRuns.latestBySource()]),
+          Promise.all([ctx.repos.health.recordCounts(), services.coverage.dataSources()]),
           ctx.config.statementTimeoutMs,
         );
         return {

@@ -1,0 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from './src/app.ts';
+import { loadConfig } from './src/config.ts';
+const dir = mkdtempSync(path.join(tmpdir(), 'doc-'));
+const built = await buildApp(loadConfig({ DATA_DIR: dir, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn', SECRET_KEY: 'x'.repeat(64) }));
+const r = await built.app.inject({ method: 'GET', url: '/openapi.json' });
+writeFileSync('/tmp/openapi.json', r.body);
+await built.close();

@@ -1,0 +1,68 @@
+// The load tool: autocannon (npm), driven in-process, with every response's latency kept so
+// p50/p95/p99 are exact (autocannon's own summary has p97.5 but no p95).
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  connections: number;
+  durationS: number;
+  requests: number;
+  throughputRps: number;
+  latencyMs: { p50: number; p95: number; p99: number; max: number; mean: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCounts: Record<string, number>;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationS: number;
+  headers?: Record<string, string>;
+  /** Picks the path of each request. */
+  nextPath: () => string;
+}
+
+export function summarize(ms: Float64Array | number[], n = ms.length) {
+  const s = Float64Array.from(ms.slice(0, n)).sort();
+  if (s.length === 0) return { p50: NaN, p95: NaN, p99: NaN, max: NaN, mean: NaN };
+  const q = (p: number) => +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2);
+  let sum = 0;
+  for (const x of s) sum += x;
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: +s[s.length - 1].toFixed(2), mean: +(sum / s.length).toFixed(2) };
+}
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  let lat = new Float64Array(1 << 16);
+  let n = 0;
+  const statusCounts: Record<string, number> = {};
+  const instance = autocannon({
+    url: o.url,
+    connections: o.connections,
+    duration: o.durationS,
+    headers: o.headers,
+    timeout: 10,
+    requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: o.nextPath() }) }],
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (n === lat.length) {
+      const grown = new Float64Array(lat.length * 2);
+      grown.set(lat);
+      lat = grown;
+    }
+    lat[n++] = responseTime;
+    statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
+  });
+  const r: any = await instance;
+  return {
+    connections: o.connections,
+    durationS: o.durationS,
+    requests: n,
+    throughputRps: Math.round(n / (r.duration || o.durationS)),
+    latencyMs: summarize(lat, n),
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statusCounts,
+  };
+}

@@ -1,0 +1,84 @@
+// Load benchmarks of issue 13: `npm run bench -- <scenario> [--size small|full] [--engine postgresql|pglite]`
+//   scenarios: lookup, search, feed, enrich, ingest, memory, engines (lookup+search on both
+//   engines, PGlite as a ratio to PostgreSQL), all-small (every scenario, --size small).
+// Starts the server as deployed (src/main.ts, NODE_ENV=production, LOG_LEVEL=warn) against a
+// generated store, drives it with autocannon, and writes bench/results/<scenario>.json
+// (`<scenario>.small.json` for --size small, `-pglite` for the embedded engine).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { machine, ROOT } from './proc.ts';
+import { defaults, feed, lookup, memory, search } from './scenarios.ts';
+import { enrich, ingest } from './scenarios-io.ts';
+import { ensureStore, type Engine, type Size } from './stores.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    size: { type: 'string', default: 'full' },
+    engine: { type: 'string', default: 'postgresql' },
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+  },
+});
+const size = values.size as Size;
+if (size !== 'small' && size !== 'full') throw new Error('--size small|full');
+const engine = values.engine as Engine;
+if (engine !== 'postgresql' && engine !== 'pglite') throw new Error('--engine postgresql|pglite');
+const settings = { ...defaults(size) };
+if (values.connections) settings.connections = Number(values.connections);
+if (values.duration) settings.durationS = Number(values.duration);
+
+const SCENARIOS = { lookup, search, feed, memory, enrich, ingest } as const;
+type Name = keyof typeof SCENARIOS;
+
+async function runOne(name: Name, eng: Engine) {
+  const store = name === 'enrich' || name === 'ingest' ? { engine: eng, size, count: 0, env: {} } : await ensureStore(eng, size);
+  const before = machine();
+  const t0 = Date.now();
+  console.log(`\n== ${name} (${eng}, ${size}) load average ${before.loadavg.join(' ')}`);
+  const result = await SCENARIOS[name](store, settings);
+  const out = {
+    scenario: name,
+    engineName: eng,
+    size,
+    storeCompanies: store.count,
+    settings,
+    command: `npm run bench -- ${name} --size ${size}${eng === 'pglite' ? ' --engine pglite' : ''}`,
+    startedAt: new Date(t0).toISOString(),
+    wallS: Math.round((Date.now() - t0) / 1000),
+    machine: { ...before, loadavgAfter: machine().loadavg },
+    ...result,
+  };
+  const file = path.join(ROOT, 'bench/results', `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}.json`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  const { samples: _s, ...brief } = out as typeof out & { samples?: unknown };
+  console.log(JSON.stringify(brief, (k, v) => (k === 'statusCounts' || k === 'mix' ? undefined : v), 1).slice(0, 4000));
+  console.log(`-> ${path.relative(ROOT, file)}`);
+  return out;
+}
+
+const scenario = positionals[0];
+if (scenario === 'engines') {
+  // Same store size, same settings, back to back: PGlite as a ratio to PostgreSQL.
+  const res: Record<string, any> = {};
+  for (const name of ['lookup', 'search'] as const) for (const eng of ['postgresql', 'pglite'] as const) res[`${name}-${eng}`] = await runOne(name, eng);
+  const ratio = {
+    lookupThroughput: +(res['lookup-pglite'].lookup.throughputRps / res['lookup-postgresql'].lookup.throughputRps).toFixed(3),
+    lookupP99: +(res['lookup-pglite'].lookup.latencyMs.p99 / res['lookup-postgresql'].lookup.latencyMs.p99).toFixed(2),
+    searchThroughput: +(res['search-pglite'].search.throughputRps / res['search-postgresql'].search.throughputRps).toFixed(3),
+    searchP95: +(res['search-pglite'].search.latencyMs.p95 / res['search-postgresql'].search.latencyMs.p95).toFixed(2),
+  };
+  const file = path.join(ROOT, 'bench/results', `engines${size === 'small' ? '.small' : ''}.json`);
+  writeFileSync(file, JSON.stringify({ scenario: 'engines', size, pgliteOverPostgresql: ratio, command: `npm run bench -- engines --size ${size}` }, null, 2) + '\n');
+  console.log('PGlite / PostgreSQL', ratio, `-> ${path.relative(ROOT, file)}`);
+} else if (scenario === 'all-small') {
+  for (const name of Object.keys(SCENARIOS) as Name[]) await runOne(name, engine);
+} else if (scenario && scenario in SCENARIOS) {
+  await runOne(scenario as Name, engine);
+} else {
+  console.error(`usage: npm run bench -- <${Object.keys(SCENARIOS).join('|')}|engines|all-small> [--size small|full] [--engine postgresql|pglite] [--connections N] [--duration S]`);
+  process.exit(2);
+}
+process.exit(0);

@@ -1,0 +1,187 @@
+// The load scenarios of issue 13. Each returns a JSON-able result with its targets checked.
+// HTTP scenarios measure the bare Fastify baseline (bench/bare-server.ts) with the same load
+// settings in the same run, so every figure has a ratio to the framework's ceiling.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runLoad, summarize, type LoadResult } from './load.ts';
+import { ROOT, rssOf, sampleRss, startBare, startServer, type Child } from './proc.ts';
+import { prepare, type Size, type Store } from './stores.ts';
+
+export interface Settings {
+  size: Size;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+}
+
+export const defaults = (size: Size): Settings =>
+  size === 'small' ? { size, connections: 50, durationS: 8, warmupS: 2 } : { size, connections: 50, durationS: 30, warmupS: 5 };
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+async function getJson(url: string, key: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { headers: auth(key) });
+  const text = await res.text();
+  return { status: res.status, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+/** The bare route with a body the size of one real lookup response, under the same load. */
+async function baseline(server: Child, key: string, orgNumber: string, connections: number, s: Settings): Promise<LoadResult & { bodyBytes: number }> {
+  const rec = await getJson(`${server.url}/api/companies/${orgNumber}`, key);
+  if (rec.status !== 200) throw new Error(`lookup ${orgNumber}: ${rec.status} ${JSON.stringify(rec.body).slice(0, 200)}`);
+  const file = path.join(ROOT, 'bench/.data/record.json');
+  const text = JSON.stringify(rec.body);
+  writeFileSync(file, text);
+  const bare = await startBare(file);
+  try {
+    await runLoad({ url: bare.url, connections, durationS: s.warmupS, nextPath: () => '/bare/1' });
+    return { ...(await runLoad({ url: bare.url, connections, durationS: s.durationS, nextPath: () => '/bare/1' })), bodyBytes: Buffer.byteLength(text) };
+  } finally {
+    await bare.stop();
+  }
+}
+
+function randomPicker(list: string[]) {
+  let i = 0;
+  return () => list[i++ % list.length];
+}
+
+export async function lookup(store: Store, s: Settings) {
+  const prep = await prepare(store);
+  const server = await startServer(store.env);
+  try {
+    const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], s.connections, s);
+    const next = randomPicker(prep.orgNumbers);
+    const nextPath = () => `/api/companies/${next()}`;
+    await runLoad({ url: server.url, connections: s.connections, durationS: s.warmupS, headers: auth(prep.keys[0]), nextPath });
+    const run = await runLoad({ url: server.url, connections: s.connections, durationS: s.durationS, headers: auth(prep.keys[0]), nextPath });
+    const ratio = run.throughputRps / base.throughputRps;
+    return {
+      engine: prep.engineVersion,
+      sampleOrgNumbers: prep.orgNumbers.length,
+      baseline: base,
+      lookup: run,
+      serverPeakRssMb: rssOf(server.pid).peakMb,
+      throughputRatioToBaseline: +ratio.toFixed(3),
+      targets: {
+        throughputAtLeast30PctOfBaseline: ratio >= 0.3,
+        p99Below25ms: run.latencyMs.p99 < 25,
+        noErrors: run.non2xx === 0 && run.errors === 0 && run.timeouts === 0,
+      },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Search mix: selective q, nace prefixes, municipalities, employee ranges, sorts (limit 20). */
+export const SEARCH_MIX = [
+  'q=bakeri',
+  'q=fjord',
+  'q=mølle&sort=name',
+  'nace=56',
+  'nace=62',
+  'nace=47.1',
+  'municipality=0301',
+  'municipality=5610',
+  'municipality=4601&sort=employeeCount&order=desc',
+  'minEmployees=10&maxEmployees=50',
+  'minEmployees=100&sort=employeeCount&order=desc',
+  'maxEmployees=5&orgForm=AS',
+  'nace=47&municipality=0301',
+  'orgForm=AS&sort=foundingDate&order=desc',
+  'sort=updatedAt&order=desc',
+  'q=bygg&minEmployees=5&sort=employeeCount&order=desc',
+].map((q) => `/api/companies?${q}&limit=20`);
+
+export async function search(store: Store, s: Settings) {
+  const prep = await prepare(store);
+  const server = await startServer(store.env);
+  const connections = 8;
+  try {
+    for (const p of SEARCH_MIX) {
+      const r = await getJson(server.url + encodeURI(p), prep.keys[0]);
+      if (r.status !== 200) throw new Error(`${p}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    }
+    const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], connections, s);
+    const nextPath = randomPicker(SEARCH_MIX.map((p) => encodeURI(p)));
+    await runLoad({ url: server.url, connections, durationS: s.warmupS, headers: auth(prep.keys[0]), nextPath });
+    const run = await runLoad({ url: server.url, connections, durationS: s.durationS, headers: auth(prep.keys[0]), nextPath });
+    return {
+      engine: prep.engineVersion,
+      mix: SEARCH_MIX,
+      baseline: base,
+      search: run,
+      serverPeakRssMb: rssOf(server.pid).peakMb,
+      throughputRatioToBaseline: +(run.throughputRps / base.throughputRps).toFixed(3),
+      targets: { p95Below50ms: run.latencyMs.p95 < 50, noErrors: run.non2xx === 0 && run.errors === 0 },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Drains the change feed from the start with limit=100, one request at a time. */
+export async function feed(store: Store, s: Settings) {
+  const prep = await prepare(store);
+  const server = await startServer(store.env);
+  const target = s.size === 'small' ? 10_000 : 100_000;
+  try {
+    const drain = async (max: number) => {
+      let cursor: string | null = null;
+      let rows = 0;
+      let pages = 0;
+      const times: number[] = [];
+      const t0 = performance.now();
+      while (rows < max && pages < max / 50) {
+        const t = performance.now();
+        const r = await getJson(`${server.url}/api/updates?since=2000-01-01&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, prep.keys[0]);
+        times.push(performance.now() - t);
+        if (r.status !== 200) throw new Error(`updates: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+        rows += r.body.data.length;
+        pages++;
+        cursor = r.body.nextCursor;
+        if (!cursor) break;
+      }
+      return { rows, pages, wallS: (performance.now() - t0) / 1000, pageLatencyMs: summarize(times) };
+    };
+    await drain(2_000); // warm-up
+    const r = await drain(target);
+    const rowsPerS = Math.round(r.rows / r.wallS);
+    return { engine: prep.engineVersion, limit: 100, ...r, wallS: +r.wallS.toFixed(2), rowsPerS, serverPeakRssMb: rssOf(server.pid).peakMb, targets: { atLeast20kRowsPerS: rowsPerS >= 20_000, drainedTarget: r.rows >= target } };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Lookup load for 5 minutes (small: 60 s), server RSS sampled every 5 s. */
+export async function memory(store: Store, s: Settings) {
+  const prep = await prepare(store);
+  const server = await startServer(store.env);
+  const total = s.size === 'small' ? 60 : 300;
+  const tail = s.size === 'small' ? 36 : 180;
+  try {
+    const next = randomPicker(prep.orgNumbers);
+    const rss = sampleRss(server.pid, 5000);
+    const run = await runLoad({ url: server.url, connections: s.connections, durationS: total, headers: auth(prep.keys[0]), nextPath: () => `/api/companies/${next()}` });
+    const samples = rss.stop();
+    const inTail = samples.filter((x) => x.s >= total - tail);
+    const tailStart = inTail[0]?.rssMb ?? NaN;
+    const end = samples.at(-1)!.rssMb;
+    // Least-squares slope over the tail, MB per minute.
+    const mx = inTail.reduce((a, x) => a + x.s, 0) / inTail.length;
+    const my = inTail.reduce((a, x) => a + x.rssMb, 0) / inTail.length;
+    const slope = (inTail.reduce((a, x) => a + (x.s - mx) * (x.rssMb - my), 0) / inTail.reduce((a, x) => a + (x.s - mx) ** 2, 0)) * 60;
+    return {
+      engine: prep.engineVersion,
+      durationS: total,
+      tailS: tail,
+      lookup: run,
+      rssMb: { end, peak: rssOf(server.pid).peakMb, tailStart, tailMax: Math.max(...inTail.map((x) => x.rssMb)), tailSlopeMbPerMin: +slope.toFixed(2) },
+      samples,
+      targets: { endBelow300Mb: end < 300, noGrowthInTail: end <= tailStart * 1.05 && slope < 2 },
+    };
+  } finally {
+    await server.stop();
+  }
+}

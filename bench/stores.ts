@@ -1,0 +1,120 @@
+// Generated stores for the load benchmarks, and the keys and org numbers a run needs.
+//   PostgreSQL: database ncd_bench (full, 1.2M) or ncd_bench_small (20k) on BENCH_PG
+//               (default postgres://postgres@127.0.0.1:5432), created and loaded when empty.
+//   PGlite:     bench/.data/pglite-<count> (loaded when it has no marker file).
+// Loading goes through bench/load-store.ts (the real sync jobs: brreg + brreg-subunits).
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { buildContext, closeContext } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { createKeyService } from '../src/services/keys.ts';
+import { ROOT } from './proc.ts';
+
+export type Engine = 'postgresql' | 'pglite';
+export type Size = 'small' | 'full';
+
+export const PG_BASE = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432';
+/** Fixed so keys made before the server starts verify in it (bench only, never a deployment). */
+export const BENCH_SECRET = 'bench-secret-not-for-deployment-0123456789abcdef';
+export const COUNT: Record<Size, number> = { small: 20_000, full: 1_200_000 };
+
+export interface Store {
+  engine: Engine;
+  size: Size;
+  count: number;
+  env: Record<string, string>;
+}
+
+export async function pgQuery<T = any>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+export async function ensureDatabase(name: string): Promise<string> {
+  const exists = await pgQuery(`${PG_BASE}/postgres`, 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (exists.length === 0) await pgQuery(`${PG_BASE}/postgres`, `CREATE DATABASE ${name}`);
+  return `${PG_BASE}/${name}`;
+}
+
+export function runNode(args: string[], env: Record<string, string>, log = true): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const on = (c: Buffer) => {
+      out += c.toString();
+      if (log) process.stdout.write(c);
+    };
+    p.stdout.on('data', on);
+    p.stderr.on('data', on);
+    p.on('exit', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+async function load(count: number, env: Record<string, string>) {
+  console.log(`loading a ${count}-company store (${JSON.stringify(env)}) …`);
+  const r = await runNode(['--import', 'tsx', 'bench/load-store.ts', '--count', String(count), '--jobs', 'brreg,brreg-subunits'], { ...env, SECRET_KEY: BENCH_SECRET });
+  if (r.code !== 0) throw new Error('store load failed');
+}
+
+/** The store for (engine, size), loaded first when it is empty. */
+export async function ensureStore(engine: Engine, size: Size): Promise<Store> {
+  const count = COUNT[size];
+  if (engine === 'postgresql') {
+    const url = await ensureDatabase(size === 'full' ? 'ncd_bench' : 'ncd_bench_small');
+    const n = await pgQuery(url, `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'companies'`);
+    const rows = n[0].n ? (await pgQuery(url, 'SELECT count(*)::int AS n FROM companies'))[0].n : 0;
+    if (rows < count * 0.9) await load(count, { DATABASE_URL: url });
+    return { engine, size, count, env: { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET } };
+  }
+  const dir = path.join(ROOT, 'bench/.data', `pglite-${count}`);
+  const marker = path.join(dir, '.bench-loaded');
+  if (!existsSync(marker)) {
+    await load(count, { DATA_DIR: dir });
+    writeFileSync(marker, new Date().toISOString());
+  }
+  return { engine, size, count, env: { DATA_DIR: dir, SECRET_KEY: BENCH_SECRET } };
+}
+
+/**
+ * Keys with the per-minute limit lifted (internal tier, `rateLimitPerMinute: 0`, as
+ * `ncd keys set-limits <prefix> --rpm 0`), a sample of org numbers in the store, and one
+ * record's org number. Opens the store in this process and closes it before the server starts
+ * (PGlite's data directory has one owner at a time).
+ */
+export async function prepare(store: Store, opts: { keys?: number; sample?: number } = {}) {
+  const config = loadConfig({ ...process.env, ...store.env, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn' });
+  const ctx = await buildContext(config, { logger: createLogger('warn') });
+  try {
+    const keys = createKeyService(ctx);
+    const raw: string[] = [];
+    for (let i = 0; i < (opts.keys ?? 1); i++) {
+      const k = await keys.register({ projectName: `bench-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 8)}`, email: 'bench@example.com' });
+      await keys.setTier(k.keyPrefix, 'internal');
+      await keys.setLimits(k.keyPrefix, { rateLimitPerMinute: 0 });
+      raw.push(k.raw);
+    }
+    const sample = opts.sample ?? 10_000;
+    // Random live companies: a spread of ids, not the first rows of the table.
+    const res = await ctx.store.pool.query(
+      `SELECT org_number FROM companies WHERE country = 'NO' AND NOT is_deleted AND id % $1 = 0 LIMIT $2`,
+      [Math.max(1, Math.floor(store.count / sample / 1.2)), sample],
+    );
+    const orgNumbers = res.rows.map((r: { org_number: string }) => r.org_number);
+    for (let i = orgNumbers.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [orgNumbers[i], orgNumbers[j]] = [orgNumbers[j], orgNumbers[i]];
+    }
+    const version = store.engine === 'postgresql' ? (await ctx.store.pool.query('SHOW server_version')).rows[0].server_version : 'PGlite';
+    return { keys: raw, orgNumbers, engineVersion: String(version) };
+  } finally {
+    await closeContext(ctx);
+  }
+}

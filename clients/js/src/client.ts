@@ -1,0 +1,174 @@
+// NcdClient: one method per API operation, grouped by resource, typed by the generated OpenAPI
+// types. Every call goes through `request`, which is typed by path and method too, so an
+// endpoint without a helper here is still reachable with checked parameters and result.
+import type { paths } from './openapi.ts';
+import { Paginated } from './paginate.ts';
+import { Transport, type Fetch, type QueryValue, type TransportOptions } from './transport.ts';
+import type {
+  BodyOf,
+  CompanyGetParams,
+  CompanyRow,
+  CompanySearchParams,
+  DestinationInput,
+  DestinationUpdate,
+  EnrichPair,
+  InspectionSearchParams,
+  KeyRegistration,
+  LicenseSearchParams,
+  Method,
+  PathParamsOf,
+  QueryOf,
+  ResponseOf,
+  ScreeningParams,
+  UpdatesParams,
+} from './types.ts';
+
+export interface NcdClientOptions {
+  /** Where the API runs, e.g. http://localhost:3000 or https://api.example.com. */
+  baseUrl: string;
+  /** API key (sent as `Authorization: Bearer …`). Optional only for key registration and health. */
+  apiKey?: string;
+  /** A fetch implementation; defaults to the global fetch of Node 18+ and browsers. */
+  fetch?: Fetch;
+  /** Retries after the first attempt on 429 (and on 5xx/network errors for repeatable calls). Default 3. */
+  maxRetries?: number;
+  /** A 429 asking for a longer wait than this is thrown instead. Default 120 000 ms. */
+  maxRetryDelayMs?: number;
+  sleep?: TransportOptions['sleep'];
+  onRetry?: TransportOptions['onRetry'];
+  userAgent?: string;
+}
+
+export interface RequestOptions<P extends keyof paths, M extends Method> {
+  params?: PathParamsOf<P, M>;
+  query?: QueryOf<P, M>;
+  body?: BodyOf<P, M>;
+  headers?: Record<string, string>;
+  /** Whether a 5xx or network failure may be retried (default: not for POST). */
+  repeatable?: boolean;
+}
+
+type Row<P extends { data: unknown[] }> = P['data'][number];
+
+export class NcdClient {
+  readonly #http: Transport;
+
+  constructor(options: NcdClientOptions) {
+    this.#http = new Transport(options);
+  }
+
+  get baseUrl(): string {
+    return this.#http.baseUrl;
+  }
+
+  /** Any operation of the API document, by path and method. */
+  request<P extends keyof paths, M extends Method>(method: M, path: P, opts: RequestOptions<P, M> = {}): Promise<ResponseOf<P, M>> {
+    const params = (opts.params ?? {}) as Record<string, string | number>;
+    const concrete = (path as string).replace(/\{(\w+)\}/g, (_, name: string) => {
+      const v = params[name];
+      if (v === undefined || v === '') throw new TypeError(`${name} is required for ${path as string}`);
+      return encodeURIComponent(String(v));
+    });
+    return this.#http.request<ResponseOf<P, M>>({
+      method: method.toUpperCase() as 'GET' | 'POST' | 'PUT' | 'DELETE',
+      path: concrete,
+      query: opts.query as Record<string, QueryValue> | undefined,
+      body: opts.body,
+      headers: opts.headers,
+      repeatable: opts.repeatable,
+    });
+  }
+
+  readonly companies = {
+    /** Full record of one company (404 `company_not_found` when the registry does not know it). */
+    get: (orgNumber: string, query: CompanyGetParams = {}) => this.request('get', '/api/companies/{orgNumber}', { params: { orgNumber }, query }),
+    /** Search; iterate it for every row across pages, or call `.page(cursor?)` for one page. */
+    search: (params: CompanySearchParams = {}) =>
+      new Paginated<CompanyRow, ResponseOf<'/api/companies', 'get'>>((cursor) => this.request('get', '/api/companies', { query: { ...params, cursor } })),
+    /**
+     * Full records for up to 100 companies in one call. Pass Norwegian org numbers, or
+     * `{ pairs: [{ orgNumber, country }] }` for Finnish and Swedish companies.
+     */
+    enrich: (input: string[] | { pairs: EnrichPair[] }) =>
+      this.request('post', '/api/companies/enrich', {
+        body: Array.isArray(input) ? { orgNumbers: input } : { pairs: input.pairs },
+        // Reading records changes nothing, so a lost response may be asked for again.
+        repeatable: true,
+      }),
+    shareholders: (orgNumber: string, query: QueryOf<'/api/companies/{orgNumber}/shareholders', 'get'> = {}) =>
+      this.request('get', '/api/companies/{orgNumber}/shareholders', { params: { orgNumber }, query }),
+    group: (orgNumber: string) => this.request('get', '/api/companies/{orgNumber}/group', { params: { orgNumber } }),
+  };
+
+  /** Companies changed since a time (ISO 8601), oldest first, across pages. */
+  updates(since: string | Date, params: UpdatesParams = {}) {
+    const s = since instanceof Date ? since.toISOString() : since;
+    return new Paginated<Row<ResponseOf<'/api/updates', 'get'>>, ResponseOf<'/api/updates', 'get'>>((cursor) =>
+      this.request('get', '/api/updates', { query: { ...params, since: s, cursor } }),
+    );
+  }
+
+  readonly shareholders = {
+    /** Companies a shareholder (by org number) owns shares in. */
+    byOwner: (shareholderOrgNumber: string, query: Omit<QueryOf<'/api/shareholders/by-owner', 'get'>, 'shareholderOrgNumber'> = {}) =>
+      this.request('get', '/api/shareholders/by-owner', { query: { ...query, shareholderOrgNumber } }),
+  };
+
+  readonly keys = {
+    /** Registers a free-tier key; the raw key is in the answer once. Needs no key. */
+    register: (body: KeyRegistration) => this.request('post', '/api/keys/register', { body }),
+    /** Deactivates the presented key and returns a new one. Never retried on network errors. */
+    rotate: () => this.request('post', '/api/keys/rotate'),
+    usage: () => this.request('get', '/api/keys/usage'),
+  };
+
+  readonly accessRequests = {
+    create: (body: BodyOf<'/api/access-requests', 'post'>) => this.request('post', '/api/access-requests', { body }),
+  };
+
+  readonly inspections = {
+    search: (params: InspectionSearchParams = {}) =>
+      new Paginated<Row<ResponseOf<'/api/inspections', 'get'>>, ResponseOf<'/api/inspections', 'get'>>((cursor) =>
+        this.request('get', '/api/inspections', { query: { ...params, cursor } }),
+      ),
+  };
+
+  readonly licenses = {
+    search: (params: LicenseSearchParams = {}) =>
+      new Paginated<Row<ResponseOf<'/api/licenses', 'get'>>, ResponseOf<'/api/licenses', 'get'>>((cursor) =>
+        this.request('get', '/api/licenses', { query: { ...params, cursor } }),
+      ),
+  };
+
+  readonly screening = {
+    /** PEP/sanctions screening of a company and its people. */
+    get: (orgNumber: string, query: ScreeningParams = {}) => this.request('get', '/api/screening/{orgNumber}', { params: { orgNumber }, query }),
+  };
+
+  readonly enrichment = {
+    /** Domain-enrichment results (offset paginated). */
+    list: (query: QueryOf<'/api/enrichment', 'get'> = {}) => this.request('get', '/api/enrichment', { query }),
+  };
+
+  readonly destinations = {
+    list: () => this.request('get', '/api/destinations'),
+    get: (name: string) => this.request('get', '/api/destinations/{name}', { params: { name } }),
+    create: (body: DestinationInput) => this.request('post', '/api/destinations', { body }),
+    update: (name: string, body: DestinationUpdate) => this.request('put', '/api/destinations/{name}', { params: { name }, body }),
+    delete: (name: string) => this.request('delete', '/api/destinations/{name}', { params: { name } }),
+  };
+
+  /** Sends full records of up to 100 companies to a destination. */
+  push(destinationName: string, orgNumbers: string[]) {
+    return this.request('post', '/api/push/{destinationName}', { params: { destinationName }, body: { orgNumbers } as BodyOf<'/api/push/{destinationName}', 'post'> });
+  }
+
+  municipalities(query: QueryOf<'/api/municipalities', 'get'> = {}) {
+    return this.request('get', '/api/municipalities', { query });
+  }
+
+  /** Service health; `syncSecret` unlocks the diagnostics. */
+  health(opts: { syncSecret?: string } = {}) {
+    return this.request('get', '/api/health', { headers: opts.syncSecret ? { 'x-sync-secret': opts.syncSecret } : undefined });
+  }
+}

@@ -1,0 +1,6 @@
+// @nordic-company-data/client: typed client for the Nordic Company Data API.
+export { NcdClient, type NcdClientOptions, type RequestOptions } from './client.ts';
+export { NcdApiError, NcdNetworkError, type NcdErrorDetail } from './errors.ts';
+export { Paginated, type CursorPage } from './paginate.ts';
+export { retryAfterMs, type Fetch, type TransportOptions } from './transport.ts';
+export type * from './types.ts';

@@ -1,0 +1,3162 @@
+// Generated from the server's OpenAPI document by `npm run client:generate`. Do not edit:
+// change the route schemas and regenerate.
+/* eslint-disable */
+export interface paths {
+    "/api/keys/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a free-tier API key
+         * @description At most 3 registrations (shared with access requests) per client IP per hour. The raw key is returned once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique among active keys (case-insensitive) */
+                        projectName: string;
+                        /**
+                         * Format: email
+                         * @description Receives the setup link
+                         */
+                        email: string;
+                        description?: string;
+                        /** @description Honeypot: leave empty */
+                        website?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Returned when the honeypot field is filled: no key is created. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The API key. Shown once; only a keyed hash is stored. */
+                            raw: string;
+                            keyPrefix: string;
+                            projectName: string;
+                            tier: string;
+                            setupUrl: string;
+                            limits: {
+                                /** @description Requests per minute; null = unlimited */
+                                rateLimitPerMinute: number | null;
+                                /** @description Requests per UTC day; null = unlimited */
+                                dailyLimit: number | null;
+                                /** @description Requests per UTC month; null = unlimited */
+                                monthlyLimit: number | null;
+                                /** @description Largest page a list endpoint returns */
+                                maxPageSize: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the presented API key
+         * @description Deactivates the presented key at once and issues a new one with the same tier, limits and usage counters. Not counted against quotas.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The new API key, shown once */
+                            raw: string;
+                            keyPrefix: string;
+                            projectName: string;
+                            tier: string;
+                            /** @description keyPrefix of the key that was deactivated */
+                            rotatedFrom: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage and limits of the presented key */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            projectName: string;
+                            tier: string;
+                            keyPrefix: string;
+                            limits: {
+                                /** @description Requests per minute; null = unlimited */
+                                rateLimitPerMinute: number | null;
+                                /** @description Requests per UTC day; null = unlimited */
+                                dailyLimit: number | null;
+                                /** @description Requests per UTC month; null = unlimited */
+                                monthlyLimit: number | null;
+                                maxPageSize: number;
+                                canPush: boolean;
+                                requireFilterOnSearch: boolean;
+                            };
+                            usage: {
+                                today: number;
+                                thisMonth: number;
+                                total: number;
+                                /** @description null when unlimited */
+                                dailyRemaining: number | null;
+                                /** @description null when unlimited */
+                                monthlyRemaining: number | null;
+                            };
+                            resets: {
+                                /**
+                                 * Format: date-time
+                                 * @description Next UTC midnight
+                                 */
+                                daily: string;
+                                /**
+                                 * Format: date-time
+                                 * @description First of next month, UTC
+                                 */
+                                monthly: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/access-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request access to a higher tier */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        projectName: string;
+                        /** Format: email */
+                        email: string;
+                        organisation?: string;
+                        /** @enum {string} */
+                        requestedTier: "pro" | "enterprise";
+                        message?: string;
+                        /** @description Honeypot: leave empty */
+                        website?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            status: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health probe
+         * @description No key, no rate limit. With `X-Sync-Secret` equal to SYNC_SECRET the diagnostic shape is returned; any other value is ignored.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "x-sync-secret"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description "ok", or "error" with status 503 */
+                            status: string;
+                            /** Format: date-time */
+                            timestamp?: string;
+                            database?: string;
+                            engine?: string;
+                            records?: {
+                                companies: number;
+                                financials: number;
+                                roles: number;
+                                inspections: number;
+                                licenses: number;
+                                procurementNotices: number;
+                            };
+                            dataSources?: {
+                                [key: string]: {
+                                    /** Format: date-time */
+                                    lastSync: string;
+                                    status: string;
+                                    recordsProcessed: number;
+                                    lastSuccess: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description "ok", or "error" with status 503 */
+                            status: string;
+                            /** Format: date-time */
+                            timestamp?: string;
+                            database?: string;
+                            engine?: string;
+                            records?: {
+                                companies: number;
+                                financials: number;
+                                roles: number;
+                                inspections: number;
+                                licenses: number;
+                                procurementNotices: number;
+                            };
+                            dataSources?: {
+                                [key: string]: {
+                                    /** Format: date-time */
+                                    lastSync: string;
+                                    status: string;
+                                    recordsProcessed: number;
+                                    lastSuccess: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/municipalities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Municipalities grouped by county */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Two-digit county code, zero-padded (e.g. 03) */
+                    county?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                countyCode: string;
+                                countyName: string;
+                                municipalities: {
+                                    code: string;
+                                    name: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/enrich": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Full records for up to 100 companies
+         * @description Norwegian misses are fetched live (at most 10 upstream requests in flight per call). Finnish and Swedish misses are not fetched. Numbers the registry could not answer for are listed in `unavailable`; the rest is answered. Duplicates are answered once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Exactly one of orgNumbers or pairs */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 9-digit Norwegian numbers */
+                        orgNumbers?: string[];
+                        /** @description Each country in its own format: NO 9 digits, FI NNNNNNN-N, SE 10 digits */
+                        pairs?: {
+                            orgNumber: string;
+                            /**
+                             * @default NO
+                             * @enum {string}
+                             */
+                            country?: "NO" | "FI" | "SE";
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CompanyRecord"][];
+                            /** @description string[] for orgNumbers, {orgNumber, country}[] for pairs */
+                            notFound: string[] | {
+                                orgNumber: string;
+                                /** @enum {string} */
+                                country: "NO" | "FI" | "SE";
+                            }[];
+                            unavailable: string[] | {
+                                orgNumber: string;
+                                /** @enum {string} */
+                                country: "NO" | "FI" | "SE";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{orgNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up one company
+         * @description Norwegian companies missing from the store are fetched live from Brønnøysundregistrene and stored. Finnish and Swedish companies come from bulk syncs only: a miss is 404. Adds classification labels, county hydration and, with include=context, aggregate context.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    country?: "NO" | "FI" | "SE";
+                    include?: "context";
+                };
+                header?: never;
+                path: {
+                    /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits */
+                    orgNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CompanyLookup"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search companies
+         * @description Keyset-paginated: follow `nextCursor` until `hasMore` is false. Free keys must give at least one filter (country, sort, order, limit, cursor and include do not count). At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Scope to one registry */
+                    country?: "NO" | "FI" | "SE";
+                    /** @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters */
+                    q?: string;
+                    /** @description NACE code or prefix, e.g. 56, 56.1, 56.101 */
+                    nace?: string;
+                    /** @description Legal form code, e.g. AS, ASA, ENK, AB, 16 */
+                    orgForm?: string;
+                    /** @description 4-digit municipality number (NO) */
+                    municipality?: string;
+                    /** @description 2-digit county number (NO) */
+                    county?: string;
+                    minEmployees?: number;
+                    maxEmployees?: number;
+                    /** @description NOK, on the latest financial */
+                    minRevenue?: number;
+                    /** @description NOK, on the latest financial */
+                    maxRevenue?: number;
+                    isBankrupt?: boolean;
+                    isInGroup?: boolean;
+                    /** @description true: parentOrgNumber is set */
+                    hasParent?: boolean;
+                    /** @description Exact technology name, e.g. WordPress, Shopify */
+                    hasTechnology?: string;
+                    hasAnyAdPixel?: boolean;
+                    /** @description Also return deleted/deregistered companies (default false) */
+                    includeDeleted?: boolean;
+                    /** @description Append aggregate context per row */
+                    include?: "context";
+                    sort?: "name" | "employeeCount" | "foundingDate" | "updatedAt";
+                    order?: "asc" | "desc";
+                    /** @description 1–100; values above your tier’s maxPageSize are capped */
+                    limit?: number;
+                    /** @description nextCursor of the previous page (same query) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CompanyRow"][];
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Companies changed since a time
+         * @description Ordered by updatedAt ascending (ties by id), inclusive of `since`. Store the latest updatedAt you saw and pass it as `since` next time. Deleted and deregistered companies appear too (isDeleted). Upstream refresh: Norway every 15 minutes, Finland and Sweden daily.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description ISO 8601 date or timestamp (UTC when no offset) */
+                    since: string;
+                    /** @description 1–100; values above your tier’s maxPageSize are capped */
+                    limit?: number;
+                    /** @description nextCursor of the previous page (same query) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["CompanyRow"][];
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's destinations, sorted by name */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                type: string;
+                                isActive: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                                config?: {
+                                    url: string;
+                                    method: string;
+                                    /** @description Header names; every value is masked as "***" */
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    /** @description Whether a signing secret is set (the secret is never served) */
+                                    signing: boolean;
+                                };
+                                /** @description E.g. a plain-http URL */
+                                warnings?: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a destination
+         * @description A webhook that `POST /api/push/{name}` sends company records to. The config is stored encrypted (AES-256-GCM); header values and the signing secret are never served back. A URL whose host resolves to a private, loopback or link-local address is refused. Plain http is accepted with a warning.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                        name: string;
+                        /**
+                         * @description Destination kind; `webhook` is the one supported
+                         * @enum {string}
+                         */
+                        type: "webhook";
+                        config: {
+                            /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
+                            url: string;
+                            /**
+                             * @description Default POST
+                             * @enum {string}
+                             */
+                            method?: "POST" | "PUT" | "PATCH";
+                            /** @description Extra request headers (at most 20; values at most 1 KB, no CR/LF). Host, Content-Length, Transfer-Encoding, Connection, Content-Type and the webhook-* signing headers cannot be set. Values are stored encrypted and never served back. */
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
+                            signingSecret?: string;
+                        };
+                        /** @description Default true */
+                        isActive?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: string;
+                            isActive: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                            config?: {
+                                url: string;
+                                method: string;
+                                /** @description Header names; every value is masked as "***" */
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                /** @description Whether a signing secret is set (the secret is never served) */
+                                signing: boolean;
+                            };
+                            /** @description E.g. a plain-http URL */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/destinations/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One destination */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: string;
+                            isActive: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                            config?: {
+                                url: string;
+                                method: string;
+                                /** @description Header names; every value is masked as "***" */
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                /** @description Whether a signing secret is set (the secret is never served) */
+                                signing: boolean;
+                            };
+                            /** @description E.g. a plain-http URL */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a destination
+         * @description `type`, `config` and `isActive`, each optional (at least one). A given `config` replaces the whole config, headers and signing secret included.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Destination kind; `webhook` is the one supported
+                         * @enum {string}
+                         */
+                        type?: "webhook";
+                        config?: {
+                            /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
+                            url: string;
+                            /**
+                             * @description Default POST
+                             * @enum {string}
+                             */
+                            method?: "POST" | "PUT" | "PATCH";
+                            /** @description Extra request headers (at most 20; values at most 1 KB, no CR/LF). Host, Content-Length, Transfer-Encoding, Connection, Content-Type and the webhook-* signing headers cannot be set. Values are stored encrypted and never served back. */
+                            headers?: {
+                                [key: string]: string;
+                            };
+                            /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
+                            signingSecret?: string;
+                        };
+                        isActive?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            type: string;
+                            isActive: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                            config?: {
+                                url: string;
+                                method: string;
+                                /** @description Header names; every value is masked as "***" */
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                /** @description Whether a signing secret is set (the secret is never served) */
+                                signing: boolean;
+                            };
+                            /** @description E.g. a plain-http URL */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a destination */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/{destinationName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push companies to a destination
+         * @description Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver's answer. Counts as one request against quotas. Free-tier keys cannot push.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    destinationName: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 9-digit Norwegian organisation numbers */
+                        orgNumbers: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: string;
+                            /** @description Distinct org numbers asked for */
+                            requested: number;
+                            /** @description Companies the destination accepted (2xx); 0 when the batch failed */
+                            delivered: number;
+                            notFound: string[];
+                            /** @description The registry did not answer in time; not sent */
+                            unavailable: string[];
+                            /** @description The failed batch (a push is one batch); empty on success */
+                            errors: {
+                                batch: number;
+                                /** @enum {string} */
+                                class: "http_status" | "timeout" | "network" | "blocked" | "invalid_request";
+                                /** @description The destination's HTTP status, for http_status */
+                                status?: number;
+                                /** @description Fixed text per class; never what the destination answered */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{orgNumber}/shareholders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shareholders of a Norwegian company
+         * @description Annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Register year (the snapshot as of 31 December) */
+                    year?: number;
+                    includePersons?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description 9-digit Norwegian organisation number */
+                    orgNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                shareholderName: string | null;
+                                shareholderOrgNumber?: string | null;
+                                /** @enum {string} */
+                                shareholderType: "company" | "person" | "foreign";
+                                shareholderBirthYear?: number | null;
+                                postalCode?: string | null;
+                                location?: string | null;
+                                countryCode?: string | null;
+                                shareClass: string;
+                                shareCount: number;
+                                /** @description Shares of the class; the sum of the stored positions when the register gives none */
+                                totalSharesInCompany: number;
+                                year: number;
+                                /** @description shareCount / totalSharesInCompany × 100, computed at read time */
+                                ownershipPct: number;
+                            }[];
+                            /** @description Years with data for this company, newest first */
+                            availableYears: number[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{orgNumber}/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Corporate group tree
+         * @description Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret. Counts as one request. 404 when the company is not in the store: call the lookup first.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description 9-digit Norwegian organisation number */
+                    orgNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            root: components["schemas"]["GroupNode"];
+                            /** @description Members in this tree (at most 500) */
+                            totalMembers: number;
+                            /** @description Present (true) when the group has more than 500 members */
+                            truncated?: boolean;
+                            /** @description Set for a company with no parent and no subsidiaries */
+                            message?: string;
+                            _sources: {
+                                attribution: string[];
+                                fields: {
+                                    companyCore: string;
+                                    groupHierarchy: string;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shareholders/by-owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Holdings of a shareholder company
+         * @description Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description 9-digit Norwegian organisation number of the holder */
+                    shareholderOrgNumber: string;
+                    /** @description Register year (the snapshot as of 31 December) */
+                    year?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            shareholderOrgNumber: string;
+                            data: {
+                                orgNumber: string;
+                                companyName: string;
+                                orgFormCode: string | null;
+                                employeeCount: number | null;
+                                shareClass: string;
+                                shareCount: number;
+                                totalSharesInCompany: number;
+                                year: number;
+                                ownershipPct: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Domain-enrichment results with their scoring ledger
+         * @description One row per Norwegian company the pipeline has seen, ordered by confidence (highest first), then org number. Status: confirmed (score ≥ 65), ambiguous (35–64), rejected (< 35), pending (not scored yet). Offset pagination; `summary` counts companies per status at or above minConfidence.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Default: every status except pending */
+                    status?: "confirmed" | "ambiguous" | "rejected" | "pending";
+                    minConfidence?: number;
+                    limit?: number;
+                    /** @description Offset pagination (not a cursor) */
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Companies per status at or above minConfidence (the status filter does not apply) */
+                            summary: {
+                                confirmed: number;
+                                ambiguous: number;
+                                rejected: number;
+                            };
+                            /** @description Rows matching every filter */
+                            total: number;
+                            limit: number;
+                            offset: number;
+                            data: {
+                                orgNumber: string;
+                                companyName: string;
+                                /** @enum {string} */
+                                status: "confirmed" | "ambiguous" | "rejected" | "pending";
+                                /** @description The best candidate's score */
+                                confidence: number;
+                                primaryDomain: string | null;
+                                linkedinHandle: string | null;
+                                facebookHandle: string | null;
+                                confirmedDomains: string[];
+                                candidates: {
+                                    /** @description Registrable domain, the unit scored */
+                                    domain: string;
+                                    /** @description Host tried first */
+                                    host: string;
+                                    /** @enum {string} */
+                                    origin: "brreg-website" | "email-domain" | "name-guess";
+                                    /**
+                                     * @description pending until scored
+                                     * @enum {string}
+                                     */
+                                    status: "confirmed" | "ambiguous" | "rejected" | "pending";
+                                    score: number | null;
+                                    /** @description Every point given or taken; score = clamp(sum, 0, 100) */
+                                    ledger: {
+                                        /** @description origin, live-page, unreachable, org-number, other-org-number, name-in-title, name-on-page, parked, default-page, redirected-away, redirects-to-candidate, shared-domain */
+                                        signal: string;
+                                        points: number;
+                                        note: string;
+                                    }[];
+                                    /** @description Companies whose registry website or e-mail domain is this domain (this one counted) */
+                                    sharedByCompanies: number | null;
+                                    /** @description First URL requested */
+                                    url: string | null;
+                                    /** @description URL of the last answer */
+                                    finalUrl: string | null;
+                                    /** @description Status of the last answer */
+                                    httpStatus: number | null;
+                                    redirects: string[];
+                                    /**
+                                     * @description Why no usable page: failure class
+                                     * @enum {string|null}
+                                     */
+                                    error: "dns" | "private-address" | "blocked" | "timeout" | "network" | "too-many-redirects" | "robots-disallowed" | "not-html" | "http-error" | null;
+                                    /** @description System code of a network failure, or what was blocked */
+                                    errorCode: string | null;
+                                    title: string | null;
+                                    signals: {
+                                        /** @description 2xx with HTML */
+                                        reachable: boolean;
+                                        orgNumberOnPage: boolean;
+                                        /** @description Other valid org numbers on the page (at most 5) */
+                                        otherOrgNumbers: string[];
+                                        nameOnPage: boolean;
+                                        nameInTitle: boolean;
+                                        /** @description Core name under 4 letters: name matches count half */
+                                        nameIsShort: boolean;
+                                        parkedMarkers: string[];
+                                        defaultPageMarkers: string[];
+                                        finalDomain: string | null;
+                                        redirectedToOtherDomain: boolean;
+                                    } | null;
+                                    /** @description The final domain is this other candidate (an alias) */
+                                    redirectsToCandidate: string | null;
+                                    /** Format: date-time */
+                                    probedAt: string | null;
+                                }[];
+                                /**
+                                 * @description Last stage completed in the current pass
+                                 * @enum {string}
+                                 */
+                                stage: "candidates" | "probed" | "scored" | "done";
+                                /**
+                                 * Format: date-time
+                                 * @description End of the last complete pass
+                                 */
+                                completedAt: string | null;
+                                /** @description The website the company reported to the registry */
+                                brregWebsite: string | null;
+                                orgForm: string | null;
+                                city: string | null;
+                                employees: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Food-safety inspections (Mattilsynet, Norway)
+         * @description One row per inspection visit from Mattilsynet's smilefjes register. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 9-digit Norwegian organisation number */
+                    orgNumber?: string;
+                    /** @description Lowest totalRating, inclusive (0 best … 3 worst) */
+                    minRating?: number;
+                    /** @description Highest totalRating, inclusive */
+                    maxRating?: number;
+                    /** @description 4-digit postal code */
+                    postnr?: string;
+                    /** @description Visits on or after this day (YYYY-MM-DD) */
+                    fromDate?: string;
+                    /** @description Visits on or before this day (YYYY-MM-DD) */
+                    toDate?: string;
+                    sort?: "date" | "totalRating" | "name";
+                    order?: "asc" | "desc";
+                    /** @description 1–100; values above your tier’s maxPageSize are capped */
+                    limit?: number;
+                    /** @description nextCursor of the previous page (same query) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                /** @description As Mattilsynet gives it (venue or legal entity); null when blank or invalid upstream */
+                                orgNumber: string | null;
+                                name: string;
+                                /** @description 4-digit postal code */
+                                postnr: string | null;
+                                /** @description 0 best … 3 worst */
+                                totalRating: number;
+                                /**
+                                 * Format: date-time
+                                 * @description Day of the visit, midnight UTC
+                                 */
+                                date: string;
+                                /** @description Mattilsynet region, derived from the municipality */
+                                office: string | null;
+                                /** @description Municipality name, from the postal code */
+                                municipality: string | null;
+                                /** @description 4-digit municipality number, from the postal code */
+                                municipalityNo: string | null;
+                                /** @description Mattilsynet's tilsynid */
+                                upstreamId: string;
+                                /** @description Mattilsynet's tilsynsobjektid (the venue) */
+                                venueId: string | null;
+                                address: string | null;
+                                poststed: string | null;
+                                /** @description ordinary or follow-up (oppfølgingstilsyn) */
+                                inspectionType: string | null;
+                                themes: {
+                                    number: number;
+                                    nameNo: string | null;
+                                    nameNn: string | null;
+                                    /** @description 0 no breach … 3 serious; 4 not applicable, 5 not assessed */
+                                    grade: number | null;
+                                    /** @description false for grade 4 (ikke aktuelt) */
+                                    applicable: boolean;
+                                    /** @description true when graded 0–3 */
+                                    assessed: boolean;
+                                }[];
+                            }[];
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alcohol and tobacco licences (Norway)
+         * @description Licences from the import format of docs/licenses-import-format.md. Keyset-paginated: follow `nextCursor` until `hasMore` is false. A missing validFrom sorts as the earliest, a missing validTo as the latest. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 9-digit Norwegian organisation number */
+                    orgNumber?: string;
+                    registerType?: "Alkoholsbevilling" | "Tobakksbevilling";
+                    /** @description e.g. 01SKJE (on-premise serving), 11ENGR (wholesale), 18TBIM, 19TBEK */
+                    licenseTypeCode?: string;
+                    /** @description 4-digit municipality number */
+                    municipalityNo?: string;
+                    /** @description true: only licences whose validTo is in the future (no validTo = open-ended = active) */
+                    activeOnly?: boolean;
+                    sort?: "validFrom" | "validTo" | "venueName" | "municipality";
+                    order?: "asc" | "desc";
+                    /** @description 1–100; values above your tier’s maxPageSize are capped */
+                    limit?: number;
+                    /** @description nextCursor of the previous page (same query) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["License"][];
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/{orgNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Screen a company against PEP and sanctions lists
+         * @description Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year against every loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above `threshold` (default 0.75), for a person to review. Persons are never matched with organisations. The company must be in the store (404 otherwise; look it up first). Counts as one request.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    country?: "NO" | "FI" | "SE";
+                    /** @description Lowest score reported as a possible match (default 0.75; 0.5–1) */
+                    threshold?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits */
+                    orgNumber: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "orgNumber": "923609016",
+                         *       "country": "NO",
+                         *       "companyName": "EKSEMPEL HOLDING AS",
+                         *       "screenedAt": "2025-03-01T09:30:00.000Z",
+                         *       "threshold": 0.75,
+                         *       "lists": [
+                         *         {
+                         *           "name": "opensanctions-default",
+                         *           "version": "20250301000000-abc",
+                         *           "entityCount": 301234,
+                         *           "lastSync": "2025-03-01T04:31:12.000Z"
+                         *         }
+                         *       ],
+                         *       "subjects": [
+                         *         {
+                         *           "id": "company",
+                         *           "kind": "company",
+                         *           "role": "company",
+                         *           "roles": [
+                         *             "company"
+                         *           ],
+                         *           "name": "EKSEMPEL HOLDING AS"
+                         *         },
+                         *         {
+                         *           "id": "p1",
+                         *           "kind": "person",
+                         *           "role": "role:DAGL",
+                         *           "roles": [
+                         *             "role:DAGL",
+                         *             "shareholder"
+                         *           ],
+                         *           "name": "Aleksandr Petrov",
+                         *           "birthYear": 1968
+                         *         },
+                         *         {
+                         *           "id": "o1",
+                         *           "kind": "organisation",
+                         *           "role": "shareholder",
+                         *           "roles": [
+                         *             "shareholder"
+                         *           ],
+                         *           "name": "NORDISK KAPITAL AS"
+                         *         }
+                         *       ],
+                         *       "matches": [
+                         *         {
+                         *           "subject": "p1",
+                         *           "list": "opensanctions-default",
+                         *           "entityId": "NK-example",
+                         *           "entityName": "Alexander Ivanovich PETROV",
+                         *           "matchedName": "Alexander Ivanovich PETROV",
+                         *           "schema": "Person",
+                         *           "topics": [
+                         *             "sanction"
+                         *           ],
+                         *           "datasets": [
+                         *             "eu_fsf"
+                         *           ],
+                         *           "score": 0.88,
+                         *           "matchType": "fuzzy",
+                         *           "explanation": {
+                         *             "nameSimilarity": 0.889,
+                         *             "tokenOverlap": 0.667,
+                         *             "phonetic": 0.667,
+                         *             "birthYear": "match",
+                         *             "country": "unknown",
+                         *             "adjustments": [
+                         *               {
+                         *                 "feature": "birthYear",
+                         *                 "delta": 0.08,
+                         *                 "reason": "born 1968 as listed"
+                         *               }
+                         *             ]
+                         *           }
+                         *         }
+                         *       ],
+                         *       "summary": {
+                         *         "subjectsScreened": 3,
+                         *         "possibleMatches": 1,
+                         *         "highestScore": 0.88,
+                         *         "listsChecked": 1
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            orgNumber: string;
+                            /** @enum {string} */
+                            country: "NO" | "FI" | "SE";
+                            companyName: string;
+                            /** Format: date-time */
+                            screenedAt: string;
+                            threshold: number;
+                            /** @description Every loaded list, with its version and last successful sync */
+                            lists: {
+                                name: string;
+                                version: string | null;
+                                entityCount: number;
+                                /** Format: date-time */
+                                lastSync: string;
+                            }[];
+                            /** @description The company, its active roles (auditor and accountant excepted) and the holders of its latest shareholder year */
+                            subjects: {
+                                /** @description Referenced by matches[].subject */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "company" | "person" | "organisation";
+                                /** @description Why the subject is screened: 'company', 'role:<code>' (DAGL, LEDE, MEDL …) or 'shareholder' */
+                                role: string;
+                                /** @description Every reason, when one person or organisation holds several */
+                                roles: string[];
+                                name: string;
+                                /** @description Persons only, when known; never a full birth date */
+                                birthYear?: number;
+                            }[];
+                            /** @description Possible matches at or above the threshold, best first */
+                            matches: {
+                                /** @description The id of the screened subject */
+                                subject: string;
+                                /** @description The list the entity is on */
+                                list: string;
+                                entityId: string;
+                                /** @description Primary name on the list */
+                                entityName: string;
+                                /** @description The listed name (primary or alias) that matched best */
+                                matchedName: string;
+                                /** @description Person, Organization, Company or LegalEntity */
+                                schema: string;
+                                /** @description sanction, role.pep, role.rca, … */
+                                topics: string[];
+                                datasets: string[];
+                                score: number;
+                                /** @enum {string} */
+                                matchType: "exact" | "alias" | "fuzzy" | "phonetic";
+                                explanation: {
+                                    /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
+                                    nameSimilarity: number;
+                                    /** @description Share of name tokens aligned with a similar token of the other name */
+                                    tokenOverlap: number;
+                                    /** @description Share of name tokens whose partner has the same Double Metaphone code */
+                                    phonetic: number;
+                                    /** @enum {string} */
+                                    birthYear: "match" | "close" | "mismatch" | "unknown";
+                                    /** @enum {string} */
+                                    country: "match" | "mismatch" | "unknown";
+                                    adjustments: {
+                                        /** @description birthYear, country or schema */
+                                        feature: string;
+                                        delta: number;
+                                        reason: string;
+                                    }[];
+                                };
+                            }[];
+                            summary: {
+                                subjectsScreened: number;
+                                possibleMatches: number;
+                                highestScore: number | null;
+                                listsChecked: number;
+                            };
+                            /** @description Set when no list is loaded */
+                            message?: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Every error has this shape; `details` on validation errors. */
+        ErrorBody: {
+            error: string;
+            code: string;
+            details?: {
+                path: string;
+                message: string;
+            }[];
+            requestId?: string;
+            upgradeUrl?: string;
+            retryAfter?: number;
+        };
+        KeyLimits: {
+            /** @description Requests per minute; null = unlimited */
+            rateLimitPerMinute: number | null;
+            /** @description Requests per UTC day; null = unlimited */
+            dailyLimit: number | null;
+            /** @description Requests per UTC month; null = unlimited */
+            monthlyLimit: number | null;
+            /** @description Largest page a list endpoint returns */
+            maxPageSize: number;
+        };
+        Sources: {
+            /** @description Source names, deduplicated, for a "Data via" footer */
+            attribution: string[];
+            /** @description Field group (companyCore, roles, financials, financialRatios, industryLabel, orgFormLabel, countryLabel, countyEnrichment, groupHierarchy, shareholders, domain, socialHandles, technologies) -> source; absent when the data is absent */
+            fields: {
+                [key: string]: unknown;
+            };
+        };
+        Financial: {
+            orgNumber: string;
+            /** @description SELSKAP (the company) or KONSERN (group accounts) */
+            regnskapstype: string;
+            /** Format: date */
+            periodFrom: string | null;
+            /** Format: date */
+            periodTo: string;
+            currency: string | null;
+            revenue: number | null;
+            operatingProfit: number | null;
+            netResult: number | null;
+            equity: number | null;
+            totalAssets: number | null;
+            totalLiabilities: number | null;
+            /** @description netResult / revenue, % */
+            profitMargin: number | null;
+            /** @description operatingProfit / revenue, % */
+            operatingMargin: number | null;
+            /** @description netResult / equity, % (positive equity only) */
+            returnOnEquity: number | null;
+            /** @description equity / totalAssets, % */
+            equityRatio: number | null;
+            /** @description revenue change from the previous year, % */
+            revenueGrowthYoY: number | null;
+        };
+        Role: {
+            /** @description e.g. DAGL (CEO), LEDE (board chair), MEDL, NEST, VARA, REVI, REGN */
+            roleTypeCode: string;
+            roleTypeDescription: string | null;
+            groupCode: string | null;
+            groupDescription: string | null;
+            personFirstName: string | null;
+            personMiddleName: string | null;
+            personLastName: string | null;
+            /** @description Year only; the full birth date is never stored */
+            personBirthYear: number | null;
+            entityOrgNumber: string | null;
+            entityName: string | null;
+            electedBy: string | null;
+            ownershipPercent: number | null;
+        };
+        SubUnit: {
+            orgNumber: string;
+            name: string;
+            orgFormCode: string | null;
+            naceCode1: string | null;
+            naceDescription1: string | null;
+            employeeCount: number | null;
+            addressStreet: string | null;
+            addressPostalCode: string | null;
+            addressCity: string | null;
+            addressMunicipality: string | null;
+            addressMuniNo: string | null;
+            addressLat: number | null;
+            addressLng: number | null;
+            /** Format: date */
+            startDate: string | null;
+            /** Format: date */
+            closureDate: string | null;
+            isDeleted: boolean;
+        };
+        License: {
+            id: string;
+            licenseNumber: string;
+            orgNumber: string | null;
+            /** @description Alkoholsbevilling or Tobakksbevilling */
+            registerType: string;
+            licenseTypeCode: string;
+            licenseTypeDescription: string | null;
+            venueName: string | null;
+            venueOrgNumber: string | null;
+            productGroups: string[];
+            municipality: string | null;
+            municipalityNo: string | null;
+            issuingAuthority: string | null;
+            /** Format: date-time */
+            validFrom: string | null;
+            /** Format: date-time */
+            validTo: string | null;
+        };
+        CompanyRecord: {
+            id: string;
+            orgNumber: string;
+            /** @enum {string} */
+            country: "NO" | "FI" | "SE";
+            name: string;
+            orgFormCode: string | null;
+            orgFormDescription: string | null;
+            naceCode1: string | null;
+            naceDescription1: string | null;
+            naceCode2: string | null;
+            naceDescription2: string | null;
+            naceCode3: string | null;
+            naceDescription3: string | null;
+            sectorCode: string | null;
+            employeeCount: number | null;
+            hasRegisteredEmployees: boolean | null;
+            businessAddressStreet: string | null;
+            businessAddressPostalCode: string | null;
+            businessAddressCity: string | null;
+            businessAddressMunicipality: string | null;
+            businessAddressMuniNo: string | null;
+            businessAddressCountryCode: string | null;
+            postalAddressStreet: string | null;
+            postalAddressPostalCode: string | null;
+            postalAddressCity: string | null;
+            postalAddressMunicipality: string | null;
+            postalAddressMuniNo: string | null;
+            postalAddressCountryCode: string | null;
+            website: string | null;
+            phone: string | null;
+            parentOrgNumber: string | null;
+            isInGroup: boolean;
+            /** Format: date */
+            foundingDate: string | null;
+            /** Format: date */
+            registrationDate: string | null;
+            registeredInVat: boolean | null;
+            registeredInBiz: boolean | null;
+            isBankrupt: boolean;
+            isBeingDissolved: boolean;
+            isInForcedDissolution: boolean;
+            isDeleted: boolean;
+            /** Format: date */
+            deletedDate: string | null;
+            status: string | null;
+            description: string | null;
+            lastSubmittedAccountsYear: string | null;
+            primaryDomain: string | null;
+            enrichedDomains: string[];
+            linkedinHandle: string | null;
+            facebookHandle: string | null;
+            instagramHandle: string | null;
+            twitterHandle: string | null;
+            technologies: {
+                name: string;
+                category: string;
+                confidence: number;
+            }[];
+            hasAnyAdPixel: boolean;
+            majorityOwner?: {
+                name: string | null;
+                orgNumber: string | null;
+                ownershipPct: number;
+                year: number;
+            } | null;
+            largestShareholder?: {
+                name: string | null;
+                orgNumber: string | null;
+                ownershipPct: number;
+                year: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            financials: components["schemas"]["Financial"][];
+            roles: components["schemas"]["Role"][];
+            subUnits: components["schemas"]["SubUnit"][];
+            licenses: components["schemas"]["License"][];
+            _sources: components["schemas"]["Sources"];
+        };
+        CompanyLookup: {
+            id: string;
+            orgNumber: string;
+            /** @enum {string} */
+            country: "NO" | "FI" | "SE";
+            name: string;
+            orgFormCode: string | null;
+            orgFormDescription: string | null;
+            naceCode1: string | null;
+            naceDescription1: string | null;
+            naceCode2: string | null;
+            naceDescription2: string | null;
+            naceCode3: string | null;
+            naceDescription3: string | null;
+            sectorCode: string | null;
+            employeeCount: number | null;
+            hasRegisteredEmployees: boolean | null;
+            businessAddressStreet: string | null;
+            businessAddressPostalCode: string | null;
+            businessAddressCity: string | null;
+            businessAddressMunicipality: string | null;
+            businessAddressMuniNo: string | null;
+            businessAddressCountryCode: string | null;
+            postalAddressStreet: string | null;
+            postalAddressPostalCode: string | null;
+            postalAddressCity: string | null;
+            postalAddressMunicipality: string | null;
+            postalAddressMuniNo: string | null;
+            postalAddressCountryCode: string | null;
+            website: string | null;
+            phone: string | null;
+            parentOrgNumber: string | null;
+            isInGroup: boolean;
+            /** Format: date */
+            foundingDate: string | null;
+            /** Format: date */
+            registrationDate: string | null;
+            registeredInVat: boolean | null;
+            registeredInBiz: boolean | null;
+            isBankrupt: boolean;
+            isBeingDissolved: boolean;
+            isInForcedDissolution: boolean;
+            isDeleted: boolean;
+            /** Format: date */
+            deletedDate: string | null;
+            status: string | null;
+            description: string | null;
+            lastSubmittedAccountsYear: string | null;
+            primaryDomain: string | null;
+            enrichedDomains: string[];
+            linkedinHandle: string | null;
+            facebookHandle: string | null;
+            instagramHandle: string | null;
+            twitterHandle: string | null;
+            technologies: {
+                name: string;
+                category: string;
+                confidence: number;
+            }[];
+            hasAnyAdPixel: boolean;
+            majorityOwner?: {
+                name: string | null;
+                orgNumber: string | null;
+                ownershipPct: number;
+                year: number;
+            } | null;
+            largestShareholder?: {
+                name: string | null;
+                orgNumber: string | null;
+                ownershipPct: number;
+                year: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            naceName?: string | null;
+            orgFormName?: string | null;
+            countryName?: string | null;
+            municipalityName?: string | null;
+            countyCode?: string | null;
+            countyName?: string | null;
+            context?: {
+                municipality: {
+                    code: string | null;
+                    companies: number;
+                    medianEmployees: number | null;
+                };
+                industry: {
+                    naceDivision: string | null;
+                    companies: number;
+                    medianEmployees: number | null;
+                };
+            };
+            financials: components["schemas"]["Financial"][];
+            roles: components["schemas"]["Role"][];
+            subUnits: components["schemas"]["SubUnit"][];
+            licenses: components["schemas"]["License"][];
+            _sources: components["schemas"]["Sources"];
+        };
+        CompanyRow: {
+            id: string;
+            orgNumber: string;
+            /** @enum {string} */
+            country: "NO" | "FI" | "SE";
+            name: string;
+            orgFormCode: string | null;
+            orgFormDescription: string | null;
+            naceCode1: string | null;
+            naceDescription1: string | null;
+            naceCode2: string | null;
+            naceDescription2: string | null;
+            naceCode3: string | null;
+            naceDescription3: string | null;
+            sectorCode: string | null;
+            employeeCount: number | null;
+            hasRegisteredEmployees: boolean | null;
+            businessAddressStreet: string | null;
+            businessAddressPostalCode: string | null;
+            businessAddressCity: string | null;
+            businessAddressMunicipality: string | null;
+            businessAddressMuniNo: string | null;
+            businessAddressCountryCode: string | null;
+            postalAddressStreet: string | null;
+            postalAddressPostalCode: string | null;
+            postalAddressCity: string | null;
+            postalAddressMunicipality: string | null;
+            postalAddressMuniNo: string | null;
+            postalAddressCountryCode: string | null;
+            website: string | null;
+            phone: string | null;
+            parentOrgNumber: string | null;
+            isInGroup: boolean;
+            /** Format: date */
+            foundingDate: string | null;
+            /** Format: date */
+            registrationDate: string | null;
+            registeredInVat: boolean | null;
+            registeredInBiz: boolean | null;
+            isBankrupt: boolean;
+            isBeingDissolved: boolean;
+            isInForcedDissolution: boolean;
+            isDeleted: boolean;
+            /** Format: date */
+            deletedDate: string | null;
+            status: string | null;
+            description: string | null;
+            lastSubmittedAccountsYear: string | null;
+            primaryDomain: string | null;
+            enrichedDomains: string[];
+            linkedinHandle: string | null;
+            facebookHandle: string | null;
+            instagramHandle: string | null;
+            twitterHandle: string | null;
+            technologies: {
+                name: string;
+                category: string;
+                confidence: number;
+            }[];
+            hasAnyAdPixel: boolean;
+            majorityOwner?: {
+                name: string | null;
+                orgNumber: string | null;
+                ownershipPct: number;
+                year: number;
+            } | null;
+            largestShareholder?: {
+                name: string | null;
+                orgNumber: string | null;
+                ownershipPct: number;
+                year: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            naceName?: string | null;
+            orgFormName?: string | null;
+            countryName?: string | null;
+            municipalityName?: string | null;
+            countyCode?: string | null;
+            countyName?: string | null;
+            context?: {
+                municipality: {
+                    code: string | null;
+                    companies: number;
+                    medianEmployees: number | null;
+                };
+                industry: {
+                    naceDivision: string | null;
+                    companies: number;
+                    medianEmployees: number | null;
+                };
+            };
+            financials: components["schemas"]["Financial"][];
+            roles: components["schemas"]["Role"][];
+            _sources: components["schemas"]["Sources"];
+        };
+        GroupNode: {
+            orgNumber: string;
+            name: string;
+            orgFormCode: string | null;
+            employeeCount: number | null;
+            children: components["schemas"]["GroupNode"][];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

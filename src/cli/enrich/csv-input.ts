@@ -1,0 +1,60 @@
+// Reads the input CSV as a stream of rows (never the whole file in memory). The delimiter is
+// taken from the header line, so the semicolon files spreadsheet programs write in Nordic
+// locales work as well as comma files.
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { parse } from 'csv-parse';
+import { UsageError } from '../../ops/argv.ts';
+
+export interface CsvLayout {
+  header: string[];
+  delimiter: string;
+  columnIndex: number;
+}
+
+/** Fails with a clear message when the input is missing, unreadable or lacks the column. */
+export async function readLayout(file: string, column: string): Promise<CsvLayout> {
+  let first: string;
+  try {
+    const fh = await open(file, 'r');
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+      first = buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `Input file not found: ${file}` : code === 'EISDIR' ? `Input is a directory: ${file}` : `Cannot read ${file}: ${(err as Error).message}`);
+  }
+  const firstLine = first.split(/\r?\n/, 1)[0] ?? '';
+  if (!firstLine.trim()) throw new UsageError(`${file} is empty or has no header row`);
+  const count = (ch: string) => firstLine.split(ch).length - 1;
+  const delimiter = [';', '\t', ','].reduce((best, ch) => (count(ch) > count(best) ? ch : best), ',');
+  let header: string[] = [];
+  for await (const row of rows(file, delimiter)) {
+    header = row;
+    break;
+  }
+  const columnIndex = header.indexOf(column);
+  if (columnIndex < 0) throw new UsageError(`Column "${column}" is not in ${file}. Its columns: ${header.join(', ')}`);
+  return { header, delimiter, columnIndex };
+}
+
+/** Every record, header first. Short rows are padded to the header's width by the caller. */
+export async function* rows(file: string, delimiter: string): AsyncGenerator<string[]> {
+  const parser = createReadStream(file).pipe(parse({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }));
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) yield record;
+  } catch (err) {
+    throw new UsageError(`${file} is not readable CSV: ${(err as Error).message}`);
+  }
+}
+
+/** Data rows (header excluded). */
+export async function countDataRows(file: string, delimiter: string): Promise<number> {
+  let n = -1;
+  for await (const _ of rows(file, delimiter)) n++;
+  return Math.max(n, 0);
+}

@@ -1,0 +1,63 @@
+// Options of `ncd enrich`. The API key comes from --key or NCD_API_KEY and is never printed.
+import path from 'node:path';
+import { parseArgs, UsageError } from '../../ops/argv.ts';
+import { COUNTRIES, type Country } from '../../domain/org-number.ts';
+import { DEFAULT_FIELDS, resolveFields, type FieldSpec } from './fields.ts';
+
+export const ENRICH_USAGE = `Usage: ncd enrich <input.csv> --column <name> --out <output.csv> [options]
+
+Adds company data to every row of a CSV file, using the API of a running server.
+
+  --column NAME     column holding organisation numbers (required)
+  --out FILE        where to write the enriched CSV (required; must not exist unless --resume)
+  --fields LIST     comma-separated fields to add (default: ${DEFAULT_FIELDS.join(',')})
+  --url URL         server base URL (default: $NCD_URL or http://localhost:3000)
+  --key KEY         API key (default: $NCD_API_KEY; prefer the variable, arguments show in ps)
+  --country CC      NO, FI or SE: the registry of the numbers (default NO)
+  --resume          continue an interrupted run: rows already in --out are skipped
+  --list-fields     print the available fields and exit`;
+
+export interface EnrichOptions {
+  input: string;
+  column: string;
+  out: string;
+  fields: FieldSpec[];
+  url: string;
+  apiKey: string;
+  country: Country;
+  resume: boolean;
+}
+
+const VALUE_OPTIONS = ['column', 'out', 'fields', 'url', 'key', 'country'];
+
+export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichOptions | 'list-fields' | 'help' {
+  if (argv.includes('--help') || argv.includes('-h')) return 'help';
+  if (argv.includes('--list-fields')) return 'list-fields';
+  const flags = new Set(['--resume']);
+  const { positionals, options } = parseArgs(
+    argv.filter((a) => !flags.has(a)),
+    VALUE_OPTIONS,
+  );
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `Expected one input file, got ${positionals.length}: ${positionals.join(' ')}` : 'Missing the input CSV file');
+  if (!options.column) throw new UsageError('Missing --column: the name of the column holding organisation numbers');
+  if (!options.out) throw new UsageError('Missing --out: where to write the enriched CSV');
+  const apiKey = options.key ?? env.NCD_API_KEY;
+  if (!apiKey) throw new UsageError('No API key: set NCD_API_KEY (or pass --key)');
+  const url = options.url ?? env.NCD_URL ?? 'http://localhost:3000';
+  if (!/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`--url must be an http(s) URL, got "${url}"`);
+  const country = (options.country ?? 'NO').toUpperCase() as Country;
+  if (!COUNTRIES.includes(country)) throw new UsageError(`--country must be one of ${COUNTRIES.join(', ')}`);
+  const input = path.resolve(positionals[0]);
+  const out = path.resolve(options.out);
+  if (input === out) throw new UsageError('--out must not be the input file');
+  return {
+    input,
+    column: options.column,
+    out,
+    fields: resolveFields(options.fields ?? DEFAULT_FIELDS.join(',')),
+    url,
+    apiKey,
+    country,
+    resume: argv.includes('--resume'),
+  };
+}

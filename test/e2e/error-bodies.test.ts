@@ -1,0 +1,56 @@
+// Error bodies: always the JSON error format (error, code, requestId), never a stack trace,
+// SQL or internal message — for every kind of refusal the server gives.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, type JsonResponse } from '../helpers/http.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  key = (await createKey(server, { limits: { rateLimitPerMinute: 0 } })).raw;
+});
+afterAll(() => server?.close());
+
+const LEAKS = [/\bat [\w$.<>]+ \(?(?:file:|node:|\/)/, /node_modules|node:internal/, /\bSELECT\b|\bINSERT INTO\b|\bWHERE\b|syntax error at|relation "|violates .* constraint/i, /(?:Type|Reference|Range)Error:/];
+
+function expectCleanError(r: JsonResponse, status: number, code?: string) {
+  expect(r.status).toBe(status);
+  expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(r.body).toMatchObject({ error: expect.any(String), code: code ?? expect.any(String), requestId: expect.any(String) });
+  expect(r.body).not.toHaveProperty('stack');
+  expect(r.body).not.toHaveProperty('statusCode');
+  const text = JSON.stringify(r.body);
+  for (const re of LEAKS) expect(text).not.toMatch(re);
+}
+
+describe('error bodies', () => {
+  it('are clean for every kind of client error', async () => {
+    const u = server.url;
+    expectCleanError(await http(u, 'GET', '/api/nope'), 404, 'route_not_found');
+    expectCleanError(await http(u, 'GET', '/api/municipalities'), 401, 'missing_api_key');
+    expectCleanError(await http(u, 'GET', '/api/municipalities', { key: 'ncd_' + 'Z'.repeat(38) }), 401, 'invalid_api_key');
+    expectCleanError(await http(u, 'GET', '/api/municipalities', { headers: { authorization: 'Basic ' + 'x'.repeat(300) } }), 401, 'missing_api_key');
+    expectCleanError(await http(u, 'POST', '/api/keys/register', { rawBody: '{"projectName": "x",' }), 400, 'invalid_json');
+    expectCleanError(await http(u, 'POST', '/api/keys/register', { rawBody: '' }), 400, 'invalid_json');
+    expectCleanError(await http(u, 'POST', '/api/keys/register', { rawBody: '<x/>', headers: { 'content-type': 'application/xml' } }), 415, 'unsupported_media_type');
+    const v = await http(u, 'POST', '/api/keys/register', { body: { projectName: 5, email: 'nope' } });
+    expectCleanError(v, 400, 'validation_failed');
+    expect(v.body.details.length).toBeGreaterThan(0);
+    expectCleanError(await http(u, 'GET', "/api/companies?q=x'%3B%20DROP%20TABLE%20companies%3B--&cursor=%27%20OR%201%3D1", { key }), 400, 'invalid_cursor');
+    expectCleanError(await http(u, 'GET', '/api/companies/123/group', { key }), 400, 'validation_failed');
+    expectCleanError(await http(u, 'GET', '/api/companies/923609016/group', { key }), 404);
+    expectCleanError(await http(u, 'GET', '/api/updates?since=not-a-date', { key }), 400, 'validation_failed');
+    expectCleanError(await http(u, 'POST', '/api/companies/enrich', { key, body: { orgNumbers: Array.from({ length: 101 }, () => '910000001') } }), 400, 'validation_failed');
+  });
+
+  it('answers extreme numeric filters with 200 or 400, never a database error', async () => {
+    for (const q of ['minRevenue=-999999999.9999977', 'maxRevenue=1e300', 'minRevenue=0.5&maxRevenue=0.7', 'minEmployees=1e40', 'maxEmployees=2147483648', 'minEmployees=9223372036854775808']) {
+      const r = await http(server.url, 'GET', `/api/companies?orgForm=AS&${q}`, { key });
+      expect([200, 400], `${q}: ${JSON.stringify(r.body)}`).toContain(r.status);
+      if (r.status === 400) expectCleanError(r, 400, 'validation_failed');
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// A raw HTTP client for the reliability scenarios (undici: any method, header, content type
+// or body), and the checks every error body must pass.
+import { Agent, request } from 'undici';
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+export const agent = new Agent({ connections: 64, headersTimeout: 60_000, bodyTimeout: 60_000 });
+
+export async function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<WireResponse> {
+  const res = await request(url, {
+    method: (opts.method ?? 'GET') as 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    dispatcher: agent,
+    signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+  });
+  const text = await res.body.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+// What a leaked stack trace or SQL statement looks like in a response body.
+const LEAK = [
+  /\bat [\w$.<>]+ \(?(?:file:\/\/|node:|\/)[^)\s]*:\d+:\d+\)?/, // stack frame
+  /node:internal|node_modules\//,
+  /\b(?:SELECT\s+[\w*"]+.*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b/i,
+  /\b(?:syntax error at or near|relation "\w+" does not exist|duplicate key value violates|violates (?:foreign key|not-null|check) constraint|column "\w+" (?:of relation|does not exist))/i,
+  /\b(?:TypeError|ReferenceError|RangeError): /,
+];
+
+/** Why this error body leaks internals, or undefined. */
+export function leak(text: string): string | undefined {
+  for (const re of LEAK) {
+    const m = re.exec(text);
+    if (m) return `matches ${re}: ${m[0].slice(0, 120)}`;
+  }
+  return undefined;
+}
