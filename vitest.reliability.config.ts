@@ -14,8 +14,8 @@ export default defineConfig({
     // One file at a time: the scenarios measure deadlines and start several processes each.
     maxWorkers: 1,
     fileParallelism: false,
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     teardownTimeout: 30_000,
   },
 });

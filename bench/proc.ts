@@ -83,8 +83,10 @@ function spawnChild(args: string[], env: Record<string, string>, healthPath: str
 /** The API server as deployed: `node --import tsx src/main.ts`, production, logging at warn. */
 export async function startServer(storeEnv: Record<string, string>, timeoutMs = 180_000): Promise<Child> {
   const port = await freePort();
+  // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of the server there on exit.
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return spawnChild(
-    ['--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+    [...prof, '--import', 'tsx', path.join(ROOT, 'src/main.ts')],
     { NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', ...storeEnv },
     '/api/health',
     port,

@@ -2,7 +2,7 @@
 //   PostgreSQL: database ncd_bench (full, 1.2M) or ncd_bench_small (20k) on BENCH_PG
 //               (default postgres://postgres@127.0.0.1:5432), created and loaded when empty.
 //   PGlite:     bench/.data/pglite-<count> (loaded when it has no marker file).
-// Loading goes through bench/load-store.ts (the real sync jobs: brreg + brreg-subunits).
+// Loading goes through bench/load-store.ts (the real sync jobs: brreg, brreg-subunits, brreg-roles: a company without roles data is completed live on lookup).
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,7 +60,7 @@ export function runNode(args: string[], env: Record<string, string>, log = true)
 
 async function load(count: number, env: Record<string, string>) {
   console.log(`loading a ${count}-company store (${JSON.stringify(env)}) …`);
-  const r = await runNode(['--import', 'tsx', 'bench/load-store.ts', '--count', String(count), '--jobs', 'brreg,brreg-subunits'], { ...env, SECRET_KEY: BENCH_SECRET });
+  const r = await runNode(['--import', 'tsx', 'bench/load-store.ts', '--count', String(count), '--jobs', 'brreg,brreg-subunits,brreg-roles'], { ...env, SECRET_KEY: BENCH_SECRET });
   if (r.code !== 0) throw new Error('store load failed');
 }
 

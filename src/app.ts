@@ -74,7 +74,7 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
       createRateWindows({ redisUrl: config.redisUrl, pgPool: store.engine === 'server' ? store.pool : undefined, namespace: config.redisPrefix });
     const mailer = overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
     const upstreams: Upstreams = {
-      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl }),
+      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
     };
     return { config, clock: overrides.clock ?? systemClock, log, store, repos, reference, rateWindows, mailer, upstreams, resolver: overrides.resolver ?? systemResolver, crawlerNet: overrides.crawlerNet ?? {} };
   } catch (err) {

@@ -19,6 +19,8 @@ export interface Config {
   syncSecret: string | undefined;
   secretKey: string;
   brregBaseUrl: string;
+  /** Deadline of one live request to brreg (headers and body), in ms. */
+  brregTimeoutMs: number;
   prhBaseUrl: string;
   bolagsverketBulkUrl: string;
   inspectionsUrl: string;
@@ -135,8 +137,8 @@ function syncCron(env: Env): Record<string, string> {
     }
     try {
       new Cron(raw, { paused: true, timezone: 'UTC' }).stop();
-    } catch {
-      throw new ConfigError(name, `must be a cron expression (5 fields, or 6 with seconds) or off${shown(name, raw)}`);
+    } catch (err) {
+      throw new ConfigError(name, `must be a cron expression (5 fields, or 6 with seconds) or off${shown(name, raw)}: ${(err as Error).message}`);
     }
     out[job] = raw;
   }
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     syncSecret,
     secretKey: secretKey(env, dataDir),
     brregBaseUrl: url(env, 'BRREG_BASE_URL', 'https://data.brreg.no', ['http', 'https'])!,
+    brregTimeoutMs: int(env, 'BRREG_TIMEOUT_MS', 10000, 100, 120000),
     prhBaseUrl: url(env, 'PRH_BASE_URL', 'https://avoindata.prh.fi/opendata-ytj-api/v3', ['http', 'https'])!,
     bolagsverketBulkUrl: url(
       env,

@@ -43,6 +43,11 @@ export interface OpenStoreOptions {
 function wrap(engine: Engine, pool: pg.Pool, closeEngine: () => Promise<void>, lock?: DataDirLock): Store {
   // A dropped server connection must not crash the process: the pool replaces it.
   pool.on('error', () => undefined);
+  // The pool listens for errors only on idle clients: a connection dropped while checked out
+  // between two statements (inside a transaction) emitted an unhandled 'error' and crashed the
+  // process (found by the reliability suite's database cut). The failed query still rejects, and
+  // the pool discards the dead client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine,

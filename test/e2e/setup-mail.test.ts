@@ -62,9 +62,15 @@ function mimeParts(raw: string): { headers: string; parts: MimePart[] } {
       const b = chunk.slice(at + 4).replace(/\r\n$/, '');
       const encoding = /content-transfer-encoding:\s*(\S+)/i.exec(h)?.[1]?.toLowerCase();
       const body = encoding === 'quoted-printable' ? decodeQp(b) : encoding === 'base64' ? Buffer.from(b, 'base64').toString('utf8') : b;
-      return { headers: h, body };
+      return { headers: h, body: body.replace(/\r\n/g, '\n') };
     });
   return { headers, parts };
+}
+
+/** The Subject header, unfolded, with RFC 2047 Q-encoded words decoded. */
+function subjectOf(headers: string): string {
+  const line = /^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(headers)![1].replace(/\r\n[ \t]/g, ' ');
+  return line.replace(/=\?UTF-8\?Q\?([^?]*)\?=\s*/gi, (_, q: string) => decodeQp(q.replace(/_/g, ' ')));
 }
 
 const mailTo = (to: string): ReceivedMail | undefined => smtp.messages.find((m) => m.to.includes(to));
@@ -79,7 +85,7 @@ describe('setup e-mail over SMTP', () => {
 
     const { headers, parts } = mimeParts(mail!.raw);
     expect(headers).toMatch(/content-type:\s*multipart\/alternative/i);
-    expect(headers).toMatch(/^Subject: Your API key for Leads <CRM> & "Sync"$/im);
+    expect(subjectOf(headers)).toBe('Your API key for Leads <CRM> & "Sync"');
     const text = parts.find((p) => /content-type:\s*text\/plain/i.test(p.headers));
     const html = parts.find((p) => /content-type:\s*text\/html/i.test(p.headers));
     expect(text && html).toBeTruthy();

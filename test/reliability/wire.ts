@@ -1,6 +1,6 @@
 // A raw HTTP client for the reliability scenarios (undici: any method, header, content type
 // or body), and the checks every error body must pass.
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 
 export interface WireResponse {
   status: number;
@@ -11,12 +11,12 @@ export interface WireResponse {
 
 export const agent = new Agent({ connections: 64, headersTimeout: 60_000, bodyTimeout: 60_000 });
 
-export async function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<WireResponse> {
+export async function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; dispatcher?: Dispatcher } = {}): Promise<WireResponse> {
   const res = await request(url, {
     method: (opts.method ?? 'GET') as 'GET',
     headers: opts.headers,
     body: opts.body,
-    dispatcher: agent,
+    dispatcher: opts.dispatcher ?? agent,
     signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
   });
   const text = await res.body.text();

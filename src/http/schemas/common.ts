@@ -1,5 +1,6 @@
 // Shared TypeBox schemas: the error body and small reusable pieces.
 import { Type, type TSchema } from 'typebox';
+import { ERROR_EXAMPLE } from './examples.ts';
 
 export const ErrorBody = Type.Object(
   {
@@ -10,7 +11,7 @@ export const ErrorBody = Type.Object(
     upgradeUrl: Type.Optional(Type.String()),
     retryAfter: Type.Optional(Type.Integer()),
   },
-  { $id: 'ErrorBody', description: 'Every error has this shape; `details` on validation errors.' },
+  { $id: 'ErrorBody', description: 'Every error has this shape; `details` on validation errors.', examples: [ERROR_EXAMPLE] },
 );
 
 const errorRef = Type.Ref('ErrorBody');

@@ -1,5 +1,15 @@
 // The company record and its parts. Fields not declared here never leave the server.
 import { Type, type TSchema } from 'typebox';
+import {
+  COMPANY_LOOKUP_EXAMPLE,
+  COMPANY_RECORD_EXAMPLE,
+  COMPANY_ROW_EXAMPLE,
+  FINANCIAL_EXAMPLE,
+  LICENSE_EXAMPLE,
+  ROLE_EXAMPLE,
+  SOURCES_EXAMPLE,
+  SUB_UNIT_EXAMPLE,
+} from './examples.ts';
 
 // Nullable scalars as JSON Schema type arrays (OpenAPI 3.1): fast-json-stringify serialises
 // them directly, where an anyOf would be tried branch by branch for every value.
@@ -24,7 +34,7 @@ export const Sources = Type.Object(
       { description: 'Field group (companyCore, roles, financials, financialRatios, industryLabel, orgFormLabel, countryLabel, countyEnrichment, groupHierarchy, shareholders, domain, socialHandles, technologies) -> source; absent when the data is absent' },
     ),
   },
-  { $id: 'Sources' },
+  { $id: 'Sources', examples: [SOURCES_EXAMPLE] },
 );
 
 export const Financial = Type.Object(
@@ -46,7 +56,7 @@ export const Financial = Type.Object(
     equityRatio: N(Type.Number({ description: 'equity / totalAssets, %' })),
     revenueGrowthYoY: N(Type.Number({ description: 'revenue change from the previous year, %' })),
   },
-  { $id: 'Financial' },
+  { $id: 'Financial', examples: [FINANCIAL_EXAMPLE] },
 );
 
 export const Role = Type.Object(
@@ -64,7 +74,7 @@ export const Role = Type.Object(
     electedBy: Str,
     ownershipPercent: Num,
   },
-  { $id: 'Role' },
+  { $id: 'Role', examples: [ROLE_EXAMPLE] },
 );
 
 export const SubUnit = Type.Object(
@@ -86,7 +96,7 @@ export const SubUnit = Type.Object(
     closureDate: DateStr,
     isDeleted: Type.Boolean(),
   },
-  { $id: 'SubUnit' },
+  { $id: 'SubUnit', examples: [SUB_UNIT_EXAMPLE] },
 );
 
 export const License = Type.Object(
@@ -106,7 +116,7 @@ export const License = Type.Object(
     validFrom: N(Type.String({ format: 'date-time' })),
     validTo: N(Type.String({ format: 'date-time' })),
   },
-  { $id: 'License' },
+  { $id: 'License', examples: [LICENSE_EXAMPLE] },
 );
 
 const Technology = Type.Object({ name: Type.String(), category: Type.String(), confidence: Type.Number({ minimum: 0, maximum: 1 }) });
@@ -194,7 +204,7 @@ export const CompanyRecord = Type.Object(
     licenses: Type.Array(Type.Ref('License')),
     _sources: Type.Ref('Sources'),
   },
-  { $id: 'CompanyRecord' },
+  { $id: 'CompanyRecord', examples: [COMPANY_RECORD_EXAMPLE] },
 );
 
 /** Single lookup: the full record plus labels, county hydration and optional context. */
@@ -209,7 +219,7 @@ export const CompanyLookup = Type.Object(
     licenses: Type.Array(Type.Ref('License')),
     _sources: Type.Ref('Sources'),
   },
-  { $id: 'CompanyLookup' },
+  { $id: 'CompanyLookup', examples: [COMPANY_LOOKUP_EXAMPLE] },
 );
 
 /** Search and change-feed rows: firmographics, latest financials, active roles, labels. */
@@ -222,7 +232,7 @@ export const CompanyRow = Type.Object(
     roles: Type.Array(Type.Ref('Role')),
     _sources: Type.Ref('Sources'),
   },
-  { $id: 'CompanyRow' },
+  { $id: 'CompanyRow', examples: [COMPANY_ROW_EXAMPLE] },
 );
 
 export const COMPANY_SCHEMAS = [Sources, Financial, Role, SubUnit, License, CompanyRecord, CompanyLookup, CompanyRow];

@@ -2,6 +2,7 @@
 // addresses a URL resolves to) are checked by the service, which names each problem.
 import { Type } from 'typebox';
 import { StringEnum } from './common.ts';
+import { DESTINATION_CREATE_EXAMPLE, DESTINATION_EXAMPLE, DESTINATION_UPDATE_EXAMPLE, PUSH_BODY_EXAMPLE, PUSH_RESULT_EXAMPLE } from './examples.ts';
 
 export const DestinationName = Type.String({
   minLength: 1,
@@ -46,7 +47,7 @@ export const CreateDestinationBody = Type.Object(
     config: WebhookConfigInput,
     isActive: Type.Optional(Type.Boolean({ description: 'Default true' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [DESTINATION_CREATE_EXAMPLE] },
 );
 
 export const UpdateDestinationBody = Type.Object(
@@ -55,7 +56,7 @@ export const UpdateDestinationBody = Type.Object(
     config: Type.Optional(WebhookConfigInput),
     isActive: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [DESTINATION_UPDATE_EXAMPLE] },
 );
 
 export const Destination = Type.Object({
@@ -77,7 +78,7 @@ export const Destination = Type.Object({
     ),
   ),
   warnings: Type.Optional(Type.Array(Type.String(), { description: 'E.g. a plain-http URL' })),
-});
+}, { examples: [DESTINATION_EXAMPLE] });
 
 export const DestinationParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -85,7 +86,7 @@ export const PushBody = Type.Object(
   {
     orgNumbers: Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: '9-digit Norwegian organisation numbers' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [PUSH_BODY_EXAMPLE] },
 );
 
 export const PushResult = Type.Object({
@@ -103,4 +104,4 @@ export const PushResult = Type.Object({
     }),
     { description: 'The failed batch (a push is one batch); empty on success' },
   ),
-});
+}, { examples: [PUSH_RESULT_EXAMPLE] });

@@ -1,6 +1,7 @@
 // GET /api/enrichment: the domain-enrichment pipeline view (query, row, candidate ledger item).
 import { Type, type Static, type TSchema } from 'typebox';
 import { StringEnum } from './common.ts';
+import { ENRICHMENT_EXAMPLE } from './examples.ts';
 
 // Nullable scalars as type arrays (as in schemas/company.ts): fast-json-stringify serialises
 // them directly instead of trying anyOf branches for every value of every candidate.
@@ -95,4 +96,4 @@ export const EnrichmentList = Type.Object({
   limit: Type.Integer(),
   offset: Type.Integer(),
   data: Type.Array(EnrichmentRow),
-});
+}, { examples: [ENRICHMENT_EXAMPLE] });

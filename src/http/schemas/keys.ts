@@ -1,5 +1,6 @@
 // Schemas of the key resources.
 import { Type } from 'typebox';
+import { KEY_LIMITS_EXAMPLE } from './examples.ts';
 
 const Limit = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description: `${description}; null = unlimited` });
 
@@ -10,7 +11,7 @@ export const KeyLimits = Type.Object(
     monthlyLimit: Limit('Requests per UTC month'),
     maxPageSize: Type.Integer({ description: 'Largest page a list endpoint returns' }),
   },
-  { $id: 'KeyLimits' },
+  { $id: 'KeyLimits', examples: [KEY_LIMITS_EXAMPLE] },
 );
 
 export const UsageLimits = Type.Object({

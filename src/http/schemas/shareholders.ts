@@ -1,6 +1,7 @@
 // Shareholder rows (SPEC "Shareholder position row" / "Shareholder holding row") and the group
 // tree. Inline schemas (no $id): only the routes of this area use them.
 import { Type, type TSchema } from 'typebox';
+import { GROUP_EXAMPLE } from './examples.ts';
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -54,4 +55,4 @@ export const GroupTree = Type.Object({
     attribution: Type.Array(Type.String()),
     fields: Type.Object({ companyCore: Type.String(), groupHierarchy: Type.String() }),
   }),
-});
+}, { examples: [GROUP_EXAMPLE] });

@@ -31,6 +31,11 @@ export class FakeBrreg {
   hangFor = new Set<string>();
   /** Org numbers whose responses are cut, malformed JSON. */
   malformedFor = new Set<string>();
+  /** Org numbers whose connections are reset (destroyed) without an answer. */
+  resetFor = new Set<string>();
+  /** Org numbers answered with a 200 JSON body of this many bytes (streamed). */
+  giganticFor = new Set<string>();
+  giganticBytes = 30 * 1024 * 1024;
   /** Every request answers this status (when set). */
   forceStatus: number | undefined;
   latencyMs: number;
@@ -106,6 +111,16 @@ export class FakeBrreg {
     }
     if (this.forceStatus || concerned.some((n) => this.failFor.has(n))) {
       return this.json(res, this.forceStatus ?? 503, { timestamp: new Date().toISOString(), status: 503, error: 'Service Unavailable', message: 'fake outage', path: url.pathname });
+    }
+    if (concerned.some((n) => this.resetFor.has(n))) return req.socket.destroy();
+    if (concerned.some((n) => this.giganticFor.has(n))) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      res.write('{"organisasjonsnummer":"' + url.pathname.slice(-9) + '","navn":"');
+      for (let sent = 0; sent < this.giganticBytes && !res.destroyed; sent += chunk.length) {
+        if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
+      }
+      return res.end('"}');
     }
     if (concerned.some((n) => this.malformedFor.has(n))) {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { errorResponses, StringEnum } from '../../schemas/common.ts';
 import type { Api, RouteDeps } from '../../types.ts';
+import { ACCESS_REQUEST_BODY_EXAMPLE, ACCESS_REQUEST_CREATED_EXAMPLE } from '../../schemas/examples.ts';
 
 const Body = Type.Object(
   {
@@ -13,7 +14,7 @@ const Body = Type.Object(
     message: Type.Optional(Type.String({ maxLength: 2000 })),
     website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [ACCESS_REQUEST_BODY_EXAMPLE] },
 );
 
 export default function accessRequestRoute(app: Api, { ctx, services }: RouteDeps) {
@@ -25,7 +26,7 @@ export default function accessRequestRoute(app: Api, { ctx, services }: RouteDep
         summary: 'Request access to a higher tier',
         body: Body,
         response: {
-          201: Type.Object({ id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) }),
+          201: Type.Object({ id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) }, { examples: [ACCESS_REQUEST_CREATED_EXAMPLE] }),
           200: Type.Object({ success: Type.Boolean() }),
           ...errorResponses(400, 429, 500),
         },

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { safeEqual } from '../../../domain/secrets.ts';
 import type { Api, RouteDeps } from '../../types.ts';
+import { HEALTH_EXAMPLES } from '../../schemas/examples.ts';
 
 const DataSource = Type.Object({
   lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End (or start, while running) of the latest run; null = never synced' }),
@@ -32,7 +33,7 @@ const Health = Type.Object({
         'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list)',
     }),
   ),
-});
+}, { examples: HEALTH_EXAMPLES });
 
 const PROBE_TIMEOUT_MS = 3000;
 

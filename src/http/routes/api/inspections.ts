@@ -5,6 +5,7 @@ import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../schemas/co
 import { Inspection } from '../../schemas/inspections.ts';
 import { CursorParam, LimitParam, OrderParam, Page } from '../../schemas/pagination.ts';
 import type { Api, RouteDeps } from '../../types.ts';
+import { INSPECTION_EXAMPLE, pageExample } from '../../schemas/examples.ts';
 
 const Rating = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description }));
 const IsoDate = (description: string) => Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description }));
@@ -34,7 +35,7 @@ export default function inspectionsRoute(app: Api, { services }: RouteDeps) {
           'One row per inspection visit from Mattilsynet\'s smilefjes register. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).',
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: Page(Inspection), ...errorResponses(400, 401, 402, 429, 500) },
+        response: { 200: Page(Inspection, { examples: [pageExample(INSPECTION_EXAMPLE)] }), ...errorResponses(400, 401, 402, 429, 500) },
       },
     },
     async (req) => services.inspections.list(callerOf(req), req.query),

@@ -4,6 +4,7 @@ import { callerOf } from '../../plugins/auth.ts';
 import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../schemas/common.ts';
 import { CursorParam, LimitParam, OrderParam, Page } from '../../schemas/pagination.ts';
 import type { Api, RouteDeps } from '../../types.ts';
+import { LICENSE_EXAMPLE, pageExample } from '../../schemas/examples.ts';
 
 const Query = Type.Object({
   orgNumber: Type.Optional(NorwegianOrgNumber),
@@ -29,7 +30,7 @@ export default function licensesRoute(app: Api, { services }: RouteDeps) {
           'Licences from the import format of docs/licenses-import-format.md. Keyset-paginated: follow `nextCursor` until `hasMore` is false. A missing validFrom sorts as the earliest, a missing validTo as the latest. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).',
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: Page(Type.Ref('License')), ...errorResponses(400, 401, 402, 429, 500) },
+        response: { 200: Page(Type.Ref('License'), { examples: [pageExample(LICENSE_EXAMPLE)] }), ...errorResponses(400, 401, 402, 429, 500) },
       },
     },
     async (req) => services.licenses.list(callerOf(req), req.query),

@@ -4,6 +4,7 @@ import type { Country } from '../../../../domain/org-number.ts';
 import { ApiError, type ErrorDetail } from '../../../../errors.ts';
 import { errorResponses, StringEnum } from '../../../schemas/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { ENRICH_BODY_EXAMPLES, ENRICH_RESULT_EXAMPLE } from '../../../schemas/examples.ts';
 
 const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 'FI', 'SE'] as const) });
 
@@ -17,7 +18,7 @@ const Body = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, description: 'Exactly one of orgNumbers or pairs' },
+  { additionalProperties: false, description: 'Exactly one of orgNumbers or pairs', examples: ENRICH_BODY_EXAMPLES },
 );
 
 export default function enrichRoute(app: Api, { services }: RouteDeps) {
@@ -37,7 +38,7 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
             data: Type.Array(Type.Ref('CompanyRecord')),
             notFound: Type.Union([Type.Array(Type.String()), Type.Array(Pair)], { description: 'string[] for orgNumbers, {orgNumber, country}[] for pairs' }),
             unavailable: Type.Union([Type.Array(Type.String()), Type.Array(Pair)]),
-          }),
+          }, { examples: [ENRICH_RESULT_EXAMPLE] }),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -15,7 +15,7 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
         description:
           'Norwegian companies missing from the store are fetched live from Brønnøysundregistrene and stored. Finnish and Swedish companies come from bulk syncs only: a miss is 404. Adds classification labels, county hydration and, with include=context, aggregate context.',
         security: [{ bearer: [] }],
-        params: Type.Object({ orgNumber: Type.String({ minLength: 1, maxLength: 20, description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits' }) }),
+        params: Type.Object({ orgNumber: Type.String({ minLength: 1, maxLength: 20, description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits', examples: ['923609016'] }) }),
         querystring: Type.Object({
           country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
           include: Type.Optional(StringEnum(['context'] as const)),

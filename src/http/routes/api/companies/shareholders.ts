@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../../schemas/common.ts';
 import { ShareholderPosition, Year } from '../../../schemas/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { SHAREHOLDERS_EXAMPLE } from '../../../schemas/examples.ts';
 
 export default function companyShareholdersRoute(app: Api, { services }: RouteDeps) {
   app.get(
@@ -24,7 +25,7 @@ export default function companyShareholdersRoute(app: Api, { services }: RouteDe
           200: Type.Object({
             data: Type.Array(ShareholderPosition),
             availableYears: Type.Array(Type.Integer(), { description: 'Years with data for this company, newest first' }),
-          }),
+          }, { examples: [SHAREHOLDERS_EXAMPLE] }),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -4,6 +4,7 @@ import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../schemas/common.ts';
 import { CreateDestinationBody, Destination } from '../../../schemas/destinations.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { DESTINATION_EXAMPLE } from '../../../schemas/examples.ts';
 
 export default function destinationCollectionRoutes(app: Api, { services }: RouteDeps) {
   app.post(
@@ -31,7 +32,7 @@ export default function destinationCollectionRoutes(app: Api, { services }: Rout
         tags: ['destinations'],
         summary: "The project's destinations, sorted by name",
         security: [{ bearer: [] }],
-        response: { 200: Type.Object({ data: Type.Array(Destination) }), ...errorResponses(401, 402, 429, 500) },
+        response: { 200: Type.Object({ data: Type.Array(Destination) }, { examples: [{ data: [DESTINATION_EXAMPLE] }] }), ...errorResponses(401, 402, 429, 500) },
       },
     },
     async (req) => services.destinations.list(callerOf(req)),

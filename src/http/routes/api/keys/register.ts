@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { errorResponses } from '../../../schemas/common.ts';
 import { KeyLimits } from '../../../schemas/keys.ts';
+import { KEY_CREATED_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from '../../../schemas/examples.ts';
 
 const Body = Type.Object(
   {
@@ -11,7 +12,7 @@ const Body = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 500 })),
     website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [KEY_REGISTER_BODY_EXAMPLE] },
 );
 
 const Created = Type.Object({
@@ -21,7 +22,7 @@ const Created = Type.Object({
   tier: Type.String(),
   setupUrl: Type.String(),
   limits: KeyLimits,
-});
+}, { examples: [KEY_CREATED_EXAMPLE] });
 
 export default function registerRoute(app: Api, { services }: RouteDeps) {
   app.post(

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../schemas/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { KEY_ROTATED_EXAMPLE } from '../../../schemas/examples.ts';
 
 const Rotated = Type.Object({
   raw: Type.String({ description: 'The new API key, shown once' }),
@@ -10,7 +11,7 @@ const Rotated = Type.Object({
   projectName: Type.String(),
   tier: Type.String(),
   rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
-});
+}, { examples: [KEY_ROTATED_EXAMPLE] });
 
 export default function rotateRoute(app: Api, { services }: RouteDeps) {
   app.post(

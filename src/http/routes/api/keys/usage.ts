@@ -4,6 +4,7 @@ import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../schemas/common.ts';
 import { UsageLimits } from '../../../schemas/keys.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { KEY_USAGE_EXAMPLE } from '../../../schemas/examples.ts';
 
 const Remaining = Type.Union([Type.Integer(), Type.Null()], { description: 'null when unlimited' });
 
@@ -23,7 +24,7 @@ const Usage = Type.Object({
     daily: Type.String({ format: 'date-time', description: 'Next UTC midnight' }),
     monthly: Type.String({ format: 'date-time', description: 'First of next month, UTC' }),
   }),
-});
+}, { examples: [KEY_USAGE_EXAMPLE] });
 
 export default function usageRoute(app: Api, { services }: RouteDeps) {
   app.get(

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../../schemas/common.ts';
 import { ShareholderHolding, Year } from '../../../schemas/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { HOLDINGS_EXAMPLE } from '../../../schemas/examples.ts';
 
 export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDeps) {
   app.get(
@@ -15,11 +16,11 @@ export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDe
         description: 'Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.',
         security: [{ bearer: [] }],
         querystring: Type.Object({
-          shareholderOrgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number of the holder' }),
+          shareholderOrgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number of the holder', examples: ['923609016'] }),
           year: Type.Optional(Year),
         }),
         response: {
-          200: Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) }),
+          200: Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) }, { examples: [HOLDINGS_EXAMPLE] }),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -1,0 +1,250 @@
+// `ncd enrich` as a user runs it: a separate process against the real server with 1,000
+// companies. A counting proxy in front of the server records which org numbers reached it and
+// can hold one enrich call, so the CLI is killed at a known point (mid-request, after three
+// written batches); the rerun with --resume must finish without asking for any number again.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NcdClient } from '../../clients/js/src/index.ts';
+import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
+import { createBrregClient } from '../../src/sources/brreg/client.ts';
+import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
+import { loadGeneratedCompanies } from '../helpers/dataset.ts';
+import { ROOT } from '../helpers/env.ts';
+import { createKey } from '../helpers/keys.ts';
+import { CLI, runProcess } from '../helpers/process.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+/** Forwards to the server, counting enrich calls; the `holdAt`-th enrich call is never answered. */
+class EnrichProxy {
+  forwarded: string[][] = [];
+  enrichCalls = 0;
+  holdAt: number | undefined;
+  held: ServerResponse[] = [];
+  private server: Server;
+  constructor(private readonly target: string) {
+    this.server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks).toString();
+      if (req.method === 'POST' && req.url === '/api/companies/enrich') {
+        if (++this.enrichCalls === this.holdAt) return void this.held.push(res);
+        this.forwarded.push((JSON.parse(body) as { orgNumbers: string[] }).orgNumbers);
+      }
+      const upstream = await fetch(this.target + req.url, {
+        method: req.method,
+        headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' },
+        body: req.method === 'GET' ? undefined : body,
+      });
+      const headers: Record<string, string> = {};
+      for (const h of ['content-type', 'retry-after', 'x-request-id']) if (upstream.headers.get(h)) headers[h] = upstream.headers.get(h)!;
+      res.writeHead(upstream.status, headers).end(await upstream.text());
+    });
+  }
+  async start() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  close() {
+    for (const r of this.held) r.destroy();
+    this.server.closeAllConnections();
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const COMPANIES = 1000;
+const INVALID_AT = new Map([[50, ''], [250, '12345'], [450, 'abc'], [650, '923609017'], [850, '81000000 1']]);
+const UNKNOWN_AT = [120, 320, 520, 720, 920];
+
+let brreg: FakeBrreg;
+let server: TestServer;
+let proxy: EnrichProxy;
+let proxyUrl: string;
+let apiKey: string;
+let keyPrefix: string;
+let dir: string;
+let input: string;
+let inputRows: string[][];
+
+/** 1,000 rows: 990 stored companies (some in VAT or spaced spelling), 5 unknown, 5 invalid. */
+function buildInput(): string[][] {
+  const rows: string[][] = [];
+  let known = 0;
+  let unknown = 0;
+  for (let i = 0; i < COMPANIES; i++) {
+    let org: string;
+    if (INVALID_AT.has(i)) org = INVALID_AT.get(i)!;
+    else if (UNKNOWN_AT.includes(i)) org = orgNumberFor(50_000 + unknown++);
+    else {
+      org = orgNumberFor(known++);
+      if (i % 97 === 0) org = `NO ${org.slice(0, 3)} ${org.slice(3, 6)} ${org.slice(6)} MVA`;
+    }
+    rows.push([`row-${i}`, org, i % 3 === 0 ? `Ålesund, "sentrum"\nline two` : `note ${i}`]);
+  }
+  return rows;
+}
+
+const validNumbers = () => inputRows.filter((_, i) => !INVALID_AT.has(i)).map((r) => r[1].replace(/^NO |[ ]|MVA$/g, ''));
+
+function readOutput(file: string): string[][] {
+  return parse(readFileSync(file)) as string[][];
+}
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const enrichArgs = (out: string, extra: string[] = []) => [CLI, 'enrich', input, '--column', 'orgnr', '--out', out, '--url', proxyUrl, ...extra];
+
+beforeAll(async () => {
+  brreg = await startFakeBrreg();
+  server = await startServer({ overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 2000 }) } } });
+  await loadGeneratedCompanies(server, COMPANIES, 17);
+  const key = await createKey(server, { limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } });
+  apiKey = key.raw;
+  keyPrefix = key.keyPrefix;
+  proxy = new EnrichProxy(server.url);
+  proxyUrl = await proxy.start();
+  dir = mkdtempSync(path.join(tmpdir(), 'ncd-enrich-'));
+  input = path.join(dir, 'input.csv');
+  inputRows = buildInput();
+  writeFileSync(input, stringify([['id', 'orgnr', 'note'], ...inputRows]));
+});
+afterAll(async () => {
+  await proxy?.close();
+  await server?.close();
+  await brreg?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ncd enrich', () => {
+  it('enriches 1,000 rows; a run killed mid-batch resumes without asking for a finished number again', async () => {
+    const out = path.join(dir, 'enriched.csv');
+    proxy.holdAt = 4;
+    const first = spawn(process.execPath, ['--import', 'tsx', ...enrichArgs(out)], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NCD_API_KEY: apiKey },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let firstErr = '';
+    first.stderr.on('data', (c: Buffer) => (firstErr += c.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => first.on('exit', (_code, signal) => resolve(signal)));
+    // The fourth call is held, so three batches are on disk and the fourth is in flight.
+    await waitFor('the fourth enrich call', () => proxy.held.length === 1 || first.exitCode !== null);
+    expect(first.exitCode, firstErr).toBeNull();
+    first.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const partial = readOutput(out);
+    expect(partial.length - 1).toBeGreaterThanOrEqual(300);
+    expect(partial.length - 1).toBeLessThan(400);
+    expect(proxy.forwarded).toHaveLength(3);
+    expect(firstErr).not.toContain(apiKey);
+
+    // Without --resume an existing output is refused and left alone.
+    const before = readFileSync(out);
+    const refused = await runProcess(enrichArgs(out), { NCD_API_KEY: apiKey });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('already exists');
+    expect(refused.stderr).toContain('--resume');
+    expect(readFileSync(out).equals(before)).toBe(true);
+
+    proxy.holdAt = undefined;
+    const resumed = await runProcess(enrichArgs(out, ['--resume']), { NCD_API_KEY: apiKey });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`Resuming: ${partial.length - 1} of ${COMPANIES} rows`);
+    expect(resumed.stderr).toContain(`100% ${COMPANIES}/${COMPANIES} rows`);
+    expect(resumed.stdout).toContain(`already done ${partial.length - 1}`);
+    expect(`${resumed.stdout}${resumed.stderr}`).not.toContain(apiKey);
+
+    // Every input row exactly once, in order, with its own cells intact.
+    const [header, ...rows] = readOutput(out);
+    expect(header).toEqual(['id', 'orgnr', 'note', 'name', 'employeeCount', 'revenue', 'ceoName', 'website', 'enrichStatus']);
+    expect(rows.map((r) => r.slice(0, 3))).toEqual(inputRows);
+    const statuses = rows.map((r) => r[8]);
+    expect(statuses.filter((s) => s === 'invalid')).toHaveLength(INVALID_AT.size);
+    expect(statuses.filter((s) => s === 'not_found')).toHaveLength(UNKNOWN_AT.length);
+    expect(statuses.filter((s) => s === 'found')).toHaveLength(COMPANIES - INVALID_AT.size - UNKNOWN_AT.length);
+    for (const i of INVALID_AT.keys()) expect(rows[i][8]).toBe('invalid');
+    for (const i of UNKNOWN_AT) expect(rows[i].slice(3)).toEqual(['', '', '', '', '', 'not_found']);
+
+    // The server saw every valid number exactly once across both runs (the held call never reached it).
+    const asked = proxy.forwarded.flat();
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(new Set(asked)).toEqual(new Set(validNumbers()));
+    expect(proxy.forwarded.every((b) => b.length <= 100)).toBe(true);
+    expect(proxy.forwarded).toHaveLength(10);
+    const usage = await new NcdClient({ baseUrl: server.url, apiKey }).keys.usage();
+    expect(usage.keyPrefix).toBe(keyPrefix);
+    expect(usage.usage.today).toBeGreaterThanOrEqual(10);
+    expect(usage.usage.today).toBeLessThanOrEqual(11);
+
+    // The values are the API's: compare a few found rows with the records the API serves.
+    const client = new NcdClient({ baseUrl: server.url, apiKey });
+    const sample = [0, 1, 2, 500, 998].filter((i) => rows[i][8] === 'found');
+    const records = new Map((await client.companies.enrich(sample.map((i) => validNumbers()[i - [...INVALID_AT.keys()].filter((k) => k < i).length]))).data.map((r) => [r.orgNumber, r]));
+    for (const i of sample) {
+      const org = rows[i][1].replace(/^NO |[ ]|MVA$/g, '');
+      const record = records.get(org)!;
+      expect(rows[i][3]).toBe(record.name);
+      expect(rows[i][4]).toBe(record.employeeCount === null ? '' : String(record.employeeCount));
+      const own = record.financials.filter((f) => f.regnskapstype === 'SELSKAP').sort((a, b) => b.periodTo.localeCompare(a.periodTo))[0];
+      expect(rows[i][5]).toBe(own?.revenue == null ? '' : String(own.revenue));
+      const ceo = record.roles.find((r) => r.roleTypeCode === 'DAGL');
+      if (ceo?.personLastName) expect(rows[i][6]).toContain(ceo.personLastName);
+    }
+    expect(rows.filter((r) => r[8] === 'found' && r[6] !== '').length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r[8] === 'found' && r[5] !== '').length).toBeGreaterThan(0);
+  });
+
+  it('adds the fields asked for with --fields', async () => {
+    const small = path.join(dir, 'small.csv');
+    writeFileSync(small, stringify([['orgnr'], [orgNumberFor(7)], [orgNumberFor(8)]]));
+    const out = path.join(dir, 'small-out.csv');
+    const r = await runProcess([CLI, 'enrich', small, '--column', 'orgnr', '--out', out, '--url', server.url, '--fields', 'orgForm,postalCode,isBankrupt'], { NCD_API_KEY: apiKey });
+    expect(r.code, r.stderr).toBe(0);
+    const [header, ...rows] = readOutput(out);
+    expect(header).toEqual(['orgnr', 'orgForm', 'postalCode', 'isBankrupt', 'enrichStatus']);
+    expect(rows.map((x) => x[4])).toEqual(['found', 'found']);
+    expect(['true', 'false']).toContain(rows[0][3]);
+    expect(r.stdout).toMatch(/found\s+2/);
+  });
+
+  it('stops with a clear message on a bad key, and --resume continues later', async () => {
+    const out = path.join(dir, 'badkey.csv');
+    const r = await runProcess(enrichArgs(out), { NCD_API_KEY: 'ncd_wrong_key_0000000000000000' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('401 invalid_api_key');
+    expect(r.stdout).toContain('--resume');
+    expect(r.stdout + r.stderr).not.toContain('ncd_wrong_key_0000000000000000');
+    expect(readOutput(out)).toHaveLength(1);
+  });
+
+  it('rejects bad input with a clear message and writes nothing', async () => {
+    const out = path.join(dir, 'never.csv');
+    const noColumn = await runProcess([CLI, 'enrich', input, '--column', 'orgnummer', '--out', out, '--url', server.url], { NCD_API_KEY: apiKey });
+    expect(noColumn.code).toBe(1);
+    expect(noColumn.stderr).toContain('Column "orgnummer" is not in');
+    expect(noColumn.stderr).toContain('id, orgnr, note');
+    const noFile = await runProcess([CLI, 'enrich', path.join(dir, 'missing.csv'), '--column', 'orgnr', '--out', out], { NCD_API_KEY: apiKey });
+    expect(noFile.code).toBe(1);
+    expect(noFile.stderr).toContain('Input file not found');
+    const noKey = await runProcess([CLI, 'enrich', input, '--column', 'orgnr', '--out', out], {});
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('NCD_API_KEY');
+    const badField = await runProcess([CLI, 'enrich', input, '--column', 'orgnr', '--out', out, '--fields', 'name,shoeSize'], { NCD_API_KEY: apiKey });
+    expect(badField.code).toBe(1);
+    expect(badField.stderr).toContain('Unknown field: shoeSize');
+    expect(existsSync(out)).toBe(false);
+  });
+});
