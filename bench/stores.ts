@@ -103,11 +103,13 @@ export async function prepare(store: Store, opts: { keys?: number; sample?: numb
     }
     const sample = opts.sample ?? 10_000;
     // Random live companies: a spread of ids, not the first rows of the table.
-    const res = await ctx.store.pool.query(
-      `SELECT org_number FROM companies WHERE country = 'NO' AND NOT is_deleted AND id % $1 = 0 LIMIT $2`,
-      [Math.max(1, Math.floor(store.count / sample / 1.2)), sample],
-    );
-    const orgNumbers = res.rows.map((r: { org_number: string }) => r.org_number);
+    const res = sample
+      ? await ctx.store.pool.query(`SELECT org_number FROM companies WHERE country = 'NO' AND NOT is_deleted AND id % $1 = 0 LIMIT $2`, [
+          Math.max(1, Math.floor(store.count / sample / 1.2)),
+          sample,
+        ])
+      : { rows: [] };
+    const orgNumbers: string[] = res.rows.map((r: { org_number: string }) => r.org_number);
     for (let i = orgNumbers.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [orgNumbers[i], orgNumbers[j]] = [orgNumbers[j], orgNumbers[i]];

@@ -70,9 +70,26 @@ export function projectNameKey(name: string): string {
   return name.trim().normalize('NFC').toLocaleLowerCase('und');
 }
 
+/**
+ * Verified keys are cached this long per process (hash -> caller), so the hot path does not
+ * query the key, project and tier rows on every request. A change made through this process's
+ * key service (rotate, set-tier, set-limits) clears the cache at once; a change made by another
+ * process (the CLI in server mode, another replica) takes effect here within this bound.
+ * Unknown keys are never cached: a key registered elsewhere works on its first request.
+ */
+export const KEY_CACHE_TTL_MS = 1000;
+const KEY_CACHE_MAX = 10_000;
+
 export function createKeyService(ctx: AppContext) {
   const pepper = deriveKey(ctx.config.secretKey, 'api-key-hash');
   const hash = (raw: string) => hashApiKey(pepper, raw);
+  const verified = new Map<string, { at: number; caller: AuthContext }>();
+  // Bumped by every change: a read that began before it must not cache what it read.
+  let generation = 0;
+  const forgetVerified = () => {
+    generation++;
+    verified.clear();
+  };
 
   /** Retries the rare prefix collision with a fresh key. */
   async function withFreshKey<T>(fn: (raw: string) => Promise<T>): Promise<{ raw: string; result: T }> {
@@ -95,8 +112,21 @@ export function createKeyService(ctx: AppContext) {
   }
 
   async function authenticate(raw: string): Promise<AuthContext | undefined> {
-    const record = await ctx.repos.apiKeys.findActiveByHash(hash(raw));
-    return record ? toAuthContext(record) : undefined;
+    const h = hash(raw);
+    // Monotonic time: a test clock or a wall-clock step must not stretch an entry's life.
+    const now = performance.now();
+    const hit = verified.get(h);
+    if (hit && now - hit.at < KEY_CACHE_TTL_MS) return hit.caller;
+    const gen = generation;
+    const record = await ctx.repos.apiKeys.findActiveByHash(h);
+    verified.delete(h);
+    if (!record) return undefined;
+    const caller = toAuthContext(record);
+    if (gen === generation) {
+      if (verified.size >= KEY_CACHE_MAX) verified.clear();
+      verified.set(h, { at: now, caller });
+    }
+    return caller;
   }
 
   async function usage(caller: AuthContext) {
@@ -167,7 +197,7 @@ export function createKeyService(ctx: AppContext) {
     },
 
     async rotate(caller: AuthContext) {
-      const { raw, result } = await withFreshKey((raw) => ctx.repos.apiKeys.rotate(caller.keyId, hash(raw), keyPrefixOf(raw)));
+      const { raw, result } = await withFreshKey((raw) => ctx.repos.apiKeys.rotate(caller.keyId, hash(raw), keyPrefixOf(raw))).finally(forgetVerified);
       if (!result) throw new ApiError('key_not_found');
       return { raw, keyPrefix: keyPrefixOf(raw), projectName: caller.projectName, tier: caller.tier, rotatedFrom: result.rotatedFrom };
     },
@@ -206,14 +236,14 @@ export function createKeyService(ctx: AppContext) {
       if (!(TIER_NAMES as readonly string[]).includes(tier) && !(await ctx.repos.apiKeys.tierExists(tier))) throw new UnknownTierError(`Unknown tier "${tier}" (known: ${TIER_NAMES.join(', ')})`);
       const record = await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix);
       if (!record) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
-      await ctx.repos.apiKeys.setTier(record.projectId, tier);
+      await ctx.repos.apiKeys.setTier(record.projectId, tier).finally(forgetVerified);
       return toAuthContext((await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix))!);
     },
 
     async setLimits(keyPrefix: string, limits: { rateLimitPerMinute?: number | null; dailyLimit?: number | null; monthlyLimit?: number | null; maxPageSize?: number | null }) {
       const record = await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix);
       if (!record) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
-      await ctx.repos.apiKeys.setLimits(record.projectId, limits);
+      await ctx.repos.apiKeys.setLimits(record.projectId, limits).finally(forgetVerified);
       return toAuthContext((await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix))!);
     },
   };

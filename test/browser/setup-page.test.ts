@@ -18,7 +18,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  [server, browser] = await Promise.all([startServer({ env: { TRUST_PROXY: 'true' }, overrides: { clock } }), launchChromium()]);
+  server = await startServer({ env: { TRUST_PROXY: 'true' }, overrides: { clock } });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -92,7 +93,7 @@ describe('setup page in Chromium', () => {
 
     // Nothing left the origin, and no sub-request carried the key as a referrer.
     expect(requests.every((r) => r.url.startsWith(server.url))).toBe(true);
-    expect(requests.filter((r) => r.referer !== undefined)).toEqual([]);
+    expect(requests.filter((r) => r.referer)).toEqual([]);
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'setup-page.png'), fullPage: true });
 

@@ -50,7 +50,7 @@ describe('auto-pagination', () => {
 });
 
 describe('typed calls', () => {
-  it('enriches known and unknown numbers, typed', async () => {
+  it('enriches stored companies (a repeated number answered once) and looks one up', async () => {
     const known = orgNumberFor(3);
     const r = await client.companies.enrich([known, known]);
     expect(r.data.map((c) => c.orgNumber)).toEqual([known]);

@@ -173,6 +173,23 @@ describe('MCP endpoint', () => {
     expect(await usageToday(raw)).toBe(before + 1);
   });
 
+  it('is held to the key’s per-minute rate and daily quota like any keyed route', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = { accept: 'application/json, text/event-stream' };
+    const slow = (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 1 } })).raw;
+    expect((await http(server.url, 'POST', '/api/mcp', { key: slow, headers, body })).status).toBe(200);
+    const limited = await http(server.url, 'POST', '/api/mcp', { key: slow, headers, body });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'rate_limited' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    const daily = (await createKey(server, { tier: 'internal', limits: { dailyLimit: 1 } })).raw;
+    expect((await http(server.url, 'POST', '/api/mcp', { key: daily, headers, body })).status).toBe(200);
+    const exhausted = await http(server.url, 'POST', '/api/mcp', { key: daily, headers, body });
+    expect(exhausted.status).toBe(429);
+    expect(exhausted.body).toMatchObject({ code: 'daily_quota_exceeded' });
+  });
+
   it('needs a valid key: 401 with the usual error body', async () => {
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { accept: 'application/json, text/event-stream' };

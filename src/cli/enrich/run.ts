@@ -105,9 +105,9 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
 
   try {
     progress.update(done, counts);
-    let index = -1;
+    let index = -2; // the header row is -1, data rows count from 0
     for await (const raw of rows(opts.input, layout.delimiter)) {
-      if (index++ < 0) continue; // header
+      if (++index < 0) continue;
       const cells = layout.header.map((_, i) => raw[i] ?? '');
       if (index < resumedRows) {
         if (index === resumedRows - 1 && lastRow && lastRow[layout.columnIndex] !== cells[layout.columnIndex]) {

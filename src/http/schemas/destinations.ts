@@ -59,26 +59,29 @@ export const UpdateDestinationBody = Type.Object(
   { additionalProperties: false, minProperties: 1, examples: [DESTINATION_UPDATE_EXAMPLE] },
 );
 
-export const Destination = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  type: Type.String(),
-  isActive: Type.Boolean(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-  config: Type.Optional(
-    Type.Object(
-      {
-        url: Type.String(),
-        method: Type.String(),
-        headers: Type.Record(Type.String(), Type.String(), { description: 'Header names; every value is masked as "***"' }),
-        signing: Type.Boolean({ description: 'Whether a signing secret is set (the secret is never served)' }),
-      },
-      { description: 'Absent only when the stored config cannot be decrypted (see warnings)' },
+export const Destination = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    type: Type.String(),
+    isActive: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    config: Type.Optional(
+      Type.Object(
+        {
+          url: Type.String(),
+          method: Type.String(),
+          headers: Type.Record(Type.String(), Type.String(), { description: 'Header names; every value is masked as "***"' }),
+          signing: Type.Boolean({ description: 'Whether a signing secret is set (the secret is never served)' }),
+        },
+        { description: 'Absent only when the stored config cannot be decrypted (see warnings)' },
+      ),
     ),
-  ),
-  warnings: Type.Optional(Type.Array(Type.String(), { description: 'E.g. a plain-http URL' })),
-}, { examples: [DESTINATION_EXAMPLE] });
+    warnings: Type.Optional(Type.Array(Type.String(), { description: 'E.g. a plain-http URL' })),
+  },
+  { examples: [DESTINATION_EXAMPLE] },
+);
 
 export const DestinationParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -89,19 +92,22 @@ export const PushBody = Type.Object(
   { additionalProperties: false, examples: [PUSH_BODY_EXAMPLE] },
 );
 
-export const PushResult = Type.Object({
-  destination: Type.String(),
-  requested: Type.Integer({ description: 'Distinct org numbers asked for' }),
-  delivered: Type.Integer({ description: 'Companies the destination accepted (2xx); 0 when the batch failed' }),
-  notFound: Type.Array(Type.String()),
-  unavailable: Type.Array(Type.String(), { description: 'The registry did not answer in time; not sent' }),
-  errors: Type.Array(
-    Type.Object({
-      batch: Type.Integer(),
-      class: StringEnum(['http_status', 'timeout', 'network', 'blocked', 'invalid_request'] as const),
-      status: Type.Optional(Type.Integer({ description: "The destination's HTTP status, for http_status" })),
-      message: Type.String({ description: 'Fixed text per class; never what the destination answered' }),
-    }),
-    { description: 'The failed batch (a push is one batch); empty on success' },
-  ),
-}, { examples: [PUSH_RESULT_EXAMPLE] });
+export const PushResult = Type.Object(
+  {
+    destination: Type.String(),
+    requested: Type.Integer({ description: 'Distinct org numbers asked for' }),
+    delivered: Type.Integer({ description: 'Companies the destination accepted (2xx); 0 when the batch failed' }),
+    notFound: Type.Array(Type.String()),
+    unavailable: Type.Array(Type.String(), { description: 'The registry did not answer in time; not sent' }),
+    errors: Type.Array(
+      Type.Object({
+        batch: Type.Integer(),
+        class: StringEnum(['http_status', 'timeout', 'network', 'blocked', 'invalid_request'] as const),
+        status: Type.Optional(Type.Integer({ description: "The destination's HTTP status, for http_status" })),
+        message: Type.String({ description: 'Fixed text per class; never what the destination answered' }),
+      }),
+      { description: 'The failed batch (a push is one batch); empty on success' },
+    ),
+  },
+  { examples: [PUSH_RESULT_EXAMPLE] },
+);

@@ -87,13 +87,16 @@ export const EnrichmentRow = Type.Object({
   employees: N(Type.Integer()),
 });
 
-export const EnrichmentList = Type.Object({
-  summary: Type.Object(
-    { confirmed: Type.Integer(), ambiguous: Type.Integer(), rejected: Type.Integer() },
-    { description: 'Companies per status at or above minConfidence (the status filter does not apply)' },
-  ),
-  total: Type.Integer({ description: 'Rows matching every filter' }),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  data: Type.Array(EnrichmentRow),
-}, { examples: [ENRICHMENT_EXAMPLE] });
+export const EnrichmentList = Type.Object(
+  {
+    summary: Type.Object(
+      { confirmed: Type.Integer(), ambiguous: Type.Integer(), rejected: Type.Integer() },
+      { description: 'Companies per status at or above minConfidence (the status filter does not apply)' },
+    ),
+    total: Type.Integer({ description: 'Rows matching every filter' }),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    data: Type.Array(EnrichmentRow),
+  },
+  { examples: [ENRICHMENT_EXAMPLE] },
+);

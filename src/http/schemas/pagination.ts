@@ -8,9 +8,12 @@ export const OrderParam = (fallback: 'asc' | 'desc') => Type.Optional(StringEnum
 
 /** `options` carries the page's OpenAPI `examples`. */
 export function Page(item: TSchema, options: { examples?: unknown[] } = {}) {
-  return Type.Object({
-    data: Type.Array(item),
-    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
-    hasMore: Type.Boolean(),
-  }, options);
+  return Type.Object(
+    {
+      data: Type.Array(item),
+      nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
+      hasMore: Type.Boolean(),
+    },
+    options,
+  );
 }

@@ -46,13 +46,16 @@ export const GroupNode = Type.Cyclic(
   'GroupNode',
 );
 
-export const GroupTree = Type.Object({
-  root: GroupNode,
-  totalMembers: Type.Integer({ description: 'Members in this tree (at most 500)' }),
-  truncated: Type.Optional(Type.Boolean({ description: 'Present (true) when the group has more than 500 members' })),
-  message: Type.Optional(Type.String({ description: 'Set for a company with no parent and no subsidiaries' })),
-  _sources: Type.Object({
-    attribution: Type.Array(Type.String()),
-    fields: Type.Object({ companyCore: Type.String(), groupHierarchy: Type.String() }),
-  }),
-}, { examples: [GROUP_EXAMPLE] });
+export const GroupTree = Type.Object(
+  {
+    root: GroupNode,
+    totalMembers: Type.Integer({ description: 'Members in this tree (at most 500)' }),
+    truncated: Type.Optional(Type.Boolean({ description: 'Present (true) when the group has more than 500 members' })),
+    message: Type.Optional(Type.String({ description: 'Set for a company with no parent and no subsidiaries' })),
+    _sources: Type.Object({
+      attribution: Type.Array(Type.String()),
+      fields: Type.Object({ companyCore: Type.String(), groupHierarchy: Type.String() }),
+    }),
+  },
+  { examples: [GROUP_EXAMPLE] },
+);

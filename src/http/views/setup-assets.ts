@@ -17,6 +17,7 @@ h3{margin:0;font-size:.9rem;font-weight:600;color:var(--muted);text-transform:up
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem}
 pre{margin:0;background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.8rem 1rem;overflow:auto;white-space:pre}
 .copyable{position:relative;margin:.6rem 0}
+.copyable pre{padding-right:5rem;white-space:pre-wrap;overflow-wrap:anywhere}
 .copyable button{position:absolute;top:.4rem;right:.4rem}
 button{font:inherit;font-size:.85rem;padding:.2rem .7rem;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--fg);cursor:pointer}
 button:hover{border-color:var(--accent)}

@@ -12,28 +12,31 @@ const DataSource = Type.Object({
   message: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Short reason when the latest run failed' })),
 });
 
-const Health = Type.Object({
-  status: Type.String({ description: '"ok", or "error" with status 503' }),
-  timestamp: Type.Optional(Type.String({ format: 'date-time' })),
-  database: Type.Optional(Type.String()),
-  engine: Type.Optional(Type.String()),
-  records: Type.Optional(
-    Type.Object({
-      companies: Type.Integer(),
-      financials: Type.Integer(),
-      roles: Type.Integer(),
-      inspections: Type.Integer(),
-      licenses: Type.Integer(),
-      procurementNotices: Type.Integer(),
-    }),
-  ),
-  dataSources: Type.Optional(
-    Type.Record(Type.String(), DataSource, {
-      description:
-        'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list)',
-    }),
-  ),
-}, { examples: HEALTH_EXAMPLES });
+const Health = Type.Object(
+  {
+    status: Type.String({ description: '"ok", or "error" with status 503' }),
+    timestamp: Type.Optional(Type.String({ format: 'date-time' })),
+    database: Type.Optional(Type.String()),
+    engine: Type.Optional(Type.String()),
+    records: Type.Optional(
+      Type.Object({
+        companies: Type.Integer(),
+        financials: Type.Integer(),
+        roles: Type.Integer(),
+        inspections: Type.Integer(),
+        licenses: Type.Integer(),
+        procurementNotices: Type.Integer(),
+      }),
+    ),
+    dataSources: Type.Optional(
+      Type.Record(Type.String(), DataSource, {
+        description:
+          'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list)',
+      }),
+    ),
+  },
+  { examples: HEALTH_EXAMPLES },
+);
 
 const PROBE_TIMEOUT_MS = 3000;
 

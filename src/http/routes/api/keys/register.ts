@@ -15,14 +15,17 @@ const Body = Type.Object(
   { additionalProperties: false, examples: [KEY_REGISTER_BODY_EXAMPLE] },
 );
 
-const Created = Type.Object({
-  raw: Type.String({ description: 'The API key. Shown once; only a keyed hash is stored.' }),
-  keyPrefix: Type.String(),
-  projectName: Type.String(),
-  tier: Type.String(),
-  setupUrl: Type.String(),
-  limits: KeyLimits,
-}, { examples: [KEY_CREATED_EXAMPLE] });
+const Created = Type.Object(
+  {
+    raw: Type.String({ description: 'The API key. Shown once; only a keyed hash is stored.' }),
+    keyPrefix: Type.String(),
+    projectName: Type.String(),
+    tier: Type.String(),
+    setupUrl: Type.String(),
+    limits: KeyLimits,
+  },
+  { examples: [KEY_CREATED_EXAMPLE] },
+);
 
 export default function registerRoute(app: Api, { services }: RouteDeps) {
   app.post(

@@ -5,13 +5,16 @@ import { errorResponses } from '../../../schemas/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { KEY_ROTATED_EXAMPLE } from '../../../schemas/examples.ts';
 
-const Rotated = Type.Object({
-  raw: Type.String({ description: 'The new API key, shown once' }),
-  keyPrefix: Type.String(),
-  projectName: Type.String(),
-  tier: Type.String(),
-  rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
-}, { examples: [KEY_ROTATED_EXAMPLE] });
+const Rotated = Type.Object(
+  {
+    raw: Type.String({ description: 'The new API key, shown once' }),
+    keyPrefix: Type.String(),
+    projectName: Type.String(),
+    tier: Type.String(),
+    rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
+  },
+  { examples: [KEY_ROTATED_EXAMPLE] },
+);
 
 export default function rotateRoute(app: Api, { services }: RouteDeps) {
   app.post(

@@ -8,23 +8,26 @@ import { KEY_USAGE_EXAMPLE } from '../../../schemas/examples.ts';
 
 const Remaining = Type.Union([Type.Integer(), Type.Null()], { description: 'null when unlimited' });
 
-const Usage = Type.Object({
-  projectName: Type.String(),
-  tier: Type.String(),
-  keyPrefix: Type.String(),
-  limits: UsageLimits,
-  usage: Type.Object({
-    today: Type.Integer(),
-    thisMonth: Type.Integer(),
-    total: Type.Integer(),
-    dailyRemaining: Remaining,
-    monthlyRemaining: Remaining,
-  }),
-  resets: Type.Object({
-    daily: Type.String({ format: 'date-time', description: 'Next UTC midnight' }),
-    monthly: Type.String({ format: 'date-time', description: 'First of next month, UTC' }),
-  }),
-}, { examples: [KEY_USAGE_EXAMPLE] });
+const Usage = Type.Object(
+  {
+    projectName: Type.String(),
+    tier: Type.String(),
+    keyPrefix: Type.String(),
+    limits: UsageLimits,
+    usage: Type.Object({
+      today: Type.Integer(),
+      thisMonth: Type.Integer(),
+      total: Type.Integer(),
+      dailyRemaining: Remaining,
+      monthlyRemaining: Remaining,
+    }),
+    resets: Type.Object({
+      daily: Type.String({ format: 'date-time', description: 'Next UTC midnight' }),
+      monthly: Type.String({ format: 'date-time', description: 'First of next month, UTC' }),
+    }),
+  },
+  { examples: [KEY_USAGE_EXAMPLE] },
+);
 
 export default function usageRoute(app: Api, { services }: RouteDeps) {
   app.get(

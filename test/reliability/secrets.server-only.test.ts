@@ -1,0 +1,143 @@
+// Secrets and data minimisation: a full working session against a server process (keys
+// registered and rotated, a destination with a secret header, pushes, live lookups of companies
+// whose board members carry full birth dates, diagnostic health with SYNC_SECRET), then every
+// table of the database, the process log and every push payload are scanned: no raw API key,
+// no destination header value, no SYNC_SECRET, no full birth date or national id of a person.
+// Error bodies seen on the way carry no stack trace or SQL. Server mode (scans PostgreSQL).
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateCompany } from '../../src/sources/brreg/generate.ts';
+import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { TEST_SECRET } from '../helpers/env.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { createTestDatabase, startServer, type TestDatabase } from '../helpers/server.ts';
+import { Scenario } from './record.ts';
+import { leak, send, type WireResponse } from './wire.ts';
+
+let brreg: FakeBrreg;
+let receiver: WebhookReceiver;
+let db: TestDatabase;
+let proc: ServerProcess;
+afterAll(async () => {
+  await proc?.stop('SIGTERM');
+  await receiver?.close();
+  await brreg?.close();
+  await db?.drop();
+});
+
+const SYNC_SECRET = 'sync-secret-Zq81-do-not-leak';
+const HEADER_VALUE = 'dest-header-secret-Kx73P';
+
+describe('secrets and personal data after a full session', () => {
+  it('leaves no raw key, header value, SYNC_SECRET, full birth date or national id in the database, logs or payloads', async () => {
+    const s = new Scenario('secrets: database, logs, push payloads', 5);
+    brreg = await startFakeBrreg();
+    receiver = await startWebhookReceiver();
+    const births: string[] = [];
+    const orgs: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const c = generateCompany(60_000 + i, 17);
+      // distinctive birth dates (before 1900: no company date can collide with them)
+      let n = 0;
+      for (const g of c.roller.rollegrupper ?? []) {
+        for (const r of g.roller ?? []) {
+          if (!r.person) continue;
+          const d = `18${String(10 + ((i * 7 + n) % 89)).padStart(2, '0')}-${String(1 + (n % 12)).padStart(2, '0')}-${String(10 + i).padStart(2, '0')}`;
+          r.person.fodselsdato = d;
+          births.push(d);
+          n++;
+        }
+      }
+      brreg.add(c);
+      orgs.push(c.enhet.organisasjonsnummer);
+    }
+    expect(births.length).toBeGreaterThan(5);
+
+    db = await createTestDatabase();
+    const admin = await startServer({ database: db });
+    const pro = await createKey(admin, { tier: 'pro', limits: { rateLimitPerMinute: 0 } });
+    await admin.close();
+    proc = await startServerProcess({ ...db.env, SECRET_KEY: TEST_SECRET, SYNC_SECRET, BRREG_BASE_URL: brreg.url, ALLOW_PRIVATE_DESTINATIONS: 'true', LOG_LEVEL: 'debug' }, 240_000);
+
+    const seen: WireResponse[] = [];
+    const call = async (method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+      const r = await send(proc.url + path, {
+        method,
+        headers: { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? {}) },
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      });
+      s.count(r.status);
+      seen.push(r);
+      return r;
+    };
+
+    const raws = [pro.raw];
+    const reg = await call('POST', '/api/keys/register', { body: { projectName: 'secret-scan', email: 'scan@example.com' } });
+    expect(reg.status).toBe(201);
+    raws.push(reg.json.raw);
+    const rot = await call('POST', '/api/keys/rotate', { key: reg.json.raw });
+    expect(rot.status).toBe(201);
+    raws.push(rot.json.raw);
+    await call('GET', `/setup?key=${encodeURIComponent(rot.json.raw)}`);
+    await call('GET', '/api/keys/usage', { key: rot.json.raw });
+    await call('GET', '/api/keys/usage', { key: reg.json.raw }); // the rotated-away key: 401
+    await call('GET', '/api/health', { headers: { 'x-sync-secret': SYNC_SECRET } });
+    await call('GET', '/api/health', { headers: { 'x-sync-secret': SYNC_SECRET + 'x' } });
+    for (const o of orgs) await call('GET', `/api/companies/${o}`, { key: pro.raw });
+    await call('POST', '/api/companies/enrich', { key: pro.raw, body: { orgNumbers: orgs } });
+    const dest = await call('POST', '/api/destinations', { key: pro.raw, body: { name: 'crm', type: 'webhook', config: { url: `${receiver.url}/hook`, headers: { 'X-Api-Token': HEADER_VALUE } } } });
+    expect(dest.status).toBe(201);
+    await call('GET', '/api/destinations', { key: pro.raw });
+    await call('GET', '/api/destinations/crm', { key: pro.raw });
+    const push = await call('POST', '/api/push/crm', { key: pro.raw, body: { orgNumbers: orgs.slice(0, 6) } });
+    expect(push.status).toBe(200);
+    receiver.mode = { kind: 'status', status: 500, body: `upstream says ${HEADER_VALUE}` };
+    await call('POST', '/api/push/crm', { key: pro.raw, body: { orgNumbers: orgs.slice(6) } });
+    // a failing request with the secrets in places they do not belong
+    await call('GET', `/api/companies?q=${encodeURIComponent(SYNC_SECRET)}&cursor=${encodeURIComponent(pro.raw)}`, { key: pro.raw });
+    await call('GET', `/api/municipalities?key=${encodeURIComponent(pro.raw)}`);
+
+    expect(receiver.requests.length).toBe(2);
+    expect(receiver.requests[0].headers['x-api-token']).toBe(HEADER_VALUE); // it did travel, in the header only
+
+    // the scans
+    const c = new pg.Client({ connectionString: db.env.DATABASE_URL });
+    await c.connect();
+    const tables = (await c.query<{ t: string }>(`SELECT quote_ident(table_name) AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).rows.map((r) => r.t);
+    let dump = '';
+    for (const t of tables) dump += (await c.query<{ x: string | null }>(`SELECT string_agg(x::text, E'\\n') AS x FROM ${t} x`)).rows[0].x ?? '';
+    await c.end();
+    await proc.stop('SIGTERM');
+    const logs = proc.output();
+    const payloads = receiver.requests.map((r) => r.body).join('\n');
+
+    const needles: [string, string | RegExp][] = [
+      ...raws.map((r, i) => [`raw API key #${i + 1}`, r] as [string, string]),
+      ['destination header value', HEADER_VALUE],
+      ['SYNC_SECRET', SYNC_SECRET],
+      ['SECRET_KEY', TEST_SECRET],
+      ...births.map((b) => [`full birth date ${b}`, b] as [string, string]),
+      ...births.map((b) => [`national id for ${b}`, new RegExp(`${b.slice(8, 10)}${b.slice(5, 7)}${b.slice(2, 4)}\\d{5}`)] as [string, RegExp]),
+    ];
+    const places: [string, string][] = [['database', dump], ['log', logs], ['push payloads', payloads], ['response bodies', seen.map((r) => r.text).join('\n')]];
+    for (const [place, text] of places) {
+      for (const [what, needle] of needles) {
+        // the registration and rotation answers hand out their own key once, by design
+        if (place === 'response bodies' && what.startsWith('raw API key')) continue;
+        const found = typeof needle === 'string' ? text.includes(needle) : needle.test(text);
+        s.check(!found, `${what} found in the ${place}`);
+      }
+    }
+    // the stored rows do keep the birth year (minimisation, not loss)
+    s.check(/\b18\d\d\b/.test(dump), 'no birth year stored at all');
+    s.check(payloads.length > 1000 && dump.length > 1000 && logs.length > 1000, 'nothing to scan');
+    for (const r of seen.filter((x) => x.status >= 400)) {
+      const l = leak(r.text);
+      if (l) s.violation(`error body leaks internals: ${l}`);
+    }
+    s.save();
+    expect(s.violations).toEqual([]);
+  });
+});
