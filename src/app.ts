@@ -123,8 +123,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       if (req.url.length > config.http.maxUrlLength) throw new ApiError('uri_too_long');
     });
 
+    // Graceful shutdown: a keep-alive connection whose request was in flight when close()
+    // began would stay open after its answer and hold the process until the 25 s force exit
+    // (found by the reliability suite's SIGTERM scenario): answers sent while closing end
+    // their connection.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
     app.addHook('onSend', async (req, reply) => {
       reply.header('X-Request-Id', req.id);
+      if (closing) reply.header('Connection', 'close');
     });
     app.addSchema(ErrorBody);
     app.addSchema(KeyLimits);

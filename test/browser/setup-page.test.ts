@@ -59,7 +59,7 @@ describe('setup page in Chromium', () => {
 
     await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${server.url}/setup`);
     expect(page.url()).not.toContain(raw);
-    expect(await page.evaluate(() => location.search)).toBe('');
+    expect(await page.evaluate('location.search')).toBe('');
 
     expect(await page.textContent('#project-name')).toBe('Fjord CRM sync');
     expect(await page.textContent('#tier')).toBe('free');
@@ -70,7 +70,7 @@ describe('setup page in Chromium', () => {
     const bars = page.locator('#usage-chart rect.bar');
     expect(await bars.count()).toBe(30);
     const drawn = await page.$$eval('#usage-chart rect.bar:not(.zero)', (rects) =>
-      rects.map((r) => ({ day: r.getAttribute('data-day'), count: Number(r.getAttribute('data-count')), height: (r as SVGRectElement).getBBox().height })),
+      rects.map((r) => ({ day: r.getAttribute('data-day'), count: Number(r.getAttribute('data-count')), height: (r as unknown as { getBBox(): { height: number } }).getBBox().height })),
     );
     expect(drawn.map(({ day, count }) => ({ day, count }))).toEqual([
       { day: '2026-05-08', count: 3 },

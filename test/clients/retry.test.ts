@@ -110,11 +110,17 @@ describe('5xx and network failures', () => {
   });
 
   it('reports an unreachable server as NcdNetworkError after the retries', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
     const waits: number[] = [];
-    const c = new NcdClient({ baseUrl: 'http://127.0.0.1:1', apiKey: KEY, maxRetries: 2, sleep: async (ms) => void waits.push(ms) });
+    const c = new NcdClient({ baseUrl: url, apiKey: KEY, maxRetries: 2, sleep: async (ms) => void waits.push(ms) });
     const err = await c.keys.usage().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NcdNetworkError);
-    expect((err as Error).message).toContain('http://127.0.0.1:1');
+    expect((err as Error).message).toContain(`Could not reach ${url}`);
+    expect((err as Error).message).toContain('ECONNREFUSED');
     expect(waits).toEqual([500, 1000]);
   });
 });

@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { ROOT } from '../helpers/env.ts';
 import { http } from '../helpers/http.ts';
@@ -35,6 +36,7 @@ const TOOLS = [
 ];
 
 let brreg: FakeBrreg;
+let receiver: WebhookReceiver;
 let server: TestServer;
 let internalKey: string;
 let freeKey: string;
@@ -47,7 +49,11 @@ beforeAll(async () => {
   const accounts = fixture('regnskap', 'regnskap-923609016-2024-thirdparty-fixture.json');
   accounts[0].virksomhet.organisasjonsnummer = SESAM;
   brreg.regnskap.set(SESAM, accounts);
-  server = await startServer({ overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 800 }) } } });
+  receiver = await startWebhookReceiver();
+  server = await startServer({
+    env: { ALLOW_PRIVATE_DESTINATIONS: 'true' },
+    overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 800 }) } },
+  });
   await loadGeneratedCompanies(server, 60);
   internalKey = (await createKey(server, { tier: 'internal' })).raw;
   freeKey = (await createKey(server)).raw;
@@ -58,6 +64,7 @@ afterEach(async () => {
 afterAll(async () => {
   await server?.close();
   await brreg?.close();
+  await receiver?.close();
 });
 
 async function connect(key: string): Promise<Client> {
@@ -133,6 +140,45 @@ describe('MCP endpoint', () => {
     expect(text(swedish)).toContain('Swedish shareholder data is not available');
 
     for (const r of [missing, badCheckDigit, wrongType, group, swedish]) expect(text(r)).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it('answers the other read tools for a stored company', async () => {
+    const client = await connect(internalKey);
+    await call(client, 'lookup_company', { orgNumber: SESAM });
+    const ok = async (name: string, args: Record<string, unknown>) => {
+      const r = await call(client, name, args);
+      expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
+      return r.structuredContent as Record<string, any>;
+    };
+    expect(await ok('get_corporate_group', { orgNumber: SESAM })).toMatchObject({ root: { orgNumber: SESAM, name: 'SESAM AS', children: [] }, totalMembers: 1 });
+    expect(await ok('get_shareholders', { orgNumber: SESAM })).toEqual({ data: [], availableYears: [] });
+    expect(await ok('get_ownership_network', { shareholderOrgNumber: SESAM })).toEqual({ shareholderOrgNumber: SESAM, data: [] });
+    expect(await ok('search_inspections', { orgNumber: SESAM })).toEqual({ data: [], nextCursor: null, hasMore: false });
+    expect(await ok('search_licenses', { orgNumber: SESAM, activeOnly: true })).toEqual({ data: [], nextCursor: null, hasMore: false });
+    expect(await ok('screen_company', { orgNumber: SESAM })).toMatchObject({ orgNumber: SESAM, country: 'NO', companyName: 'SESAM AS', matches: [] });
+  });
+
+  it('pushes to a destination with a key that can push, showing no header value', async () => {
+    const created = await http(server.url, 'POST', '/api/destinations', {
+      key: internalKey,
+      body: { name: 'mcp-hook', type: 'webhook', config: { url: `${receiver.url}/mcp`, headers: { Authorization: 'Bearer receiver-secret-9x' } } },
+    });
+    expect(created.status).toBe(201);
+    const client = await connect(internalKey);
+    const listed = await call(client, 'list_destinations');
+    expect(listed.structuredContent).toMatchObject({ data: [{ name: 'mcp-hook', config: { headers: { Authorization: '***' } } }] });
+    expect(text(listed)).not.toContain('receiver-secret-9x');
+
+    receiver.reset();
+    const pushed = await call(client, 'push_to_destination', { destinationName: 'mcp-hook', orgNumbers: [SESAM, UNKNOWN] });
+    expect(pushed.isError).toBeFalsy();
+    expect(pushed.structuredContent).toEqual({ destination: 'mcp-hook', requested: 2, delivered: 1, notFound: [UNKNOWN], unavailable: [], errors: [] });
+    expect(receiver.requests).toHaveLength(1);
+    expect(JSON.parse(receiver.requests[0].body).companies.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([SESAM]);
+
+    const missing = await call(client, 'push_to_destination', { destinationName: 'nowhere', orgNumbers: [SESAM] });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain('Destination not found');
   });
 
   it('applies the key’s tier: page-size cap, search filter rule, no push on free', async () => {

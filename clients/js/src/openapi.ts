@@ -24,6 +24,13 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "projectName": "Acme CRM sync",
+                     *       "email": "dev@acme.example",
+                     *       "description": "Nightly enrichment of our customer list"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique among active keys (case-insensitive) */
                         projectName: string;
@@ -56,6 +63,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "raw": "ncd_EXAMPLEkeyShownOnceNeverStoredInClear0",
+                         *       "keyPrefix": "ncd_EXAMPLEk",
+                         *       "projectName": "Acme CRM sync",
+                         *       "tier": "free",
+                         *       "setupUrl": "http://localhost:3000/setup?key=ncd_EXAMPLEkeyShownOnceNeverStoredInClear0",
+                         *       "limits": {
+                         *         "rateLimitPerMinute": 20,
+                         *         "dailyLimit": 500,
+                         *         "monthlyLimit": 5000,
+                         *         "maxPageSize": 20
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             /** @description The API key. Shown once; only a keyed hash is stored. */
                             raw: string;
@@ -63,6 +85,14 @@ export interface paths {
                             projectName: string;
                             tier: string;
                             setupUrl: string;
+                            /**
+                             * @example {
+                             *       "rateLimitPerMinute": 20,
+                             *       "dailyLimit": 500,
+                             *       "monthlyLimit": 5000,
+                             *       "maxPageSize": 20
+                             *     }
+                             */
                             limits: {
                                 /** @description Requests per minute; null = unlimited */
                                 rateLimitPerMinute: number | null;
@@ -148,6 +178,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "raw": "ncd_EXAMPLEreplacementKeyShownOnce00000000",
+                         *       "keyPrefix": "ncd_EXAMPLEr",
+                         *       "projectName": "Acme CRM sync",
+                         *       "tier": "free",
+                         *       "rotatedFrom": "ncd_EXAMPLEk"
+                         *     }
+                         */
                         "application/json": {
                             /** @description The new API key, shown once */
                             raw: string;
@@ -235,6 +274,32 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "projectName": "Acme CRM sync",
+                         *       "tier": "free",
+                         *       "keyPrefix": "ncd_EXAMPLEk",
+                         *       "limits": {
+                         *         "rateLimitPerMinute": 20,
+                         *         "dailyLimit": 500,
+                         *         "monthlyLimit": 5000,
+                         *         "maxPageSize": 20,
+                         *         "canPush": false,
+                         *         "requireFilterOnSearch": true
+                         *       },
+                         *       "usage": {
+                         *         "today": 42,
+                         *         "thisMonth": 1210,
+                         *         "total": 8634,
+                         *         "dailyRemaining": 458,
+                         *         "monthlyRemaining": 3790
+                         *       },
+                         *       "resets": {
+                         *         "daily": "2026-04-21T00:00:00.000Z",
+                         *         "monthly": "2026-05-01T00:00:00.000Z"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             projectName: string;
                             tier: string;
@@ -339,6 +404,15 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "projectName": "Acme CRM sync",
+                     *       "email": "dev@acme.example",
+                     *       "organisation": "Acme AS",
+                     *       "requestedTier": "pro",
+                     *       "message": "We enrich about 40 000 customers a month and push them to our CRM."
+                     *     }
+                     */
                     "application/json": {
                         projectName: string;
                         /** Format: email */
@@ -370,6 +444,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "17",
+                         *       "status": "pending",
+                         *       "createdAt": "2026-04-20T12:34:56.000Z"
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             status: string;
@@ -456,13 +537,17 @@ export interface paths {
                                 licenses: number;
                                 procurementNotices: number;
                             };
+                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list) */
                             dataSources?: {
                                 [key: string]: {
-                                    /** Format: date-time */
-                                    lastSync: string;
+                                    /** @description End (or start, while running) of the latest run; null = never synced */
+                                    lastSync: string | null;
+                                    /** @description ok | error | running | never */
                                     status: string;
                                     recordsProcessed: number;
                                     lastSuccess: string | null;
+                                    /** @description Short reason when the latest run failed */
+                                    message?: string | null;
                                 };
                             };
                         };
@@ -489,13 +574,17 @@ export interface paths {
                                 licenses: number;
                                 procurementNotices: number;
                             };
+                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list) */
                             dataSources?: {
                                 [key: string]: {
-                                    /** Format: date-time */
-                                    lastSync: string;
+                                    /** @description End (or start, while running) of the latest run; null = never synced */
+                                    lastSync: string | null;
+                                    /** @description ok | error | running | never */
                                     status: string;
                                     recordsProcessed: number;
                                     lastSuccess: string | null;
+                                    /** @description Short reason when the latest run failed */
+                                    message?: string | null;
                                 };
                             };
                         };
@@ -522,7 +611,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Two-digit county code, zero-padded (e.g. 03) */
+                    /**
+                     * @description Two-digit county code, zero-padded (e.g. 03)
+                     * @example 03
+                     */
                     county?: string;
                 };
                 header?: never;
@@ -537,6 +629,36 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "countyCode": "03",
+                         *           "countyName": "Oslo",
+                         *           "municipalities": [
+                         *             {
+                         *               "code": "0301",
+                         *               "name": "Oslo"
+                         *             }
+                         *           ]
+                         *         },
+                         *         {
+                         *           "countyCode": "11",
+                         *           "countyName": "Rogaland",
+                         *           "municipalities": [
+                         *             {
+                         *               "code": "1103",
+                         *               "name": "Stavanger"
+                         *             },
+                         *             {
+                         *               "code": "1108",
+                         *               "name": "Sandnes"
+                         *             }
+                         *           ]
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 countyCode: string;
@@ -649,6 +771,166 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "1042",
+                         *           "orgNumber": "923609016",
+                         *           "country": "NO",
+                         *           "name": "EQUINOR ASA",
+                         *           "orgFormCode": "ASA",
+                         *           "orgFormDescription": "Allmennaksjeselskap",
+                         *           "naceCode1": "06.100",
+                         *           "naceDescription1": "Utvinning av råolje",
+                         *           "naceCode2": null,
+                         *           "naceDescription2": null,
+                         *           "naceCode3": null,
+                         *           "naceDescription3": null,
+                         *           "sectorCode": "1120",
+                         *           "employeeCount": 21408,
+                         *           "hasRegisteredEmployees": true,
+                         *           "businessAddressStreet": "Forusbeen 50",
+                         *           "businessAddressPostalCode": "4035",
+                         *           "businessAddressCity": "STAVANGER",
+                         *           "businessAddressMunicipality": "STAVANGER",
+                         *           "businessAddressMuniNo": "1103",
+                         *           "businessAddressCountryCode": "NO",
+                         *           "postalAddressStreet": "Postboks 8500 Forus",
+                         *           "postalAddressPostalCode": "4035",
+                         *           "postalAddressCity": "STAVANGER",
+                         *           "postalAddressMunicipality": "STAVANGER",
+                         *           "postalAddressMuniNo": "1103",
+                         *           "postalAddressCountryCode": "NO",
+                         *           "website": "www.equinor.com",
+                         *           "phone": "51 99 00 00",
+                         *           "parentOrgNumber": null,
+                         *           "isInGroup": true,
+                         *           "foundingDate": "1972-09-18",
+                         *           "registrationDate": "1995-03-12",
+                         *           "registeredInVat": true,
+                         *           "registeredInBiz": true,
+                         *           "isBankrupt": false,
+                         *           "isBeingDissolved": false,
+                         *           "isInForcedDissolution": false,
+                         *           "isDeleted": false,
+                         *           "deletedDate": null,
+                         *           "status": "active",
+                         *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+                         *           "lastSubmittedAccountsYear": "2024",
+                         *           "primaryDomain": "equinor.com",
+                         *           "enrichedDomains": [
+                         *             "equinor.com"
+                         *           ],
+                         *           "linkedinHandle": "equinor",
+                         *           "facebookHandle": "Equinor",
+                         *           "instagramHandle": "equinor",
+                         *           "twitterHandle": "Equinor",
+                         *           "technologies": [
+                         *             {
+                         *               "name": "Adobe Experience Manager",
+                         *               "category": "CMS",
+                         *               "confidence": 0.9
+                         *             }
+                         *           ],
+                         *           "hasAnyAdPixel": true,
+                         *           "majorityOwner": {
+                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *             "orgNumber": "912660680",
+                         *             "ownershipPct": 67,
+                         *             "year": 2024
+                         *           },
+                         *           "largestShareholder": {
+                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *             "orgNumber": "912660680",
+                         *             "ownershipPct": 67,
+                         *             "year": 2024
+                         *           },
+                         *           "createdAt": "2026-01-05T03:12:44.000Z",
+                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *           "financials": [
+                         *             {
+                         *               "orgNumber": "923609016",
+                         *               "regnskapstype": "SELSKAP",
+                         *               "periodFrom": "2024-01-01",
+                         *               "periodTo": "2024-12-31",
+                         *               "currency": "USD",
+                         *               "revenue": 72543000000,
+                         *               "operatingProfit": 13001000000,
+                         *               "netResult": 8141000000,
+                         *               "equity": 41090000000,
+                         *               "totalAssets": 109150000000,
+                         *               "totalLiabilities": 68060000000,
+                         *               "profitMargin": 11.22,
+                         *               "operatingMargin": 17.92,
+                         *               "returnOnEquity": 19.81,
+                         *               "equityRatio": 37.65,
+                         *               "revenueGrowthYoY": -8.4
+                         *             }
+                         *           ],
+                         *           "roles": [
+                         *             {
+                         *               "roleTypeCode": "DAGL",
+                         *               "roleTypeDescription": "Daglig leder/ adm.direktør",
+                         *               "groupCode": "DAGL",
+                         *               "groupDescription": "Daglig leder/ adm.direktør",
+                         *               "personFirstName": "Kari",
+                         *               "personMiddleName": null,
+                         *               "personLastName": "Nordmann",
+                         *               "personBirthYear": 1971,
+                         *               "entityOrgNumber": null,
+                         *               "entityName": null,
+                         *               "electedBy": null,
+                         *               "ownershipPercent": null
+                         *             }
+                         *           ],
+                         *           "subUnits": [
+                         *             {
+                         *               "orgNumber": "973152351",
+                         *               "name": "EQUINOR ASA AVD FORUS",
+                         *               "orgFormCode": "BEDR",
+                         *               "naceCode1": "06.100",
+                         *               "naceDescription1": "Utvinning av råolje",
+                         *               "employeeCount": 1800,
+                         *               "addressStreet": "Forusbeen 50",
+                         *               "addressPostalCode": "4035",
+                         *               "addressCity": "STAVANGER",
+                         *               "addressMunicipality": "STAVANGER",
+                         *               "addressMuniNo": "1103",
+                         *               "addressLat": 58.8916,
+                         *               "addressLng": 5.7211,
+                         *               "startDate": "1995-03-01",
+                         *               "closureDate": null,
+                         *               "isDeleted": false
+                         *             }
+                         *           ],
+                         *           "licenses": [],
+                         *           "_sources": {
+                         *             "attribution": [
+                         *               "Brønnøysundregistrene",
+                         *               "Regnskapsregisteret"
+                         *             ],
+                         *             "fields": {
+                         *               "companyCore": "Brønnøysundregistrene",
+                         *               "roles": "Brønnøysundregistrene",
+                         *               "financials": "Regnskapsregisteret",
+                         *               "financialRatios": {
+                         *                 "source": "Regnskapsregisteret",
+                         *                 "computed": true
+                         *               },
+                         *               "industryLabel": "SSB Klass",
+                         *               "orgFormLabel": "SSB Klass",
+                         *               "countryLabel": "SSB Klass"
+                         *             }
+                         *           }
+                         *         }
+                         *       ],
+                         *       "notFound": [
+                         *         "111111111"
+                         *       ],
+                         *       "unavailable": []
+                         *     }
+                         */
                         "application/json": {
                             data: components["schemas"]["CompanyRecord"][];
                             /** @description string[] for orgNumbers, {orgNumber, country}[] for pairs */
@@ -737,7 +1019,10 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits */
+                    /**
+                     * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits
+                     * @example 923609016
+                     */
                     orgNumber: string;
                 };
                 cookie?: never;
@@ -842,9 +1127,15 @@ export interface paths {
                 query?: {
                     /** @description Scope to one registry */
                     country?: "NO" | "FI" | "SE";
-                    /** @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters */
+                    /**
+                     * @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters
+                     * @example equinor
+                     */
                     q?: string;
-                    /** @description NACE code or prefix, e.g. 56, 56.1, 56.101 */
+                    /**
+                     * @description NACE code or prefix, e.g. 56, 56.1, 56.101
+                     * @example 06.1
+                     */
                     nace?: string;
                     /** @description Legal form code, e.g. AS, ASA, ENK, AB, 16 */
                     orgForm?: string;
@@ -888,6 +1179,150 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "1042",
+                         *           "orgNumber": "923609016",
+                         *           "country": "NO",
+                         *           "name": "EQUINOR ASA",
+                         *           "orgFormCode": "ASA",
+                         *           "orgFormDescription": "Allmennaksjeselskap",
+                         *           "naceCode1": "06.100",
+                         *           "naceDescription1": "Utvinning av råolje",
+                         *           "naceCode2": null,
+                         *           "naceDescription2": null,
+                         *           "naceCode3": null,
+                         *           "naceDescription3": null,
+                         *           "sectorCode": "1120",
+                         *           "employeeCount": 21408,
+                         *           "hasRegisteredEmployees": true,
+                         *           "businessAddressStreet": "Forusbeen 50",
+                         *           "businessAddressPostalCode": "4035",
+                         *           "businessAddressCity": "STAVANGER",
+                         *           "businessAddressMunicipality": "STAVANGER",
+                         *           "businessAddressMuniNo": "1103",
+                         *           "businessAddressCountryCode": "NO",
+                         *           "postalAddressStreet": "Postboks 8500 Forus",
+                         *           "postalAddressPostalCode": "4035",
+                         *           "postalAddressCity": "STAVANGER",
+                         *           "postalAddressMunicipality": "STAVANGER",
+                         *           "postalAddressMuniNo": "1103",
+                         *           "postalAddressCountryCode": "NO",
+                         *           "website": "www.equinor.com",
+                         *           "phone": "51 99 00 00",
+                         *           "parentOrgNumber": null,
+                         *           "isInGroup": true,
+                         *           "foundingDate": "1972-09-18",
+                         *           "registrationDate": "1995-03-12",
+                         *           "registeredInVat": true,
+                         *           "registeredInBiz": true,
+                         *           "isBankrupt": false,
+                         *           "isBeingDissolved": false,
+                         *           "isInForcedDissolution": false,
+                         *           "isDeleted": false,
+                         *           "deletedDate": null,
+                         *           "status": "active",
+                         *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+                         *           "lastSubmittedAccountsYear": "2024",
+                         *           "primaryDomain": "equinor.com",
+                         *           "enrichedDomains": [
+                         *             "equinor.com"
+                         *           ],
+                         *           "linkedinHandle": "equinor",
+                         *           "facebookHandle": "Equinor",
+                         *           "instagramHandle": "equinor",
+                         *           "twitterHandle": "Equinor",
+                         *           "technologies": [
+                         *             {
+                         *               "name": "Adobe Experience Manager",
+                         *               "category": "CMS",
+                         *               "confidence": 0.9
+                         *             }
+                         *           ],
+                         *           "hasAnyAdPixel": true,
+                         *           "majorityOwner": {
+                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *             "orgNumber": "912660680",
+                         *             "ownershipPct": 67,
+                         *             "year": 2024
+                         *           },
+                         *           "largestShareholder": {
+                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *             "orgNumber": "912660680",
+                         *             "ownershipPct": 67,
+                         *             "year": 2024
+                         *           },
+                         *           "createdAt": "2026-01-05T03:12:44.000Z",
+                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *           "naceName": "Utvinning av råolje",
+                         *           "orgFormName": "Allmennaksjeselskap",
+                         *           "countryName": "Norge",
+                         *           "municipalityName": "Stavanger",
+                         *           "countyCode": "11",
+                         *           "countyName": "Rogaland",
+                         *           "financials": [
+                         *             {
+                         *               "orgNumber": "923609016",
+                         *               "regnskapstype": "SELSKAP",
+                         *               "periodFrom": "2024-01-01",
+                         *               "periodTo": "2024-12-31",
+                         *               "currency": "USD",
+                         *               "revenue": 72543000000,
+                         *               "operatingProfit": 13001000000,
+                         *               "netResult": 8141000000,
+                         *               "equity": 41090000000,
+                         *               "totalAssets": 109150000000,
+                         *               "totalLiabilities": 68060000000,
+                         *               "profitMargin": 11.22,
+                         *               "operatingMargin": 17.92,
+                         *               "returnOnEquity": 19.81,
+                         *               "equityRatio": 37.65,
+                         *               "revenueGrowthYoY": -8.4
+                         *             }
+                         *           ],
+                         *           "roles": [
+                         *             {
+                         *               "roleTypeCode": "DAGL",
+                         *               "roleTypeDescription": "Daglig leder/ adm.direktør",
+                         *               "groupCode": "DAGL",
+                         *               "groupDescription": "Daglig leder/ adm.direktør",
+                         *               "personFirstName": "Kari",
+                         *               "personMiddleName": null,
+                         *               "personLastName": "Nordmann",
+                         *               "personBirthYear": 1971,
+                         *               "entityOrgNumber": null,
+                         *               "entityName": null,
+                         *               "electedBy": null,
+                         *               "ownershipPercent": null
+                         *             }
+                         *           ],
+                         *           "_sources": {
+                         *             "attribution": [
+                         *               "Brønnøysundregistrene",
+                         *               "Regnskapsregisteret",
+                         *               "SSB Klass"
+                         *             ],
+                         *             "fields": {
+                         *               "companyCore": "Brønnøysundregistrene",
+                         *               "roles": "Brønnøysundregistrene",
+                         *               "financials": "Regnskapsregisteret",
+                         *               "financialRatios": {
+                         *                 "source": "Regnskapsregisteret",
+                         *                 "computed": true
+                         *               },
+                         *               "industryLabel": "SSB Klass",
+                         *               "orgFormLabel": "SSB Klass",
+                         *               "countryLabel": "SSB Klass"
+                         *             }
+                         *           }
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                         *       "hasMore": true
+                         *     }
+                         */
                         "application/json": {
                             data: components["schemas"]["CompanyRow"][];
                             /** @description Pass as `cursor` for the next page; null on the last page */
@@ -965,7 +1400,10 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description ISO 8601 date or timestamp (UTC when no offset) */
+                    /**
+                     * @description ISO 8601 date or timestamp (UTC when no offset)
+                     * @example 2026-04-20T12:34:56Z
+                     */
                     since: string;
                     /** @description 1–100; values above your tier’s maxPageSize are capped */
                     limit?: number;
@@ -984,6 +1422,150 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "1042",
+                         *           "orgNumber": "923609016",
+                         *           "country": "NO",
+                         *           "name": "EQUINOR ASA",
+                         *           "orgFormCode": "ASA",
+                         *           "orgFormDescription": "Allmennaksjeselskap",
+                         *           "naceCode1": "06.100",
+                         *           "naceDescription1": "Utvinning av råolje",
+                         *           "naceCode2": null,
+                         *           "naceDescription2": null,
+                         *           "naceCode3": null,
+                         *           "naceDescription3": null,
+                         *           "sectorCode": "1120",
+                         *           "employeeCount": 21408,
+                         *           "hasRegisteredEmployees": true,
+                         *           "businessAddressStreet": "Forusbeen 50",
+                         *           "businessAddressPostalCode": "4035",
+                         *           "businessAddressCity": "STAVANGER",
+                         *           "businessAddressMunicipality": "STAVANGER",
+                         *           "businessAddressMuniNo": "1103",
+                         *           "businessAddressCountryCode": "NO",
+                         *           "postalAddressStreet": "Postboks 8500 Forus",
+                         *           "postalAddressPostalCode": "4035",
+                         *           "postalAddressCity": "STAVANGER",
+                         *           "postalAddressMunicipality": "STAVANGER",
+                         *           "postalAddressMuniNo": "1103",
+                         *           "postalAddressCountryCode": "NO",
+                         *           "website": "www.equinor.com",
+                         *           "phone": "51 99 00 00",
+                         *           "parentOrgNumber": null,
+                         *           "isInGroup": true,
+                         *           "foundingDate": "1972-09-18",
+                         *           "registrationDate": "1995-03-12",
+                         *           "registeredInVat": true,
+                         *           "registeredInBiz": true,
+                         *           "isBankrupt": false,
+                         *           "isBeingDissolved": false,
+                         *           "isInForcedDissolution": false,
+                         *           "isDeleted": false,
+                         *           "deletedDate": null,
+                         *           "status": "active",
+                         *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+                         *           "lastSubmittedAccountsYear": "2024",
+                         *           "primaryDomain": "equinor.com",
+                         *           "enrichedDomains": [
+                         *             "equinor.com"
+                         *           ],
+                         *           "linkedinHandle": "equinor",
+                         *           "facebookHandle": "Equinor",
+                         *           "instagramHandle": "equinor",
+                         *           "twitterHandle": "Equinor",
+                         *           "technologies": [
+                         *             {
+                         *               "name": "Adobe Experience Manager",
+                         *               "category": "CMS",
+                         *               "confidence": 0.9
+                         *             }
+                         *           ],
+                         *           "hasAnyAdPixel": true,
+                         *           "majorityOwner": {
+                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *             "orgNumber": "912660680",
+                         *             "ownershipPct": 67,
+                         *             "year": 2024
+                         *           },
+                         *           "largestShareholder": {
+                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *             "orgNumber": "912660680",
+                         *             "ownershipPct": 67,
+                         *             "year": 2024
+                         *           },
+                         *           "createdAt": "2026-01-05T03:12:44.000Z",
+                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *           "naceName": "Utvinning av råolje",
+                         *           "orgFormName": "Allmennaksjeselskap",
+                         *           "countryName": "Norge",
+                         *           "municipalityName": "Stavanger",
+                         *           "countyCode": "11",
+                         *           "countyName": "Rogaland",
+                         *           "financials": [
+                         *             {
+                         *               "orgNumber": "923609016",
+                         *               "regnskapstype": "SELSKAP",
+                         *               "periodFrom": "2024-01-01",
+                         *               "periodTo": "2024-12-31",
+                         *               "currency": "USD",
+                         *               "revenue": 72543000000,
+                         *               "operatingProfit": 13001000000,
+                         *               "netResult": 8141000000,
+                         *               "equity": 41090000000,
+                         *               "totalAssets": 109150000000,
+                         *               "totalLiabilities": 68060000000,
+                         *               "profitMargin": 11.22,
+                         *               "operatingMargin": 17.92,
+                         *               "returnOnEquity": 19.81,
+                         *               "equityRatio": 37.65,
+                         *               "revenueGrowthYoY": -8.4
+                         *             }
+                         *           ],
+                         *           "roles": [
+                         *             {
+                         *               "roleTypeCode": "DAGL",
+                         *               "roleTypeDescription": "Daglig leder/ adm.direktør",
+                         *               "groupCode": "DAGL",
+                         *               "groupDescription": "Daglig leder/ adm.direktør",
+                         *               "personFirstName": "Kari",
+                         *               "personMiddleName": null,
+                         *               "personLastName": "Nordmann",
+                         *               "personBirthYear": 1971,
+                         *               "entityOrgNumber": null,
+                         *               "entityName": null,
+                         *               "electedBy": null,
+                         *               "ownershipPercent": null
+                         *             }
+                         *           ],
+                         *           "_sources": {
+                         *             "attribution": [
+                         *               "Brønnøysundregistrene",
+                         *               "Regnskapsregisteret",
+                         *               "SSB Klass"
+                         *             ],
+                         *             "fields": {
+                         *               "companyCore": "Brønnøysundregistrene",
+                         *               "roles": "Brønnøysundregistrene",
+                         *               "financials": "Regnskapsregisteret",
+                         *               "financialRatios": {
+                         *                 "source": "Regnskapsregisteret",
+                         *                 "computed": true
+                         *               },
+                         *               "industryLabel": "SSB Klass",
+                         *               "orgFormLabel": "SSB Klass",
+                         *               "countryLabel": "SSB Klass"
+                         *             }
+                         *           }
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                         *       "hasMore": true
+                         *     }
+                         */
                         "application/json": {
                             data: components["schemas"]["CompanyRow"][];
                             /** @description Pass as `cursor` for the next page; null on the last page */
@@ -1070,6 +1652,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                         *           "name": "crm-webhook",
+                         *           "type": "webhook",
+                         *           "isActive": true,
+                         *           "createdAt": "2026-04-20T12:34:56.000Z",
+                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *           "config": {
+                         *             "url": "https://hooks.acme.example/ncd",
+                         *             "method": "POST",
+                         *             "headers": {
+                         *               "Authorization": "***"
+                         *             },
+                         *             "signing": true
+                         *           }
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -1149,6 +1753,21 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "crm-webhook",
+                     *       "type": "webhook",
+                     *       "config": {
+                     *         "url": "https://hooks.acme.example/ncd",
+                     *         "method": "POST",
+                     *         "headers": {
+                     *           "Authorization": "Bearer token-for-the-receiver"
+                     *         },
+                     *         "signingSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       },
+                     *       "isActive": true
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
                         name: string;
@@ -1184,6 +1803,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                         *       "name": "crm-webhook",
+                         *       "type": "webhook",
+                         *       "isActive": true,
+                         *       "createdAt": "2026-04-20T12:34:56.000Z",
+                         *       "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *       "config": {
+                         *         "url": "https://hooks.acme.example/ncd",
+                         *         "method": "POST",
+                         *         "headers": {
+                         *           "Authorization": "***"
+                         *         },
+                         *         "signing": true
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             name: string;
@@ -1296,6 +1933,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                         *       "name": "crm-webhook",
+                         *       "type": "webhook",
+                         *       "isActive": true,
+                         *       "createdAt": "2026-04-20T12:34:56.000Z",
+                         *       "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *       "config": {
+                         *         "url": "https://hooks.acme.example/ncd",
+                         *         "method": "POST",
+                         *         "headers": {
+                         *           "Authorization": "***"
+                         *         },
+                         *         "signing": true
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             name: string;
@@ -1392,6 +2047,11 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "isActive": false
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Destination kind; `webhook` is the one supported
@@ -1424,6 +2084,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                         *       "name": "crm-webhook",
+                         *       "type": "webhook",
+                         *       "isActive": true,
+                         *       "createdAt": "2026-04-20T12:34:56.000Z",
+                         *       "updatedAt": "2026-04-20T12:34:56.000Z",
+                         *       "config": {
+                         *         "url": "https://hooks.acme.example/ncd",
+                         *         "method": "POST",
+                         *         "headers": {
+                         *           "Authorization": "***"
+                         *         },
+                         *         "signing": true
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             id: string;
                             name: string;
@@ -1610,6 +2288,14 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "orgNumbers": [
+                     *         "923609016",
+                     *         "111111111"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description 9-digit Norwegian organisation numbers */
                         orgNumbers: string[];
@@ -1623,6 +2309,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "destination": "crm-webhook",
+                         *       "requested": 2,
+                         *       "delivered": 1,
+                         *       "notFound": [
+                         *         "111111111"
+                         *       ],
+                         *       "unavailable": [],
+                         *       "errors": []
+                         *     }
+                         */
                         "application/json": {
                             destination: string;
                             /** @description Distinct org numbers asked for */
@@ -1758,6 +2456,40 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "shareholderName": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                         *           "shareholderOrgNumber": "912660680",
+                         *           "shareholderType": "company",
+                         *           "postalCode": "0032",
+                         *           "location": "OSLO",
+                         *           "countryCode": "NO",
+                         *           "shareClass": "Ordinære aksjer",
+                         *           "shareCount": 1867621466,
+                         *           "totalSharesInCompany": 2787574286,
+                         *           "year": 2024,
+                         *           "ownershipPct": 67
+                         *         },
+                         *         {
+                         *           "shareholderName": "Kari Nordmann",
+                         *           "shareholderType": "person",
+                         *           "shareholderBirthYear": 1971,
+                         *           "shareClass": "Ordinære aksjer",
+                         *           "shareCount": 1200,
+                         *           "totalSharesInCompany": 2787574286,
+                         *           "year": 2024,
+                         *           "ownershipPct": 0
+                         *         }
+                         *       ],
+                         *       "availableYears": [
+                         *         2024,
+                         *         2023,
+                         *         2022
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 shareholderName: string | null;
@@ -1865,6 +2597,35 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "root": {
+                         *         "orgNumber": "923609016",
+                         *         "name": "EQUINOR ASA",
+                         *         "orgFormCode": "ASA",
+                         *         "employeeCount": 21408,
+                         *         "children": [
+                         *           {
+                         *             "orgNumber": "987654321",
+                         *             "name": "EQUINOR ENERGY AS",
+                         *             "orgFormCode": "AS",
+                         *             "employeeCount": 4500,
+                         *             "children": []
+                         *           }
+                         *         ]
+                         *       },
+                         *       "totalMembers": 2,
+                         *       "_sources": {
+                         *         "attribution": [
+                         *           "Brønnøysundregistrene"
+                         *         ],
+                         *         "fields": {
+                         *           "companyCore": "Brønnøysundregistrene",
+                         *           "groupHierarchy": "Brønnøysundregistrene"
+                         *         }
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             root: components["schemas"]["GroupNode"];
                             /** @description Members in this tree (at most 500) */
@@ -1961,7 +2722,10 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description 9-digit Norwegian organisation number of the holder */
+                    /**
+                     * @description 9-digit Norwegian organisation number of the holder
+                     * @example 923609016
+                     */
                     shareholderOrgNumber: string;
                     /** @description Register year (the snapshot as of 31 December) */
                     year?: number;
@@ -1978,6 +2742,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "shareholderOrgNumber": "923609016",
+                         *       "data": [
+                         *         {
+                         *           "orgNumber": "987654321",
+                         *           "companyName": "EQUINOR ENERGY AS",
+                         *           "orgFormCode": "AS",
+                         *           "employeeCount": 4500,
+                         *           "shareClass": "Ordinære aksjer",
+                         *           "shareCount": 1000,
+                         *           "totalSharesInCompany": 1000,
+                         *           "year": 2024,
+                         *           "ownershipPct": 100
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             shareholderOrgNumber: string;
                             data: {
@@ -2082,6 +2864,86 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "summary": {
+                         *         "confirmed": 120000,
+                         *         "ambiguous": 8000,
+                         *         "rejected": 4500
+                         *       },
+                         *       "total": 132500,
+                         *       "limit": 50,
+                         *       "offset": 0,
+                         *       "data": [
+                         *         {
+                         *           "orgNumber": "912345671",
+                         *           "companyName": "KAFFEBAR AS",
+                         *           "status": "confirmed",
+                         *           "confidence": 92,
+                         *           "primaryDomain": "kaffebar.no",
+                         *           "linkedinHandle": "kaffebar-as",
+                         *           "facebookHandle": null,
+                         *           "confirmedDomains": [
+                         *             "kaffebar.no"
+                         *           ],
+                         *           "candidates": [
+                         *             {
+                         *               "domain": "kaffebar.no",
+                         *               "host": "www.kaffebar.no",
+                         *               "origin": "brreg-website",
+                         *               "status": "confirmed",
+                         *               "score": 92,
+                         *               "ledger": [
+                         *                 {
+                         *                   "signal": "origin",
+                         *                   "points": 40,
+                         *                   "note": "website reported to the registry"
+                         *                 },
+                         *                 {
+                         *                   "signal": "org-number",
+                         *                   "points": 40,
+                         *                   "note": "org number 912345671 on the page"
+                         *                 },
+                         *                 {
+                         *                   "signal": "name-in-title",
+                         *                   "points": 12,
+                         *                   "note": "title names the company"
+                         *                 }
+                         *               ],
+                         *               "sharedByCompanies": 1,
+                         *               "url": "https://www.kaffebar.no/",
+                         *               "finalUrl": "https://www.kaffebar.no/",
+                         *               "httpStatus": 200,
+                         *               "redirects": [],
+                         *               "error": null,
+                         *               "errorCode": null,
+                         *               "title": "Kaffebar – kaffe og kaker på Grünerløkka",
+                         *               "signals": {
+                         *                 "reachable": true,
+                         *                 "orgNumberOnPage": true,
+                         *                 "otherOrgNumbers": [],
+                         *                 "nameOnPage": true,
+                         *                 "nameInTitle": true,
+                         *                 "nameIsShort": false,
+                         *                 "parkedMarkers": [],
+                         *                 "defaultPageMarkers": [],
+                         *                 "finalDomain": "kaffebar.no",
+                         *                 "redirectedToOtherDomain": false
+                         *               },
+                         *               "redirectsToCandidate": null,
+                         *               "probedAt": "2026-04-19T02:10:00.000Z"
+                         *             }
+                         *           ],
+                         *           "stage": "done",
+                         *           "completedAt": "2026-04-19T02:10:05.000Z",
+                         *           "brregWebsite": "www.kaffebar.no",
+                         *           "orgForm": "AS",
+                         *           "city": "OSLO",
+                         *           "employees": 12
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** @description Companies per status at or above minConfidence (the status filter does not apply) */
                             summary: {
@@ -2280,6 +3142,64 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "88213",
+                         *           "orgNumber": "912345671",
+                         *           "name": "Kaffebar AS",
+                         *           "postnr": "0150",
+                         *           "totalRating": 0,
+                         *           "date": "2026-02-14T00:00:00.000Z",
+                         *           "office": "Region Stor-Oslo",
+                         *           "municipality": "Oslo",
+                         *           "municipalityNo": "0301",
+                         *           "upstreamId": "Z2602141030219990111KDDBT",
+                         *           "venueId": "Z0601051347188430269OGPIQ",
+                         *           "address": "Markveien 35",
+                         *           "poststed": "OSLO",
+                         *           "inspectionType": "ordinary",
+                         *           "themes": [
+                         *             {
+                         *               "number": 1,
+                         *               "nameNo": "Rutiner og ledelse",
+                         *               "nameNn": "Rutinar og leiing",
+                         *               "grade": 0,
+                         *               "applicable": true,
+                         *               "assessed": true
+                         *             },
+                         *             {
+                         *               "number": 2,
+                         *               "nameNo": "Lokaler og utstyr",
+                         *               "nameNn": "Lokale og utstyr",
+                         *               "grade": 1,
+                         *               "applicable": true,
+                         *               "assessed": true
+                         *             },
+                         *             {
+                         *               "number": 3,
+                         *               "nameNo": "Mathåndtering og tilberedning",
+                         *               "nameNn": "Mathandtering og tilverking",
+                         *               "grade": 0,
+                         *               "applicable": true,
+                         *               "assessed": true
+                         *             },
+                         *             {
+                         *               "number": 4,
+                         *               "nameNo": "Merking og sporbarhet",
+                         *               "nameNn": "Merking og sporbarheit",
+                         *               "grade": 4,
+                         *               "applicable": false,
+                         *               "assessed": false
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                         *       "hasMore": true
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 id: string;
@@ -2424,6 +3344,33 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "id": "4812",
+                         *           "licenseNumber": "0301-2024-00153",
+                         *           "orgNumber": "912345671",
+                         *           "registerType": "Alkoholsbevilling",
+                         *           "licenseTypeCode": "01SKJE",
+                         *           "licenseTypeDescription": "Skjenkebevilling",
+                         *           "venueName": "Kaffebar Grünerløkka",
+                         *           "venueOrgNumber": "998877665",
+                         *           "productGroups": [
+                         *             "Gruppe 1",
+                         *             "Gruppe 2"
+                         *           ],
+                         *           "municipality": "Oslo",
+                         *           "municipalityNo": "0301",
+                         *           "issuingAuthority": "Oslo kommune",
+                         *           "validFrom": "2024-07-01T00:00:00.000Z",
+                         *           "validTo": "2028-06-30T00:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                         *       "hasMore": true
+                         *     }
+                         */
                         "application/json": {
                             data: components["schemas"]["License"][];
                             /** @description Pass as `cursor` for the next page; null on the last page */
@@ -2749,11 +3696,325 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Coverage by country and category
+         * @description No key. What the store holds per country (NO, FI, SE) and category (companies, financials, roles, sub-units, shareholders, licences, inspections, domains, technologies, screening lists): record counts, the share of companies covered, last successful sync and the sync schedule. Measured from the store by a nightly snapshot; cached for one hour.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "snapshotAt": "2026-05-20T02:00:03.120Z",
+                         *       "countries": [
+                         *         "FI",
+                         *         "NO",
+                         *         "SE"
+                         *       ],
+                         *       "categories": [
+                         *         "companies",
+                         *         "financials",
+                         *         "roles",
+                         *         "subUnits",
+                         *         "shareholders",
+                         *         "licenses",
+                         *         "inspections",
+                         *         "domains",
+                         *         "technologies",
+                         *         "screeningLists"
+                         *       ],
+                         *       "rows": [
+                         *         {
+                         *           "country": "NO",
+                         *           "category": "companies",
+                         *           "records": 1162000,
+                         *           "companiesWith": 1162000,
+                         *           "share": 1,
+                         *           "lastSync": "2026-05-20T01:45:09.000Z",
+                         *           "cadence": [
+                         *             {
+                         *               "job": "brreg-updates",
+                         *               "cron": "*\/15 * * * *"
+                         *             },
+                         *             {
+                         *               "job": "brreg",
+                         *               "cron": "0 3 1 * *"
+                         *             }
+                         *           ],
+                         *           "sources": [
+                         *             "brreg-updates",
+                         *             "brreg-snapshot"
+                         *           ]
+                         *         },
+                         *         {
+                         *           "country": "NO",
+                         *           "category": "financials",
+                         *           "records": 2410331,
+                         *           "companiesWith": 402118,
+                         *           "share": 0.3461,
+                         *           "lastSync": "2026-05-18T04:12:40.000Z",
+                         *           "cadence": [],
+                         *           "sources": [
+                         *             "regnskap"
+                         *           ]
+                         *         },
+                         *         {
+                         *           "country": "SE",
+                         *           "category": "shareholders",
+                         *           "records": 0,
+                         *           "companiesWith": 0,
+                         *           "share": 0,
+                         *           "lastSync": null,
+                         *           "cadence": [],
+                         *           "sources": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            snapshotAt: string | null;
+                            countries: string[];
+                            categories: string[];
+                            /** @description One row per country and category */
+                            rows: {
+                                /** @description ISO 3166-1 alpha-2 country code */
+                                country: string;
+                                /** @enum {string} */
+                                category: "companies" | "financials" | "roles" | "subUnits" | "shareholders" | "licenses" | "inspections" | "domains" | "technologies" | "screeningLists";
+                                /** @description Rows stored in this category for the country (technologies: detections; screeningLists: listed entities, shared by every country) */
+                                records: number;
+                                companiesWith: number | null;
+                                share: number | null;
+                                lastSync: string | null;
+                                /** @description Schedules of the jobs that keep the category fresh on this server (empty: on demand only) */
+                                cadence: {
+                                    job: string;
+                                    /** @description UTC cron expression */
+                                    cron: string;
+                                }[];
+                                /** @description Data-source names (as in /api/health dataSources) feeding the category */
+                                sources: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol endpoint (Streamable HTTP)
+         * @description For MCP clients (Claude, Cursor, the MCP SDKs), not for hand-written calls. Stateless Streamable HTTP: no session id; send `Accept: application/json, text/event-stream`; answers are JSON. Tools: lookup_company, search_companies, get_financials, get_corporate_group, get_shareholders, get_ownership_network, search_inspections, search_licenses, list_municipalities, screen_company, list_destinations, push_to_destination. Each HTTP request counts once against the key’s per-minute rate and daily/monthly quotas (initialize, tools/list and each tools/call are separate requests). Tools apply the key’s tier (page-size cap, search filter rule, push right). A tool failure (unknown company, invalid number, refused by tier) is a tool result with `isError: true`. GET and DELETE answer 405.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description One JSON-RPC 2.0 message (batches are not accepted) */
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "method": "tools/call",
+                     *       "params": {
+                     *         "name": "lookup_company",
+                     *         "arguments": {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        /** @description initialize, notifications/initialized, tools/list, tools/call, ping */
+                        method?: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                        result?: unknown;
+                        error?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description The JSON-RPC response (application/json) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "jsonrpc": "2.0",
+                         *       "id": 2,
+                         *       "result": {
+                         *         "content": [
+                         *           {
+                         *             "type": "text",
+                         *             "text": "{\"orgNumber\":\"923609016\",\"country\":\"NO\",\"name\":\"EQUINOR ASA\", …}"
+                         *           }
+                         *         ],
+                         *         "structuredContent": {
+                         *           "orgNumber": "923609016",
+                         *           "country": "NO",
+                         *           "name": "EQUINOR ASA",
+                         *           "orgFormCode": "ASA",
+                         *           "employeeCount": 21408
+                         *         }
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /** @enum {string} */
+                            jsonrpc: "2.0";
+                            id: string | number | null;
+                            result?: unknown;
+                            error?: {
+                                code: number;
+                                message: string;
+                                data?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Accepted: the message was a notification or a response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Every error has this shape; `details` on validation errors. */
+        /**
+         * @description Every error has this shape; `details` on validation errors.
+         * @example {
+         *       "error": "Invalid request",
+         *       "code": "validation_failed",
+         *       "details": [
+         *         {
+         *           "path": "params.orgNumber",
+         *           "message": "must be 9 digits with a valid check digit"
+         *         }
+         *       ],
+         *       "requestId": "6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f"
+         *     }
+         */
         ErrorBody: {
             error: string;
             code: string;
@@ -2765,6 +4026,14 @@ export interface components {
             upgradeUrl?: string;
             retryAfter?: number;
         };
+        /**
+         * @example {
+         *       "rateLimitPerMinute": 20,
+         *       "dailyLimit": 500,
+         *       "monthlyLimit": 5000,
+         *       "maxPageSize": 20
+         *     }
+         */
         KeyLimits: {
             /** @description Requests per minute; null = unlimited */
             rateLimitPerMinute: number | null;
@@ -2775,6 +4044,27 @@ export interface components {
             /** @description Largest page a list endpoint returns */
             maxPageSize: number;
         };
+        /**
+         * @example {
+         *       "attribution": [
+         *         "Brønnøysundregistrene",
+         *         "Regnskapsregisteret",
+         *         "SSB Klass"
+         *       ],
+         *       "fields": {
+         *         "companyCore": "Brønnøysundregistrene",
+         *         "roles": "Brønnøysundregistrene",
+         *         "financials": "Regnskapsregisteret",
+         *         "financialRatios": {
+         *           "source": "Regnskapsregisteret",
+         *           "computed": true
+         *         },
+         *         "industryLabel": "SSB Klass",
+         *         "orgFormLabel": "SSB Klass",
+         *         "countryLabel": "SSB Klass"
+         *       }
+         *     }
+         */
         Sources: {
             /** @description Source names, deduplicated, for a "Data via" footer */
             attribution: string[];
@@ -2783,6 +4073,26 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "orgNumber": "923609016",
+         *       "regnskapstype": "SELSKAP",
+         *       "periodFrom": "2024-01-01",
+         *       "periodTo": "2024-12-31",
+         *       "currency": "USD",
+         *       "revenue": 72543000000,
+         *       "operatingProfit": 13001000000,
+         *       "netResult": 8141000000,
+         *       "equity": 41090000000,
+         *       "totalAssets": 109150000000,
+         *       "totalLiabilities": 68060000000,
+         *       "profitMargin": 11.22,
+         *       "operatingMargin": 17.92,
+         *       "returnOnEquity": 19.81,
+         *       "equityRatio": 37.65,
+         *       "revenueGrowthYoY": -8.4
+         *     }
+         */
         Financial: {
             orgNumber: string;
             /** @description SELSKAP (the company) or KONSERN (group accounts) */
@@ -2809,6 +4119,22 @@ export interface components {
             /** @description revenue change from the previous year, % */
             revenueGrowthYoY: number | null;
         };
+        /**
+         * @example {
+         *       "roleTypeCode": "DAGL",
+         *       "roleTypeDescription": "Daglig leder/ adm.direktør",
+         *       "groupCode": "DAGL",
+         *       "groupDescription": "Daglig leder/ adm.direktør",
+         *       "personFirstName": "Kari",
+         *       "personMiddleName": null,
+         *       "personLastName": "Nordmann",
+         *       "personBirthYear": 1971,
+         *       "entityOrgNumber": null,
+         *       "entityName": null,
+         *       "electedBy": null,
+         *       "ownershipPercent": null
+         *     }
+         */
         Role: {
             /** @description e.g. DAGL (CEO), LEDE (board chair), MEDL, NEST, VARA, REVI, REGN */
             roleTypeCode: string;
@@ -2825,6 +4151,26 @@ export interface components {
             electedBy: string | null;
             ownershipPercent: number | null;
         };
+        /**
+         * @example {
+         *       "orgNumber": "973152351",
+         *       "name": "EQUINOR ASA AVD FORUS",
+         *       "orgFormCode": "BEDR",
+         *       "naceCode1": "06.100",
+         *       "naceDescription1": "Utvinning av råolje",
+         *       "employeeCount": 1800,
+         *       "addressStreet": "Forusbeen 50",
+         *       "addressPostalCode": "4035",
+         *       "addressCity": "STAVANGER",
+         *       "addressMunicipality": "STAVANGER",
+         *       "addressMuniNo": "1103",
+         *       "addressLat": 58.8916,
+         *       "addressLng": 5.7211,
+         *       "startDate": "1995-03-01",
+         *       "closureDate": null,
+         *       "isDeleted": false
+         *     }
+         */
         SubUnit: {
             orgNumber: string;
             name: string;
@@ -2845,6 +4191,27 @@ export interface components {
             closureDate: string | null;
             isDeleted: boolean;
         };
+        /**
+         * @example {
+         *       "id": "4812",
+         *       "licenseNumber": "0301-2024-00153",
+         *       "orgNumber": "912345671",
+         *       "registerType": "Alkoholsbevilling",
+         *       "licenseTypeCode": "01SKJE",
+         *       "licenseTypeDescription": "Skjenkebevilling",
+         *       "venueName": "Kaffebar Grünerløkka",
+         *       "venueOrgNumber": "998877665",
+         *       "productGroups": [
+         *         "Gruppe 1",
+         *         "Gruppe 2"
+         *       ],
+         *       "municipality": "Oslo",
+         *       "municipalityNo": "0301",
+         *       "issuingAuthority": "Oslo kommune",
+         *       "validFrom": "2024-07-01T00:00:00.000Z",
+         *       "validTo": "2028-06-30T00:00:00.000Z"
+         *     }
+         */
         License: {
             id: string;
             licenseNumber: string;
@@ -2864,6 +4231,158 @@ export interface components {
             /** Format: date-time */
             validTo: string | null;
         };
+        /**
+         * @example {
+         *       "id": "1042",
+         *       "orgNumber": "923609016",
+         *       "country": "NO",
+         *       "name": "EQUINOR ASA",
+         *       "orgFormCode": "ASA",
+         *       "orgFormDescription": "Allmennaksjeselskap",
+         *       "naceCode1": "06.100",
+         *       "naceDescription1": "Utvinning av råolje",
+         *       "naceCode2": null,
+         *       "naceDescription2": null,
+         *       "naceCode3": null,
+         *       "naceDescription3": null,
+         *       "sectorCode": "1120",
+         *       "employeeCount": 21408,
+         *       "hasRegisteredEmployees": true,
+         *       "businessAddressStreet": "Forusbeen 50",
+         *       "businessAddressPostalCode": "4035",
+         *       "businessAddressCity": "STAVANGER",
+         *       "businessAddressMunicipality": "STAVANGER",
+         *       "businessAddressMuniNo": "1103",
+         *       "businessAddressCountryCode": "NO",
+         *       "postalAddressStreet": "Postboks 8500 Forus",
+         *       "postalAddressPostalCode": "4035",
+         *       "postalAddressCity": "STAVANGER",
+         *       "postalAddressMunicipality": "STAVANGER",
+         *       "postalAddressMuniNo": "1103",
+         *       "postalAddressCountryCode": "NO",
+         *       "website": "www.equinor.com",
+         *       "phone": "51 99 00 00",
+         *       "parentOrgNumber": null,
+         *       "isInGroup": true,
+         *       "foundingDate": "1972-09-18",
+         *       "registrationDate": "1995-03-12",
+         *       "registeredInVat": true,
+         *       "registeredInBiz": true,
+         *       "isBankrupt": false,
+         *       "isBeingDissolved": false,
+         *       "isInForcedDissolution": false,
+         *       "isDeleted": false,
+         *       "deletedDate": null,
+         *       "status": "active",
+         *       "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+         *       "lastSubmittedAccountsYear": "2024",
+         *       "primaryDomain": "equinor.com",
+         *       "enrichedDomains": [
+         *         "equinor.com"
+         *       ],
+         *       "linkedinHandle": "equinor",
+         *       "facebookHandle": "Equinor",
+         *       "instagramHandle": "equinor",
+         *       "twitterHandle": "Equinor",
+         *       "technologies": [
+         *         {
+         *           "name": "Adobe Experience Manager",
+         *           "category": "CMS",
+         *           "confidence": 0.9
+         *         }
+         *       ],
+         *       "hasAnyAdPixel": true,
+         *       "majorityOwner": {
+         *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+         *         "orgNumber": "912660680",
+         *         "ownershipPct": 67,
+         *         "year": 2024
+         *       },
+         *       "largestShareholder": {
+         *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+         *         "orgNumber": "912660680",
+         *         "ownershipPct": 67,
+         *         "year": 2024
+         *       },
+         *       "createdAt": "2026-01-05T03:12:44.000Z",
+         *       "updatedAt": "2026-04-20T12:34:56.000Z",
+         *       "financials": [
+         *         {
+         *           "orgNumber": "923609016",
+         *           "regnskapstype": "SELSKAP",
+         *           "periodFrom": "2024-01-01",
+         *           "periodTo": "2024-12-31",
+         *           "currency": "USD",
+         *           "revenue": 72543000000,
+         *           "operatingProfit": 13001000000,
+         *           "netResult": 8141000000,
+         *           "equity": 41090000000,
+         *           "totalAssets": 109150000000,
+         *           "totalLiabilities": 68060000000,
+         *           "profitMargin": 11.22,
+         *           "operatingMargin": 17.92,
+         *           "returnOnEquity": 19.81,
+         *           "equityRatio": 37.65,
+         *           "revenueGrowthYoY": -8.4
+         *         }
+         *       ],
+         *       "roles": [
+         *         {
+         *           "roleTypeCode": "DAGL",
+         *           "roleTypeDescription": "Daglig leder/ adm.direktør",
+         *           "groupCode": "DAGL",
+         *           "groupDescription": "Daglig leder/ adm.direktør",
+         *           "personFirstName": "Kari",
+         *           "personMiddleName": null,
+         *           "personLastName": "Nordmann",
+         *           "personBirthYear": 1971,
+         *           "entityOrgNumber": null,
+         *           "entityName": null,
+         *           "electedBy": null,
+         *           "ownershipPercent": null
+         *         }
+         *       ],
+         *       "subUnits": [
+         *         {
+         *           "orgNumber": "973152351",
+         *           "name": "EQUINOR ASA AVD FORUS",
+         *           "orgFormCode": "BEDR",
+         *           "naceCode1": "06.100",
+         *           "naceDescription1": "Utvinning av råolje",
+         *           "employeeCount": 1800,
+         *           "addressStreet": "Forusbeen 50",
+         *           "addressPostalCode": "4035",
+         *           "addressCity": "STAVANGER",
+         *           "addressMunicipality": "STAVANGER",
+         *           "addressMuniNo": "1103",
+         *           "addressLat": 58.8916,
+         *           "addressLng": 5.7211,
+         *           "startDate": "1995-03-01",
+         *           "closureDate": null,
+         *           "isDeleted": false
+         *         }
+         *       ],
+         *       "licenses": [],
+         *       "_sources": {
+         *         "attribution": [
+         *           "Brønnøysundregistrene",
+         *           "Regnskapsregisteret"
+         *         ],
+         *         "fields": {
+         *           "companyCore": "Brønnøysundregistrene",
+         *           "roles": "Brønnøysundregistrene",
+         *           "financials": "Regnskapsregisteret",
+         *           "financialRatios": {
+         *             "source": "Regnskapsregisteret",
+         *             "computed": true
+         *           },
+         *           "industryLabel": "SSB Klass",
+         *           "orgFormLabel": "SSB Klass",
+         *           "countryLabel": "SSB Klass"
+         *         }
+         *       }
+         *     }
+         */
         CompanyRecord: {
             id: string;
             orgNumber: string;
@@ -2946,6 +4465,165 @@ export interface components {
             licenses: components["schemas"]["License"][];
             _sources: components["schemas"]["Sources"];
         };
+        /**
+         * @example {
+         *       "id": "1042",
+         *       "orgNumber": "923609016",
+         *       "country": "NO",
+         *       "name": "EQUINOR ASA",
+         *       "orgFormCode": "ASA",
+         *       "orgFormDescription": "Allmennaksjeselskap",
+         *       "naceCode1": "06.100",
+         *       "naceDescription1": "Utvinning av råolje",
+         *       "naceCode2": null,
+         *       "naceDescription2": null,
+         *       "naceCode3": null,
+         *       "naceDescription3": null,
+         *       "sectorCode": "1120",
+         *       "employeeCount": 21408,
+         *       "hasRegisteredEmployees": true,
+         *       "businessAddressStreet": "Forusbeen 50",
+         *       "businessAddressPostalCode": "4035",
+         *       "businessAddressCity": "STAVANGER",
+         *       "businessAddressMunicipality": "STAVANGER",
+         *       "businessAddressMuniNo": "1103",
+         *       "businessAddressCountryCode": "NO",
+         *       "postalAddressStreet": "Postboks 8500 Forus",
+         *       "postalAddressPostalCode": "4035",
+         *       "postalAddressCity": "STAVANGER",
+         *       "postalAddressMunicipality": "STAVANGER",
+         *       "postalAddressMuniNo": "1103",
+         *       "postalAddressCountryCode": "NO",
+         *       "website": "www.equinor.com",
+         *       "phone": "51 99 00 00",
+         *       "parentOrgNumber": null,
+         *       "isInGroup": true,
+         *       "foundingDate": "1972-09-18",
+         *       "registrationDate": "1995-03-12",
+         *       "registeredInVat": true,
+         *       "registeredInBiz": true,
+         *       "isBankrupt": false,
+         *       "isBeingDissolved": false,
+         *       "isInForcedDissolution": false,
+         *       "isDeleted": false,
+         *       "deletedDate": null,
+         *       "status": "active",
+         *       "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+         *       "lastSubmittedAccountsYear": "2024",
+         *       "primaryDomain": "equinor.com",
+         *       "enrichedDomains": [
+         *         "equinor.com"
+         *       ],
+         *       "linkedinHandle": "equinor",
+         *       "facebookHandle": "Equinor",
+         *       "instagramHandle": "equinor",
+         *       "twitterHandle": "Equinor",
+         *       "technologies": [
+         *         {
+         *           "name": "Adobe Experience Manager",
+         *           "category": "CMS",
+         *           "confidence": 0.9
+         *         }
+         *       ],
+         *       "hasAnyAdPixel": true,
+         *       "majorityOwner": {
+         *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+         *         "orgNumber": "912660680",
+         *         "ownershipPct": 67,
+         *         "year": 2024
+         *       },
+         *       "largestShareholder": {
+         *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+         *         "orgNumber": "912660680",
+         *         "ownershipPct": 67,
+         *         "year": 2024
+         *       },
+         *       "createdAt": "2026-01-05T03:12:44.000Z",
+         *       "updatedAt": "2026-04-20T12:34:56.000Z",
+         *       "naceName": "Utvinning av råolje",
+         *       "orgFormName": "Allmennaksjeselskap",
+         *       "countryName": "Norge",
+         *       "municipalityName": "Stavanger",
+         *       "countyCode": "11",
+         *       "countyName": "Rogaland",
+         *       "financials": [
+         *         {
+         *           "orgNumber": "923609016",
+         *           "regnskapstype": "SELSKAP",
+         *           "periodFrom": "2024-01-01",
+         *           "periodTo": "2024-12-31",
+         *           "currency": "USD",
+         *           "revenue": 72543000000,
+         *           "operatingProfit": 13001000000,
+         *           "netResult": 8141000000,
+         *           "equity": 41090000000,
+         *           "totalAssets": 109150000000,
+         *           "totalLiabilities": 68060000000,
+         *           "profitMargin": 11.22,
+         *           "operatingMargin": 17.92,
+         *           "returnOnEquity": 19.81,
+         *           "equityRatio": 37.65,
+         *           "revenueGrowthYoY": -8.4
+         *         }
+         *       ],
+         *       "roles": [
+         *         {
+         *           "roleTypeCode": "DAGL",
+         *           "roleTypeDescription": "Daglig leder/ adm.direktør",
+         *           "groupCode": "DAGL",
+         *           "groupDescription": "Daglig leder/ adm.direktør",
+         *           "personFirstName": "Kari",
+         *           "personMiddleName": null,
+         *           "personLastName": "Nordmann",
+         *           "personBirthYear": 1971,
+         *           "entityOrgNumber": null,
+         *           "entityName": null,
+         *           "electedBy": null,
+         *           "ownershipPercent": null
+         *         }
+         *       ],
+         *       "subUnits": [
+         *         {
+         *           "orgNumber": "973152351",
+         *           "name": "EQUINOR ASA AVD FORUS",
+         *           "orgFormCode": "BEDR",
+         *           "naceCode1": "06.100",
+         *           "naceDescription1": "Utvinning av råolje",
+         *           "employeeCount": 1800,
+         *           "addressStreet": "Forusbeen 50",
+         *           "addressPostalCode": "4035",
+         *           "addressCity": "STAVANGER",
+         *           "addressMunicipality": "STAVANGER",
+         *           "addressMuniNo": "1103",
+         *           "addressLat": 58.8916,
+         *           "addressLng": 5.7211,
+         *           "startDate": "1995-03-01",
+         *           "closureDate": null,
+         *           "isDeleted": false
+         *         }
+         *       ],
+         *       "licenses": [],
+         *       "_sources": {
+         *         "attribution": [
+         *           "Brønnøysundregistrene",
+         *           "Regnskapsregisteret",
+         *           "SSB Klass"
+         *         ],
+         *         "fields": {
+         *           "companyCore": "Brønnøysundregistrene",
+         *           "roles": "Brønnøysundregistrene",
+         *           "financials": "Regnskapsregisteret",
+         *           "financialRatios": {
+         *             "source": "Regnskapsregisteret",
+         *             "computed": true
+         *           },
+         *           "industryLabel": "SSB Klass",
+         *           "orgFormLabel": "SSB Klass",
+         *           "countryLabel": "SSB Klass"
+         *         }
+         *       }
+         *     }
+         */
         CompanyLookup: {
             id: string;
             orgNumber: string;
@@ -3046,6 +4724,144 @@ export interface components {
             licenses: components["schemas"]["License"][];
             _sources: components["schemas"]["Sources"];
         };
+        /**
+         * @example {
+         *       "id": "1042",
+         *       "orgNumber": "923609016",
+         *       "country": "NO",
+         *       "name": "EQUINOR ASA",
+         *       "orgFormCode": "ASA",
+         *       "orgFormDescription": "Allmennaksjeselskap",
+         *       "naceCode1": "06.100",
+         *       "naceDescription1": "Utvinning av råolje",
+         *       "naceCode2": null,
+         *       "naceDescription2": null,
+         *       "naceCode3": null,
+         *       "naceDescription3": null,
+         *       "sectorCode": "1120",
+         *       "employeeCount": 21408,
+         *       "hasRegisteredEmployees": true,
+         *       "businessAddressStreet": "Forusbeen 50",
+         *       "businessAddressPostalCode": "4035",
+         *       "businessAddressCity": "STAVANGER",
+         *       "businessAddressMunicipality": "STAVANGER",
+         *       "businessAddressMuniNo": "1103",
+         *       "businessAddressCountryCode": "NO",
+         *       "postalAddressStreet": "Postboks 8500 Forus",
+         *       "postalAddressPostalCode": "4035",
+         *       "postalAddressCity": "STAVANGER",
+         *       "postalAddressMunicipality": "STAVANGER",
+         *       "postalAddressMuniNo": "1103",
+         *       "postalAddressCountryCode": "NO",
+         *       "website": "www.equinor.com",
+         *       "phone": "51 99 00 00",
+         *       "parentOrgNumber": null,
+         *       "isInGroup": true,
+         *       "foundingDate": "1972-09-18",
+         *       "registrationDate": "1995-03-12",
+         *       "registeredInVat": true,
+         *       "registeredInBiz": true,
+         *       "isBankrupt": false,
+         *       "isBeingDissolved": false,
+         *       "isInForcedDissolution": false,
+         *       "isDeleted": false,
+         *       "deletedDate": null,
+         *       "status": "active",
+         *       "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+         *       "lastSubmittedAccountsYear": "2024",
+         *       "primaryDomain": "equinor.com",
+         *       "enrichedDomains": [
+         *         "equinor.com"
+         *       ],
+         *       "linkedinHandle": "equinor",
+         *       "facebookHandle": "Equinor",
+         *       "instagramHandle": "equinor",
+         *       "twitterHandle": "Equinor",
+         *       "technologies": [
+         *         {
+         *           "name": "Adobe Experience Manager",
+         *           "category": "CMS",
+         *           "confidence": 0.9
+         *         }
+         *       ],
+         *       "hasAnyAdPixel": true,
+         *       "majorityOwner": {
+         *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+         *         "orgNumber": "912660680",
+         *         "ownershipPct": 67,
+         *         "year": 2024
+         *       },
+         *       "largestShareholder": {
+         *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+         *         "orgNumber": "912660680",
+         *         "ownershipPct": 67,
+         *         "year": 2024
+         *       },
+         *       "createdAt": "2026-01-05T03:12:44.000Z",
+         *       "updatedAt": "2026-04-20T12:34:56.000Z",
+         *       "naceName": "Utvinning av råolje",
+         *       "orgFormName": "Allmennaksjeselskap",
+         *       "countryName": "Norge",
+         *       "municipalityName": "Stavanger",
+         *       "countyCode": "11",
+         *       "countyName": "Rogaland",
+         *       "financials": [
+         *         {
+         *           "orgNumber": "923609016",
+         *           "regnskapstype": "SELSKAP",
+         *           "periodFrom": "2024-01-01",
+         *           "periodTo": "2024-12-31",
+         *           "currency": "USD",
+         *           "revenue": 72543000000,
+         *           "operatingProfit": 13001000000,
+         *           "netResult": 8141000000,
+         *           "equity": 41090000000,
+         *           "totalAssets": 109150000000,
+         *           "totalLiabilities": 68060000000,
+         *           "profitMargin": 11.22,
+         *           "operatingMargin": 17.92,
+         *           "returnOnEquity": 19.81,
+         *           "equityRatio": 37.65,
+         *           "revenueGrowthYoY": -8.4
+         *         }
+         *       ],
+         *       "roles": [
+         *         {
+         *           "roleTypeCode": "DAGL",
+         *           "roleTypeDescription": "Daglig leder/ adm.direktør",
+         *           "groupCode": "DAGL",
+         *           "groupDescription": "Daglig leder/ adm.direktør",
+         *           "personFirstName": "Kari",
+         *           "personMiddleName": null,
+         *           "personLastName": "Nordmann",
+         *           "personBirthYear": 1971,
+         *           "entityOrgNumber": null,
+         *           "entityName": null,
+         *           "electedBy": null,
+         *           "ownershipPercent": null
+         *         }
+         *       ],
+         *       "_sources": {
+         *         "attribution": [
+         *           "Brønnøysundregistrene",
+         *           "Regnskapsregisteret",
+         *           "SSB Klass"
+         *         ],
+         *         "fields": {
+         *           "companyCore": "Brønnøysundregistrene",
+         *           "roles": "Brønnøysundregistrene",
+         *           "financials": "Regnskapsregisteret",
+         *           "financialRatios": {
+         *             "source": "Regnskapsregisteret",
+         *             "computed": true
+         *           },
+         *           "industryLabel": "SSB Klass",
+         *           "orgFormLabel": "SSB Klass",
+         *           "countryLabel": "SSB Klass"
+         *         }
+         *       }
+         *     }
+         */
         CompanyRow: {
             id: string;
             orgNumber: string;
