@@ -5,7 +5,36 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runLoad, summarize, type LoadResult } from './load.ts';
 import { ROOT, rssOf, sampleRss, startBare, startServer, type Child } from './proc.ts';
+import pg from 'pg';
 import { prepare, type Size, type Store } from './stores.ts';
+
+/** `SELECT * FROM companies` pages of 100 in (updated_at, id) order over one connection. */
+async function sqlDrain(url: string, rows: number) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    let last: [string, string] = ['-infinity', '0'];
+    let n = 0;
+    const t0 = performance.now();
+    while (n < rows) {
+      const r = await c.query({
+        name: 'bench-feed',
+        text: `SELECT * FROM companies WHERE (updated_at, id) > ($1::timestamptz, $2::bigint) ORDER BY updated_at, id LIMIT 100`,
+        values: last,
+        rowMode: 'array',
+      });
+      if (!r.rows.length) break;
+      n += r.rows.length;
+      const f = r.fields.map((x) => x.name);
+      const lr = r.rows.at(-1) as unknown[];
+      last = [(lr[f.indexOf('updated_at')] as Date).toISOString(), String(lr[f.indexOf('id')])];
+    }
+    const wallS = (performance.now() - t0) / 1000;
+    return { rows: n, wallS: +wallS.toFixed(2), rowsPerS: Math.round(n / wallS) };
+  } finally {
+    await c.end();
+  }
+}
 
 export interface Settings {
   size: Size;
@@ -148,7 +177,20 @@ export async function feed(store: Store, s: Settings) {
     await drain(2_000); // warm-up
     const r = await drain(target);
     const rowsPerS = Math.round(r.rows / r.wallS);
-    return { engine: prep.engineVersion, limit: 100, ...r, wallS: +r.wallS.toFixed(2), rowsPerS, serverPeakRssMb: rssOf(server.pid).peakMb, targets: { atLeast20kRowsPerS: rowsPerS >= 20_000, drainedTarget: r.rows >= target } };
+    // Same-run reference: the same keyset walk as plain SQL from this process (PostgreSQL only;
+    // PGlite's directory belongs to the server while it runs).
+    const sql = store.engine === 'postgresql' ? await sqlDrain(store.env.DATABASE_URL, r.rows) : undefined;
+    return {
+      engine: prep.engineVersion,
+      limit: 100,
+      ...r,
+      wallS: +r.wallS.toFixed(2),
+      rowsPerS,
+      sqlKeysetReference: sql,
+      ratioToSqlReference: sql ? +(rowsPerS / sql.rowsPerS).toFixed(3) : undefined,
+      serverPeakRssMb: rssOf(server.pid).peakMb,
+      targets: { atLeast20kRowsPerS: rowsPerS >= 20_000, drainedTarget: r.rows >= target },
+    };
   } finally {
     await server.stop();
   }

@@ -60,6 +60,13 @@ describe('typed calls', () => {
     expect(one.name).toBe(r.data[0].name);
   });
 
+  it('reads coverage without a key', async () => {
+    const anonymous = new NcdClient({ baseUrl: server.url });
+    const coverage = await anonymous.coverage();
+    expect(typeof coverage).toBe('object');
+    expect(JSON.stringify(coverage)).toContain('NO');
+  });
+
   it('reads the key usage', async () => {
     const u = await client.keys.usage();
     expect(u.tier).toBe('pro');

@@ -167,6 +167,11 @@ export class NcdClient {
     return this.request('get', '/api/municipalities', { query });
   }
 
+  /** What the store holds per country and category (no key needed). */
+  coverage() {
+    return this.request('get', '/api/coverage');
+  }
+
   /** Service health; `syncSecret` unlocks the diagnostics. */
   health(opts: { syncSecret?: string } = {}) {
     return this.request('get', '/api/health', { headers: opts.syncSecret ? { 'x-sync-secret': opts.syncSecret } : undefined });
