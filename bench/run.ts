@@ -1,5 +1,5 @@
 // Load benchmarks of issue 13: `npm run bench -- <scenario> [--size small|full] [--engine postgresql|pglite]`
-//   scenarios: lookup, search, feed, enrich, ingest, memory, engines (lookup+search on both
+//   scenarios: lookup, search, feed, enrich, ingest, memory, copy (COPY of a loaded store's rows), engines (lookup+search on both
 //   engines, PGlite as a ratio to PostgreSQL), all-small (every scenario, --size small).
 // Starts the server as deployed (src/main.ts, NODE_ENV=production, LOG_LEVEL=warn) against a
 // generated store, drives it with autocannon, and writes bench/results/<scenario>.json
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { machine, ROOT } from './proc.ts';
 import { defaults, feed, lookup, memory, search } from './scenarios.ts';
-import { enrich, ingest } from './scenarios-io.ts';
+import { copy, enrich, ingest } from './scenarios-io.ts';
 import { ensureStore, type Engine, type Size } from './stores.ts';
 
 const { values, positionals } = parseArgs({
@@ -29,7 +29,7 @@ const settings = { ...defaults(size) };
 if (values.connections) settings.connections = Number(values.connections);
 if (values.duration) settings.durationS = Number(values.duration);
 
-const SCENARIOS = { lookup, search, feed, memory, enrich, ingest } as const;
+const SCENARIOS = { lookup, search, feed, memory, enrich, ingest, copy } as const;
 type Name = keyof typeof SCENARIOS;
 
 async function runOne(name: Name, eng: Engine) {

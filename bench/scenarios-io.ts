@@ -134,8 +134,33 @@ export async function ingest(store: Store, _s: Settings) {
   const [{ companies }] = await pgQuery(url, 'SELECT count(*)::int AS companies FROM companies');
   const [{ subs }] = await pgQuery(url, 'SELECT count(*)::int AS subs FROM sub_units');
 
+  const copy = await copyBaseline(url);
+  const syncS = enheter.wallS + subunits.wallS;
+  const copyS = copy.companies.copyWithIndexesS + copy.sub_units.copyWithIndexesS;
+  const perS = Math.round(companies / syncS);
+  const peak = Math.max(enheter.peakRssMb, subunits.peakRssMb);
+  return {
+    engine: 'PostgreSQL',
+    dump: { dir: path.relative(ROOT, dir), enheterMb: Math.round(statSync(path.join(dir, 'enheter.json.gz')).size / 2 ** 20), underenheterMb: Math.round(statSync(path.join(dir, 'underenheter.json.gz')).size / 2 ** 20) },
+    cliLog: { brreg: enheter.out.split('\n').slice(-12), subunits: subunits.out.split('\n').slice(-6) },
+    syncBrreg: { companies, wallS: enheter.wallS, companiesPerS: Math.round(companies / enheter.wallS), peakRssMb: enheter.peakRssMb },
+    syncSubunits: { subUnits: subs, wallS: subunits.wallS, perS: Math.round(subs / subunits.wallS), peakRssMb: subunits.peakRssMb },
+    endToEnd: { wallS: +syncS.toFixed(2), companiesPerS: perS, peakRssMb: peak },
+    copy,
+    ratioSyncToCopyWithIndexes: +(syncS / copyS).toFixed(2),
+    ratioSyncToCopyNoIndexes: +(syncS / (copy.companies.copyNoIndexesS + copy.sub_units.copyNoIndexesS)).toFixed(2),
+    targets: { atLeast20kCompaniesPerS: perS >= 20_000, peakRssBelow1Gb: peak < 1024 },
+  };
+}
+
+/**
+ * PostgreSQL's own COPY of the rows a store holds (companies, sub_units): exported as CSV, then
+ * copied into empty tables shaped like them, without indexes and with all of them.
+ */
+export async function copyBaseline(url: string) {
   const copy: Record<string, { rows: number; exportS: number; copyNoIndexesS: number; copyWithIndexesS: number; csvMb: number }> = {};
   for (const table of ['companies', 'sub_units']) {
+    const [{ n }] = await pgQuery(url, `SELECT count(*)::int AS n FROM ${table}`);
     const csv = `/tmp/ncd-bench-${table}.csv`;
     const exportS = psql(url, `\\copy ${table} TO '${csv}' WITH (FORMAT csv)`);
     psql(url, `DROP TABLE IF EXISTS bench_${table}_bare, bench_${table}_idx;` +
@@ -145,21 +170,14 @@ export async function ingest(store: Store, _s: Settings) {
     const csvMb = Math.round(statSync(csv).size / 2 ** 20);
     psql(url, `DROP TABLE bench_${table}_bare, bench_${table}_idx`);
     rmSync(csv, { force: true });
-    copy[table] = { rows: table === 'companies' ? companies : subs, exportS, copyNoIndexesS, copyWithIndexesS, csvMb };
+    copy[table] = { rows: n, exportS, copyNoIndexesS, copyWithIndexesS, csvMb };
   }
-  const syncS = enheter.wallS + subunits.wallS;
-  const copyS = copy.companies.copyWithIndexesS + copy.sub_units.copyWithIndexesS;
-  const perS = Math.round(companies / syncS);
-  const peak = Math.max(enheter.peakRssMb, subunits.peakRssMb);
-  return {
-    engine: 'PostgreSQL',
-    dump: { dir: path.relative(ROOT, dir), enheterMb: Math.round(statSync(path.join(dir, 'enheter.json.gz')).size / 2 ** 20), underenheterMb: Math.round(statSync(path.join(dir, 'underenheter.json.gz')).size / 2 ** 20) },
-    syncBrreg: { companies, wallS: enheter.wallS, companiesPerS: Math.round(companies / enheter.wallS), peakRssMb: enheter.peakRssMb },
-    syncSubunits: { subUnits: subs, wallS: subunits.wallS, perS: Math.round(subs / subunits.wallS), peakRssMb: subunits.peakRssMb },
-    endToEnd: { wallS: +syncS.toFixed(2), companiesPerS: perS, peakRssMb: peak },
-    copy,
-    ratioSyncToCopyWithIndexes: +(syncS / copyS).toFixed(2),
-    ratioSyncToCopyNoIndexes: +(syncS / (copy.companies.copyNoIndexesS + copy.sub_units.copyNoIndexesS)).toFixed(2),
-    targets: { atLeast20kCompaniesPerS: perS >= 20_000, peakRssBelow1Gb: peak < 1024 },
-  };
+  return copy;
+}
+
+/** COPY alone on an existing store (the full store's rows, when the sync was timed by its load). */
+export async function copy(store: Store, _s: Settings) {
+  if (store.engine !== 'postgresql') throw new Error('copy is measured on PostgreSQL');
+  const c = await copyBaseline(store.env.DATABASE_URL);
+  return { engine: 'PostgreSQL', copy: c, copyWithIndexesS: +(c.companies.copyWithIndexesS + c.sub_units.copyWithIndexesS).toFixed(2), copyNoIndexesS: +(c.companies.copyNoIndexesS + c.sub_units.copyNoIndexesS).toFixed(2) };
 }

@@ -19,7 +19,7 @@ async function sqlDrain(url: string, rows: number) {
     while (n < rows) {
       const r = await c.query({
         name: 'bench-feed',
-        text: `SELECT * FROM companies WHERE (updated_at, id) > ($1::timestamptz, $2::bigint) ORDER BY updated_at, id LIMIT 100`,
+        text: `SELECT c.*, c.updated_at::text AS k_ts FROM companies c WHERE (updated_at, id) > ($1::timestamptz, $2::bigint) ORDER BY updated_at, id LIMIT 100`,
         values: last,
         rowMode: 'array',
       });
@@ -27,7 +27,7 @@ async function sqlDrain(url: string, rows: number) {
       n += r.rows.length;
       const f = r.fields.map((x) => x.name);
       const lr = r.rows.at(-1) as unknown[];
-      last = [(lr[f.indexOf('updated_at')] as Date).toISOString(), String(lr[f.indexOf('id')])];
+      last = [String(lr[f.indexOf('k_ts')]), String(lr[f.indexOf('id')])];
     }
     const wallS = (performance.now() - t0) / 1000;
     return { rows: n, wallS: +wallS.toFixed(2), rowsPerS: Math.round(n / wallS) };

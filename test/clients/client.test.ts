@@ -63,8 +63,9 @@ describe('typed calls', () => {
   it('reads coverage without a key', async () => {
     const anonymous = new NcdClient({ baseUrl: server.url });
     const coverage = await anonymous.coverage();
-    expect(typeof coverage).toBe('object');
-    expect(JSON.stringify(coverage)).toContain('NO');
+    // Answered (200) without a key; its numbers come from a nightly snapshot, so only the shape is checked here.
+    expect(Array.isArray(coverage.countries)).toBe(true);
+    expect(Array.isArray(coverage.rows)).toBe(true);
   });
 
   it('reads the key usage', async () => {
