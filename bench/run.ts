@@ -17,6 +17,8 @@ const { values, positionals } = parseArgs({
   options: {
     size: { type: 'string', default: 'full' },
     engine: { type: 'string', default: 'postgresql' },
+    // The store to run against when it differs from --size (e.g. the 5-minute memory run on the 20k store).
+    store: { type: 'string' },
     connections: { type: 'string' },
     duration: { type: 'string' },
   },
@@ -25,6 +27,7 @@ const size = values.size as Size;
 if (size !== 'small' && size !== 'full') throw new Error('--size small|full');
 const engine = values.engine as Engine;
 if (engine !== 'postgresql' && engine !== 'pglite') throw new Error('--engine postgresql|pglite');
+const storeSize = (values.store ?? size) as Size;
 const settings = { ...defaults(size) };
 if (values.connections) settings.connections = Number(values.connections);
 if (values.duration) settings.durationS = Number(values.duration);
@@ -33,7 +36,7 @@ const SCENARIOS = { lookup, search, feed, memory, enrich, ingest, copy } as cons
 type Name = keyof typeof SCENARIOS;
 
 async function runOne(name: Name, eng: Engine) {
-  const store = name === 'enrich' || name === 'ingest' ? { engine: eng, size, count: 0, env: {} } : await ensureStore(eng, size);
+  const store = name === 'enrich' || name === 'ingest' ? { engine: eng, size, count: 0, env: {} } : await ensureStore(eng, storeSize);
   const before = machine();
   const t0 = Date.now();
   console.log(`\n== ${name} (${eng}, ${size}) load average ${before.loadavg.join(' ')}`);
@@ -44,13 +47,13 @@ async function runOne(name: Name, eng: Engine) {
     size,
     storeCompanies: store.count,
     settings,
-    command: `npm run bench -- ${name} --size ${size}${eng === 'pglite' ? ' --engine pglite' : ''}`,
+    command: `npm run bench -- ${name} --size ${size}${storeSize !== size ? ` --store ${storeSize}` : ''}${eng === 'pglite' ? ' --engine pglite' : ''}${values.connections ? ` --connections ${values.connections}` : ''}${values.duration ? ` --duration ${values.duration}` : ''}`,
     startedAt: new Date(t0).toISOString(),
     wallS: Math.round((Date.now() - t0) / 1000),
     machine: { ...before, loadavgAfter: machine().loadavg },
     ...result,
   };
-  const file = path.join(ROOT, 'bench/results', `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}.json`);
+  const file = path.join(ROOT, 'bench/results', `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}${storeSize !== size ? `.store-${storeSize}` : ''}.json`);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   const { samples: _s, ...brief } = out as typeof out & { samples?: unknown };

@@ -12,6 +12,9 @@ export type Progress = (message: string) => void;
 export const USAGE = `Usage:
   ncd serve                                   start the API (same as npm start)
   ncd sync <source> [--file PATH | --url URL] [--limit N] [--year YYYY] [--list NAME]
+  ncd enrich <input.csv> --column NAME --out FILE
+                                              add company data to a CSV through a server's API
+                                              (ncd enrich --help)
   ncd jobs                                    every job: schedule, last run, next run, holder
   ncd jobs run <name>                         run one job now (waits for no schedule; same lease)
   ncd keys set-tier <keyPrefix> <tier>        free | pro | enterprise | internal

@@ -6,6 +6,7 @@
 // GET and DELETE answer 405: a stateless server has no stream to open and no session to end.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from 'typebox';
+import { ApiError } from '../../../errors.ts';
 import { createMcpServer } from '../../../mcp/server.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { errorResponses } from '../../schemas/common.ts';
@@ -109,11 +110,12 @@ export default function mcpRoute(app: Api, { ctx, services }: RouteDeps) {
       method,
       url: '/api/mcp',
       schema: { hide: true },
-      handler: async (req, reply) =>
-        reply
-          .status(405)
-          .header('Allow', 'POST')
-          .send({ error: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST', code: 'method_not_allowed', requestId: req.id }),
+      handler: async () => {
+        throw new ApiError('method_not_allowed', {
+          message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST',
+          headers: { Allow: 'POST' },
+        });
+      },
     });
   }
 }
