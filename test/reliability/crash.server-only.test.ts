@@ -133,25 +133,29 @@ describe('SIGTERM under load', () => {
     try {
       const agent = new Agent({ connections: 40, keepAliveTimeout: 30_000 });
       const auth = { authorization: `Bearer ${key}` };
-      // 20 slow live lookups (each waits LATENCY ms on brreg) and 20 fast calls in flight
+      // 20 fast calls on the keep-alive connections, then 20 slow live lookups (each waits
+      // LATENCY ms on brreg) that are in flight in the server when SIGTERM arrives
+      const outcome = (p: Promise<{ status: number }>) => p.then((r) => ({ status: r.status as number | undefined, error: undefined as string | undefined }), (e: { code?: string; message: string }) => ({ status: undefined, error: e.code ?? e.message }));
+      const fast = await Promise.all(Array.from({ length: 20 }, () => outcome(send(`${proc.url}/api/municipalities?county=03`, { headers: auth, dispatcher: agent }))));
+      const orgs: string[] = [];
       const slow = Array.from({ length: 20 }, (_, i) => {
         const c = generateCompany(90_000 + i, 3);
         brreg.add(c);
-        return send(`${proc.url}/api/companies/${c.enhet.organisasjonsnummer}`, { headers: auth, dispatcher: agent, timeoutMs: 60_000 }).then((r) => ({ status: r.status, error: undefined as string | undefined }), (e: { code?: string; message: string }) => ({ status: undefined, error: e.code ?? e.message }));
+        orgs.push(c.enhet.organisasjonsnummer);
+        return outcome(send(`${proc.url}/api/companies/${c.enhet.organisasjonsnummer}`, { headers: auth, dispatcher: agent, timeoutMs: 60_000 }));
       });
-      const fast = Array.from({ length: 20 }, () => send(`${proc.url}/api/municipalities?county=03`, { headers: auth, dispatcher: agent }).then((r) => ({ status: r.status, error: undefined as string | undefined }), (e: { code?: string; message: string }) => ({ status: undefined, error: e.code ?? e.message })));
-      // SIGTERM once every slow request has reached brreg
+      // SIGTERM once the server is working on every slow request (each has reached brreg)
       const reached = await (async () => {
-        for (let i = 0; i < 200; i++) {
-          if (brreg.inFlight >= 20) return true;
-          await pause(50);
+        for (let i = 0; i < 400; i++) {
+          if (orgs.every((o) => brreg.requestsFor(o).length > 0)) return true;
+          await pause(25);
         }
         return false;
       })();
-      s.check(reached, `only ${brreg.inFlight} lookups in flight before SIGTERM`);
+      s.check(reached, `only ${orgs.filter((o) => brreg.requestsFor(o).length > 0).length} of 20 lookups reached brreg before SIGTERM`);
       const t0 = Date.now();
       const exited = proc.stop('SIGTERM');
-      const results = await Promise.all([...slow, ...fast]);
+      const results = [...fast, ...(await Promise.all(slow))];
       const code = await exited;
       const tookMs = Date.now() - t0;
       for (const r of results) {
