@@ -1,9 +1,10 @@
 // Load benchmarks of issue 13: `npm run bench -- <scenario> [--size small|full] [--engine postgresql|pglite]`
-//   scenarios: lookup, search, feed, enrich, ingest, memory, copy (COPY of a loaded store's rows), engines (lookup+search on both
-//   engines, PGlite as a ratio to PostgreSQL), all-small (every scenario, --size small).
+//   scenarios: lookup, search-mix, feed, enrich, ingest, memory, copy (COPY of a loaded store's rows), engines (lookup+search on both
+//   engines, PGlite as a ratio to PostgreSQL), all (every scenario but copy, at --size).
 // Starts the server as deployed (src/main.ts, NODE_ENV=production, LOG_LEVEL=warn) against a
 // generated store, drives it with autocannon, and writes bench/results/<scenario>.json
-// (`<scenario>.small.json` for --size small, `-pglite` for the embedded engine).
+// (`<scenario>.small.json` for --size small, `-pglite` for the embedded engine,
+// `.store-small` when --store differs from --size). Options: --connections N, --duration S.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,7 +33,8 @@ const settings = { ...defaults(size) };
 if (values.connections) settings.connections = Number(values.connections);
 if (values.duration) settings.durationS = Number(values.duration);
 
-const SCENARIOS = { lookup, search, feed, memory, enrich, ingest, copy } as const;
+// `search-mix`, not `search`: bench/results/search-<engine>.json belong to bench/search.ts.
+const SCENARIOS = { lookup, 'search-mix': search, feed, memory, enrich, ingest, copy } as const;
 type Name = keyof typeof SCENARIOS;
 
 async function runOne(name: Name, eng: Engine) {
@@ -66,22 +68,22 @@ const scenario = positionals[0];
 if (scenario === 'engines') {
   // Same store size, same settings, back to back: PGlite as a ratio to PostgreSQL.
   const res: Record<string, any> = {};
-  for (const name of ['lookup', 'search'] as const) for (const eng of ['postgresql', 'pglite'] as const) res[`${name}-${eng}`] = await runOne(name, eng);
+  for (const name of ['lookup', 'search-mix'] as const) for (const eng of ['postgresql', 'pglite'] as const) res[`${name}-${eng}`] = await runOne(name, eng);
   const ratio = {
     lookupThroughput: +(res['lookup-pglite'].lookup.throughputRps / res['lookup-postgresql'].lookup.throughputRps).toFixed(3),
     lookupP99: +(res['lookup-pglite'].lookup.latencyMs.p99 / res['lookup-postgresql'].lookup.latencyMs.p99).toFixed(2),
-    searchThroughput: +(res['search-pglite'].search.throughputRps / res['search-postgresql'].search.throughputRps).toFixed(3),
-    searchP95: +(res['search-pglite'].search.latencyMs.p95 / res['search-postgresql'].search.latencyMs.p95).toFixed(2),
+    searchThroughput: +(res['search-mix-pglite'].search.throughputRps / res['search-mix-postgresql'].search.throughputRps).toFixed(3),
+    searchP95: +(res['search-mix-pglite'].search.latencyMs.p95 / res['search-mix-postgresql'].search.latencyMs.p95).toFixed(2),
   };
   const file = path.join(ROOT, 'bench/results', `engines${size === 'small' ? '.small' : ''}.json`);
   writeFileSync(file, JSON.stringify({ scenario: 'engines', size, pgliteOverPostgresql: ratio, command: `npm run bench -- engines --size ${size}` }, null, 2) + '\n');
   console.log('PGlite / PostgreSQL', ratio, `-> ${path.relative(ROOT, file)}`);
-} else if (scenario === 'all-small') {
-  for (const name of Object.keys(SCENARIOS) as Name[]) await runOne(name, engine);
+} else if (scenario === 'all') {
+  for (const name of (Object.keys(SCENARIOS) as Name[]).filter((n) => n !== 'copy')) await runOne(name, engine);
 } else if (scenario && scenario in SCENARIOS) {
   await runOne(scenario as Name, engine);
 } else {
-  console.error(`usage: npm run bench -- <${Object.keys(SCENARIOS).join('|')}|engines|all-small> [--size small|full] [--engine postgresql|pglite] [--connections N] [--duration S]`);
+  console.error(`usage: npm run bench -- <${Object.keys(SCENARIOS).join('|')}|engines|all> [--size small|full] [--engine postgresql|pglite] [--connections N] [--duration S]`);
   process.exit(2);
 }
 process.exit(0);
