@@ -94,6 +94,22 @@ export const HOLDER = `${hostname()}:${process.pid}:${randomBytes(3).toString('h
 
 const runningHere = new Set<string>();
 
+/**
+ * Whether a lease holder is a process of this host that no longer exists. A sync stopped with
+ * Ctrl-C or SIGKILL can then be re-run at once instead of after SYNC_LEASE_SECONDS; holders on
+ * other hosts are left to their lease's expiry.
+ */
+export function holderIsDeadHere(holder: string): boolean {
+  const [host, pid] = holder.split(':');
+  if (host !== hostname() || !/^\d+$/.test(pid ?? '') || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /** A failure's reason as recorded: one short line, without credentials or query strings of URLs. */
 export function shortReason(err: unknown): string {
   const text = (err instanceof Error ? err.message : String(err)).split('\n')[0];
@@ -125,7 +141,12 @@ export async function runJob(
   let claimed = false;
   let renewal: NodeJS.Timeout | undefined;
   try {
-    claimed = await leases.claim({ job: name, holder: HOLDER, ttlMs, slot: claim.slot, ignoreOtherHolders: ctx.store.engine === 'embedded' });
+    const request = { job: name, holder: HOLDER, ttlMs, slot: claim.slot, ignoreOtherHolders: ctx.store.engine === 'embedded' };
+    claimed = await leases.claim(request);
+    if (!claimed) {
+      const holder = await leases.holderOf(name);
+      if (holder && holderIsDeadHere(holder)) claimed = await leases.claim({ ...request, deadHolder: holder });
+    }
     if (!claimed) {
       throw new JobBusyError(claim.slot ? `${name}: slot ${claim.slot.toISOString()} is taken or the job is running elsewhere` : `${name} is already running in another process`);
     }

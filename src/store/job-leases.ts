@@ -22,6 +22,8 @@ export interface ClaimRequest {
    * data directory, so a lease it did not take was left by a process that has died.
    */
   ignoreOtherHolders?: boolean;
+  /** A holder known to be dead (its process is gone): its lease counts as free. */
+  deadHolder?: string;
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -43,7 +45,7 @@ export function createJobLeaseRepository(db: Kysely<Database>) {
           slot = COALESCE(EXCLUDED.slot, l.slot),
           expires_at = EXCLUDED.expires_at,
           claimed_at = EXCLUDED.claimed_at
-        WHERE (l.holder IS NULL OR l.expires_at <= now() OR ${ignoreOthers}::boolean)
+        WHERE (l.holder IS NULL OR l.expires_at <= now() OR ${ignoreOthers}::boolean OR l.holder = ${req.deadHolder ?? null})
           AND (EXCLUDED.slot IS NULL OR l.slot IS NULL OR l.slot < EXCLUDED.slot)
         RETURNING l.job`.execute(db);
       return res.rows.length === 1;
@@ -60,6 +62,11 @@ export function createJobLeaseRepository(db: Kysely<Database>) {
     /** Frees the lease (the claimed slot stays, so the slot is not run again). */
     async release(job: string, holder: string): Promise<void> {
       await sql`UPDATE job_leases SET holder = NULL, expires_at = NULL WHERE job = ${job} AND holder = ${holder}`.execute(db);
+    },
+
+    async holderOf(job: string): Promise<string | null> {
+      const res = await sql<{ holder: string | null }>`SELECT holder FROM job_leases WHERE job = ${job} AND expires_at > now()`.execute(db);
+      return res.rows[0]?.holder ?? null;
     },
 
     async list(): Promise<JobLease[]> {

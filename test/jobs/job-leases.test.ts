@@ -1,6 +1,9 @@
 // The job lease row on both engines: one holder at a time, a slot is claimed once, a lease the
 // holder stops renewing can be taken over, and release keeps the claimed slot.
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holderIsDeadHere, runJob } from '../../src/jobs/registry.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -58,5 +61,17 @@ describe('job leases', () => {
     expect(await leases().claim({ job: 'e', holder: 'old-process', ttlMs: HOUR, slot: T0 })).toBe(true);
     expect(await leases().claim({ job: 'e', holder: 'me', ttlMs: HOUR, slot: later(2), ignoreOtherHolders: true })).toBe(true);
     expect(await leases().claim({ job: 'e', holder: 'me', ttlMs: HOUR, slot: later(2), ignoreOtherHolders: true })).toBe(false);
+  });
+
+  it('lets a re-run take the lease of a process of this host that died (Ctrl-C or SIGKILL of `ncd sync`)', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid; // exited: its pid names no process
+    expect(await leases().claim({ job: 'coverage', holder: `${hostname()}:${gone}:aaaaaa`, ttlMs: HOUR })).toBe(true);
+    const r = await runJob(server.ctx, 'coverage', {}, () => undefined);
+    expect(r.status).toBe('ok');
+    // A live process of this host keeps its lease (pid 1 always exists); embedded mode owns the
+    // store alone and takes it anyway, as the test above shows.
+    expect(holderIsDeadHere(`${hostname()}:1:aaaaaa`)).toBe(false);
+    expect(holderIsDeadHere(`${hostname()}:${gone}:aaaaaa`)).toBe(true);
+    expect(holderIsDeadHere(`another-host:${gone}:aaaaaa`)).toBe(false);
   });
 });
