@@ -1,6 +1,7 @@
 // A loopback TCP load balancer: each new connection goes to the next backend in turn, like a
 // round-robin proxy in front of several API processes. Counts connections per backend.
 import net from 'node:net';
+import { pipeThrough } from './tcp-proxy.ts';
 
 export async function startRoundRobinProxy(backends: { host: string; port: number }[]) {
   const sockets = new Set<net.Socket>();
@@ -9,17 +10,7 @@ export async function startRoundRobinProxy(backends: { host: string; port: numbe
   const server = net.createServer((client) => {
     const i = next++ % backends.length;
     connections[i]++;
-    const upstream = net.connect(backends[i].port, backends[i].host);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
+    pipeThrough(client, net.connect(backends[i].port, backends[i].host), sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

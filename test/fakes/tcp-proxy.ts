@@ -2,22 +2,26 @@
 // database outage between the API and PostgreSQL.
 import net from 'node:net';
 
+/** Pipes a client to its upstream both ways; either side closing or failing drops both. */
+export function pipeThrough(client: net.Socket, upstream: net.Socket, sockets: Set<net.Socket>): void {
+  sockets.add(client).add(upstream);
+  client.pipe(upstream).pipe(client);
+  const drop = () => {
+    client.destroy();
+    upstream.destroy();
+    sockets.delete(client);
+    sockets.delete(upstream);
+  };
+  client.on('error', drop).on('close', drop);
+  upstream.on('error', drop).on('close', drop);
+}
+
 export async function startTcpProxy(targetHost: string, targetPort: number) {
   const sockets = new Set<net.Socket>();
   let down = false;
   const server = net.createServer((client) => {
     if (down) return client.destroy();
-    const upstream = net.connect(targetPort, targetHost);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
+    pipeThrough(client, net.connect(targetPort, targetHost), sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
