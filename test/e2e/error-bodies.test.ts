@@ -53,4 +53,19 @@ describe('error bodies', () => {
       if (r.status === 400) expectCleanError(r, 400, 'validation_failed');
     }
   });
+
+  it('refuses a NUL character in a path, query or body field with 400 and its place, never a database error', async () => {
+    const u = server.url;
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const r = await http(u, method, '/api/destinations/%00', { key, ...(method === 'PUT' ? { body: { isActive: false } } : {}) });
+      expectCleanError(r, 400, 'validation_failed');
+      expect(r.body.details).toContainEqual({ path: 'params.name', message: expect.stringMatching(/NUL/) });
+    }
+    const q = await http(u, 'GET', '/api/companies?q=ab%00c', { key });
+    expectCleanError(q, 400, 'validation_failed');
+    expect(q.body.details).toContainEqual({ path: 'query.q', message: expect.stringMatching(/NUL/) });
+    const b = await http(u, 'POST', '/api/keys/register', { rawBody: '{"projectName":"a\\u0000b","email":"a@example.com"}' });
+    expectCleanError(b, 400, 'validation_failed');
+    expect(b.body.details).toContainEqual({ path: 'body.projectName', message: expect.stringMatching(/NUL/) });
+  });
 });
