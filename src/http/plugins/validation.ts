@@ -11,13 +11,19 @@ function ajv(options: Options): Ajv {
   return a;
 }
 
-/** JSON-pointer path of the first string holding a NUL character, if any. */
-function nulPath(data: unknown, path: string): string | undefined {
-  if (typeof data === 'string') return data.includes('\u0000') ? path : undefined;
-  if (data === null || typeof data !== 'object') return undefined;
-  for (const [k, v] of Object.entries(data)) {
-    const found = nulPath(v, `${path}/${k}`);
-    if (found !== undefined) return found;
+/**
+ * JSON-pointer path of a string holding a NUL character, if any. Iterative: a hostile
+ * body nested thousands of levels deep must not overflow the stack (the schema rejects it next).
+ */
+function nulPath(data: unknown): string | undefined {
+  const pending: [unknown, string][] = [[data, '']];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) pending.push([v, `${path}/${k}`]);
+    }
   }
   return undefined;
 }
@@ -29,7 +35,7 @@ function nulPath(data: unknown, path: string): string | undefined {
  */
 function rejectingNul(validate: ValidateFunction): ValidateFunction {
   const wrapped = ((data: unknown) => {
-    const at = nulPath(data, '');
+    const at = nulPath(data);
     if (at !== undefined) {
       const error: ErrorObject = { instancePath: at, schemaPath: '#', keyword: 'nul', params: {}, message: 'must not contain a NUL character' };
       wrapped.errors = [error];
