@@ -1,9 +1,10 @@
 // API-key use cases: register, rotate, usage, and the operator's tier and limit changes.
 import type { AppContext } from '../context.ts';
-import { generateRawKey, hashApiKey, isWellFormedKey, keyPrefixOf } from '../domain/api-key.ts';
+import { generateRawKey, hashApiKey, keyPrefixOf } from '../domain/api-key.ts';
 import {
   effectiveLimits,
   firstOfNextMonthUtc,
+  lastUtcDays,
   nextUtcMidnight,
   secondsUntil,
   TIER_NAMES,
@@ -17,15 +18,6 @@ import { KeyPrefixCollisionError, ProjectNameTakenError, type KeyRecord } from '
 
 /** Days of history the setup page charts. */
 export const USAGE_HISTORY_DAYS = 30;
-
-/** The last `days` UTC calendar days up to and including today's, oldest first. */
-export function lastUtcDays(now: Date, days: number): string[] {
-  const out: string[] = [];
-  for (let i = days - 1; i >= 0; i--) {
-    out.push(utcDay(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - i))));
-  }
-  return out;
-}
 
 /** Registrations and access requests share this per-IP window. */
 export const SIGNUP_WINDOW = { name: 'signup-ip', points: 3, durationSec: 3600 };
@@ -203,11 +195,12 @@ export function createKeyService(ctx: AppContext) {
     },
 
     /**
-     * What the setup page shows for a raw key: usage, limits and history, or undefined when the
-     * key is malformed, unknown or rotated away. Reading it is not counted as usage.
+     * What the setup page shows for a raw key (its route refuses malformed ones first): usage,
+     * limits and history, or undefined when the key is unknown or rotated away. Reading it is
+     * not counted as usage.
      */
     async setupOverview(raw: string) {
-      const caller = isWellFormedKey(raw) ? await authenticate(raw) : undefined;
+      const caller = await authenticate(raw);
       if (!caller) return undefined;
       const [current, history] = await Promise.all([usage(caller), usageHistory(caller)]);
       return { ...current, history };
