@@ -4,7 +4,8 @@
 // is scheduled on every install (nothing is downloaded).
 import type { AppContext } from '../context.ts';
 import type { CoverageCategory, CoverageCell, MeasuredCell } from '../store/coverage.ts';
-import { DATA_SOURCES, defineJob, effectiveSchedule } from './registry.ts';
+import { DATA_SOURCES } from '../domain/data-sources.ts';
+import { defineJob, effectiveSchedule } from './registry.ts';
 
 export const COVERAGE_COUNTRIES = ['NO', 'FI', 'SE'] as const;
 /** Snapshots kept: more than a year of nights. */

@@ -2,7 +2,8 @@
 // itself, or a running embedded server runs them for it (operator endpoint); both paths
 // share this code.
 import type { AppContext } from '../context.ts';
-import { effectiveSchedule, JOBS, runJob, sourceOfJob } from '../jobs/registry.ts';
+import { sourceOfJob } from '../domain/data-sources.ts';
+import { effectiveSchedule, JOBS, runJob } from '../jobs/registry.ts';
 import { isDue, nextRun } from '../jobs/scheduler.ts';
 import type { Services } from '../services/index.ts';
 import { intOption, parseArgs, UsageError } from './argv.ts';

@@ -1,7 +1,7 @@
 // Coverage and freshness: the country x category table of the latest nightly snapshot (cached in
 // this process for an hour, as the table changes once a night), and health's per-source status.
 import type { AppContext } from '../context.ts';
-import { DATA_SOURCES } from '../jobs/registry.ts';
+import { DATA_SOURCES } from '../domain/data-sources.ts';
 import { COVERAGE_CATEGORIES, type CoverageCell } from '../store/coverage.ts';
 import type { DataSourceStatus } from '../store/sync-runs.ts';
 

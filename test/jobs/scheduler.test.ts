@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDue, runSlot, checkScheduleOverrides, nextRun } from '../../src/jobs/scheduler.ts';
 import { UPDATES_STATE } from '../../src/jobs/brreg.ts';
-import { DATA_SOURCES, effectiveSchedule, JOBS, runJob, shortReason, sourceOfJob } from '../../src/jobs/registry.ts';
+import { DATA_SOURCES, sourceOfJob } from '../../src/domain/data-sources.ts';
+import { effectiveSchedule, JOBS, runJob, shortReason } from '../../src/jobs/registry.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { runOperatorCommand } from '../../src/ops/commands.ts';
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';

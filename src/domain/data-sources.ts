@@ -1,0 +1,25 @@
+// The data sources a user of the data cares about (health's dataSources, the coverage table)
+// and the sync jobs that feed each. Pure data: services, jobs and operator commands share it.
+
+/**
+ * Health's dataSources names and the jobs that feed each. Job names are what `ncd sync` takes;
+ * a source is what a user of the data cares about (the full brreg load is three jobs).
+ */
+export const DATA_SOURCES: Record<string, readonly string[]> = {
+  'brreg-updates': ['brreg-updates'],
+  'brreg-snapshot': ['brreg', 'brreg-subunits', 'brreg-roles'],
+  regnskap: ['regnskap'],
+  shareholders: ['shareholders'],
+  inspections: ['inspections'],
+  licenses: ['licenses'],
+  prh: ['prh', 'prh-updates'],
+  bolagsverket: ['bolagsverket'],
+  sanctions: ['sanctions'],
+  domains: ['domains'],
+  coverage: ['coverage'],
+};
+
+/** The health source a job feeds, if any (`groups` is derived data, not a source). */
+export function sourceOfJob(job: string): string | undefined {
+  return Object.keys(DATA_SOURCES).find((s) => DATA_SOURCES[s].includes(job));
+}
