@@ -131,6 +131,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     app.addHook('preClose', async () => {
       closing = true;
     });
+    // Usage of unmetered projects is counted in memory for up to a second (services/usage-counter.ts).
+    app.addHook('onClose', async () => {
+      await services.keys.flushUsage().catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
+    });
     app.addHook('onSend', async (req, reply) => {
       reply.header('X-Request-Id', req.id);
       if (closing) reply.header('Connection', 'close');

@@ -15,6 +15,7 @@ import {
 import { deriveKey } from '../domain/secrets.ts';
 import { ApiError } from '../errors.ts';
 import { KeyPrefixCollisionError, ProjectNameTakenError, type KeyRecord } from '../store/api-keys.ts';
+import { createUsageCounter } from './usage-counter.ts';
 
 /** Days of history the setup page charts. */
 export const USAGE_HISTORY_DAYS = 30;
@@ -76,6 +77,7 @@ export function createKeyService(ctx: AppContext) {
   const pepper = deriveKey(ctx.config.secretKey, 'api-key-hash');
   const hash = (raw: string) => hashApiKey(pepper, raw);
   const verified = new Map<string, { at: number; caller: AuthContext }>();
+  const unmetered = createUsageCounter(ctx.repos.usage, ctx.log);
   // Bumped by every change: a read that began before it must not cache what it read.
   let generation = 0;
   const forgetVerified = () => {
@@ -122,6 +124,7 @@ export function createKeyService(ctx: AppContext) {
   }
 
   async function usage(caller: AuthContext) {
+    await unmetered.flush();
     const now = ctx.clock.now();
     const counts = await ctx.repos.usage.read(caller.projectId, utcDay(now), utcMonthStart(now));
     const l = caller.limits;
@@ -143,6 +146,7 @@ export function createKeyService(ctx: AppContext) {
 
   /** Requests counted per UTC day over the last `days` days (today last), 0 for quiet days. */
   async function usageHistory(caller: AuthContext, days = USAGE_HISTORY_DAYS) {
+    await unmetered.flush();
     const now = ctx.clock.now();
     const series = lastUtcDays(now, days);
     const rows = await ctx.repos.usage.history(caller.projectId, series[0], series[series.length - 1]);
@@ -207,10 +211,14 @@ export function createKeyService(ctx: AppContext) {
     },
 
     /** Counts one request against the daily and monthly quotas, or throws a 429. */
-    async chargeQuota(caller: AuthContext) {
+    async chargeQuota(caller: AuthContext): Promise<void> {
       const now = ctx.clock.now();
+      if (!caller.limits.dailyLimit && !caller.limits.monthlyLimit) {
+        unmetered.count(caller.projectId, utcDay(now), utcMonthStart(now));
+        return;
+      }
       const r = await ctx.repos.usage.consume(caller.projectId, utcDay(now), utcMonthStart(now), caller.limits.dailyLimit ?? 0, caller.limits.monthlyLimit ?? 0);
-      if (r.ok) return r;
+      if (r.ok) return;
       const resetAt = r.exhausted === 'daily' ? nextUtcMidnight(now) : firstOfNextMonthUtc(now);
       const retryAfter = secondsUntil(now, resetAt);
       throw new ApiError(r.exhausted === 'daily' ? 'daily_quota_exceeded' : 'monthly_quota_exceeded', {
@@ -218,6 +226,9 @@ export function createKeyService(ctx: AppContext) {
         extra: { retryAfter },
       });
     },
+
+    /** Writes usage still counted in memory (the server calls it when it stops). */
+    flushUsage: () => unmetered.flush(),
 
     isTrialExpired(caller: AuthContext): boolean {
       const days = ctx.config.trialDays;

@@ -1,7 +1,8 @@
-// Reads company records with their relations, in a fixed number of queries per batch.
+// Reads company records with their relations: one statement per batch (a second only when a
+// company of the batch has shareholders).
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CompaniesTable, Database, FinancialsTable, LicensesTable, RolesTable, SubUnitsTable } from './schema.ts';
-import { createShareholderRepository, type OwnerSummary } from './shareholders.ts';
+import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary } from './shareholders.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 export type FinancialRow = Selectable<FinancialsTable>;
@@ -27,56 +28,65 @@ export interface RelationOptions {
   licenses?: boolean;
 }
 
+/**
+ * The relation columns of the one-statement read, NULL when empty or not asked for. json_agg
+ * renders timestamps as ISO strings (dates, numbers and arrays come out as the row types have them).
+ */
+interface RelationColumns {
+  rel_financials: FinancialRow[] | null;
+  rel_roles: RoleRow[] | null;
+  rel_sub_units: (Omit<SubUnitRow, 'updated_at'> & { updated_at: string })[] | null;
+  rel_licenses: (Omit<LicenseRow, 'valid_from' | 'valid_to' | 'synced_at'> & { valid_from: string | null; valid_to: string | null; synced_at: string })[] | null;
+  has_owners: boolean;
+}
+
+/**
+ * The relations of company `c` as json_agg sub-selects, so a batch of companies and all their
+ * relations come back in one statement (one round trip, one parse) instead of one query per
+ * relation. Orders match the API: latest accounts first (company accounts before group
+ * accounts of the same period), roles by group and position, sub-units by number, licences
+ * newest first.
+ */
+function relationColumns(opts: RelationOptions) {
+  const none = sql`NULL::json`;
+  const limit = opts.financialsLimit === undefined ? sql`ALL` : sql`${opts.financialsLimit}::int`;
+  return sql`
+    ${opts.financialsLimit === 0 ? none : sql`(SELECT json_agg(f) FROM (
+      SELECT * FROM financials WHERE company_id = c.id
+      ORDER BY period_to DESC, (accounts_type = 'SELSKAP') DESC, id LIMIT ${limit}) f)`} AS rel_financials,
+    ${opts.roles === false ? none : sql`(SELECT json_agg(r ORDER BY r.group_code, r.position, r.id) FROM roles r WHERE r.company_id = c.id)`} AS rel_roles,
+    ${opts.subUnits ? sql`(SELECT json_agg(s ORDER BY s.org_number) FROM sub_units s WHERE s.parent_org_number = c.org_number AND s.country = c.country)` : none} AS rel_sub_units,
+    ${opts.licenses ? sql`CASE WHEN c.country = 'NO' THEN (SELECT json_agg(l ORDER BY l.valid_from DESC, l.id) FROM licenses l WHERE l.org_number = c.org_number) END` : none} AS rel_licenses,
+    (c.country = 'NO' AND EXISTS (SELECT 1 FROM shareholdings sh WHERE sh.run_id = (${LATEST_SHAREHOLDER_RUN}) AND sh.org_number = c.org_number)) AS has_owners`;
+}
+
+const toDate = (v: string | null) => (v === null ? null : new Date(v));
+
 export function createCompanyReadRepository(db: Kysely<Database>) {
   const shareholders = createShareholderRepository(db);
-  async function relations(rows: CompanyRow[], opts: RelationOptions): Promise<StoredCompany[]> {
-    if (!rows.length) return [];
-    const ids = rows.map((r) => r.id);
-    const numbers = rows.map((r) => r.org_number);
-    const [financials, roles, subUnits, licenses, owners] = await Promise.all([
-      opts.financialsLimit === 0
-        ? Promise.resolve([] as FinancialRow[])
-        : sql<FinancialRow & { rn: number }>`SELECT * FROM (
-            SELECT f.*, row_number() OVER (PARTITION BY f.company_id ORDER BY f.period_to DESC, (f.accounts_type = 'SELSKAP') DESC) AS rn
-            FROM financials f WHERE f.company_id = ANY(${ids}::bigint[])) t
-          WHERE ${opts.financialsLimit === undefined ? sql`true` : sql`t.rn <= ${opts.financialsLimit}`}
-          ORDER BY t.company_id, t.rn`.execute(db).then((r) => r.rows),
-      opts.roles === false
-        ? Promise.resolve([] as RoleRow[])
-        : db.selectFrom('roles').selectAll().where('company_id', 'in', ids).orderBy('company_id').orderBy('group_code').orderBy('position').orderBy('id').execute(),
-      opts.subUnits
-        ? db.selectFrom('sub_units').selectAll().where('parent_org_number', 'in', numbers).where('country', '=', rows[0].country).orderBy('org_number').execute()
-        : Promise.resolve([] as SubUnitRow[]),
-      opts.licenses && rows[0].country === 'NO'
-        ? db.selectFrom('licenses').selectAll().where('org_number', 'in', numbers).orderBy('valid_from', 'desc').execute()
-        : Promise.resolve([] as LicenseRow[]),
-      shareholders.ownersOf(rows.filter((r) => r.country === 'NO').map((r) => r.org_number)),
-    ]);
-    const group = <T>(items: T[], key: (t: T) => string | number | null) => {
-      const m = new Map<string | number, T[]>();
-      for (const it of items) {
-        const k = key(it);
-        if (k === null) continue;
-        if (!m.has(k)) m.set(k, []);
-        m.get(k)!.push(it);
-      }
-      return m;
-    };
-    const fin = group(financials, (f) => f.company_id);
-    const rol = group(roles, (r) => r.company_id);
-    const sub = group(subUnits, (s) => s.parent_org_number);
-    const lic = group(licenses, (l) => l.org_number);
-    return rows.map((row) => ({
+
+  /** Company rows with their relation columns -> stored companies (owners in one more query when any has them). */
+  async function assemble(rows: (CompanyRow & RelationColumns)[]): Promise<StoredCompany[]> {
+    const withOwners = rows.filter((r) => r.has_owners).map((r) => r.org_number);
+    const owners = withOwners.length ? await shareholders.ownersOf(withOwners) : new Map<string, OwnerSummary>();
+    return rows.map(({ rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners: _h, ...row }) => ({
       row,
-      financials: (fin.get(row.id) ?? []).map((f) => {
-        const { rn: _rn, ...rest } = f as FinancialRow & { rn?: number };
-        return rest;
-      }),
-      roles: rol.get(row.id) ?? [],
-      subUnits: sub.get(row.org_number) ?? [],
-      licenses: lic.get(row.org_number) ?? [],
+      financials: rel_financials ?? [],
+      roles: rel_roles ?? [],
+      subUnits: (rel_sub_units ?? []).map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
+      licenses: (rel_licenses ?? []).map((l) => ({ ...l, valid_from: toDate(l.valid_from), valid_to: toDate(l.valid_to), synced_at: new Date(l.synced_at) })),
       owners: row.country === 'NO' ? (owners.get(row.org_number) ?? { majorityOwner: null, largestShareholder: null }) : undefined,
     }));
+  }
+
+  /** Relations of rows already read (search pages, the change feed), in one statement. */
+  async function relations(rows: CompanyRow[], opts: RelationOptions): Promise<StoredCompany[]> {
+    if (!rows.length) return [];
+    const res = await sql<{ id: number } & RelationColumns>`
+      SELECT c.id, ${relationColumns(opts)} FROM companies c WHERE c.id = ANY(${rows.map((r) => r.id)}::bigint[])`.execute(db);
+    const byId = new Map(res.rows.map(({ id, ...rel }) => [id, rel]));
+    const empty: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
+    return assemble(rows.map((row) => ({ ...row, ...(byId.get(row.id) ?? empty) })));
   }
 
   return {
@@ -87,9 +97,13 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
       return db.selectFrom('companies').selectAll().where('country', '=', country).where('org_number', 'in', orgNumbers).execute();
     },
 
+    /** Companies by number with their relations: one statement (two when any has shareholders). */
     async load(country: string, orgNumbers: string[], opts: RelationOptions): Promise<StoredCompany[]> {
-      const rows = await this.findRows(country, orgNumbers);
-      return relations(rows, opts);
+      if (!orgNumbers.length) return [];
+      const res = await sql<CompanyRow & RelationColumns>`
+        SELECT c.*, ${relationColumns(opts)} FROM companies c
+        WHERE c.country = ${country} AND c.org_number = ANY(${orgNumbers}::text[])`.execute(db);
+      return assemble(res.rows);
     },
 
     /** Norwegian companies that filed a newer year of accounts than the store holds. */

@@ -14,7 +14,8 @@ import type { Database } from './schema.ts';
  */
 const VISIBLE = sql`ARRAY(SELECT run_id FROM shareholder_years)`;
 /** The run of the latest published year. */
-const LATEST = sql`SELECT run_id FROM shareholder_years ORDER BY year DESC LIMIT 1`;
+/** The run of the latest shareholder year, as a sub-select. */
+export const LATEST_SHAREHOLDER_RUN = sql`SELECT run_id FROM shareholder_years ORDER BY year DESC LIMIT 1`;
 
 /** Rows removed per statement when a run is discarded (keeps the embedded engine responsive). */
 const DELETE_CHUNK = 20_000;
@@ -232,7 +233,7 @@ export function createShareholderRepository(db: Kysely<Database>) {
       if (!orgNumbers.length) return out;
       const res = await sql<{ org_number: string; holder_name: string | null; holder_org_number: string | null; shares: number; total: number; year: number }>`
         WITH r AS (
-          SELECT s.* FROM shareholdings s WHERE s.run_id = (${LATEST}) AND s.org_number = ANY(${orgNumbers}::text[])
+          SELECT s.* FROM shareholdings s WHERE s.run_id = (${LATEST_SHAREHOLDER_RUN}) AND s.org_number = ANY(${orgNumbers}::text[])
         ),
         class_totals AS (
           SELECT org_number, share_class, COALESCE(NULLIF(max(total_shares), 0), sum(share_count)) AS total

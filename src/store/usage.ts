@@ -30,8 +30,41 @@ export function createUsageRepository(db: Kysely<Database>) {
     return r ? { today: r.today, thisMonth: r.this_month, total: r.total } : { today: 0, thisMonth: 0, total: 0 };
   }
 
+  /**
+   * Adds `n` requests unless a quota is used up (limits of 0 mean unlimited).
+   * GREATEST/">=": a process whose clock lags a little behind midnight must not reset the
+   * counter that a process already in the new day has started. The daily INSERT runs only for
+   * the row the UPDATE returned (a refused request is not usage) and dates it with the counter's
+   * own day, so the chart and the quota always agree.
+   */
+  function bump(projectId: number, today: string, monthStart: string, n: number, dailyLimit: number, monthlyLimit: number) {
+    return sql<{ day_count: number; month_count: number; total: number }>`
+        WITH bumped AS (
+          UPDATE project_usage SET
+            day_count = CASE WHEN day >= ${today}::date THEN day_count + ${n}::int ELSE ${n}::int END,
+            day = GREATEST(day, ${today}::date),
+            month_count = CASE WHEN month >= ${monthStart}::date THEN month_count + ${n}::int ELSE ${n}::int END,
+            month = GREATEST(month, ${monthStart}::date),
+            total = total + ${n}::int
+          WHERE project_id = ${projectId}
+            AND (${dailyLimit}::int = 0 OR day < ${today}::date OR day_count < ${dailyLimit}::int)
+            AND (${monthlyLimit}::int = 0 OR month < ${monthStart}::date OR month_count < ${monthlyLimit}::int)
+          RETURNING project_id, day, day_count, month_count, total
+        ), daily AS (
+          INSERT INTO project_usage_daily (project_id, day, count)
+          SELECT project_id, day, ${n}::int FROM bumped
+          ON CONFLICT (project_id, day) DO UPDATE SET count = project_usage_daily.count + EXCLUDED.count
+        )
+        SELECT day_count, month_count, total FROM bumped`.execute(db);
+  }
+
   return {
     read,
+
+    /** Adds `n` requests of a project without daily or monthly quota (counted in memory first). */
+    async add(projectId: number, day: string, monthStart: string, n: number): Promise<void> {
+      await bump(projectId, day, monthStart, n, 0, 0);
+    },
 
     /** Counted requests per UTC day from `fromDay` to `toDay` inclusive; days without requests are absent. */
     async history(projectId: number, fromDay: string, toDay: string): Promise<DailyCount[]> {
@@ -44,28 +77,7 @@ export function createUsageRepository(db: Kysely<Database>) {
 
     /** Counts one request unless a quota is used up. Limits of 0 mean unlimited. */
     async consume(projectId: number, today: string, monthStart: string, dailyLimit: number, monthlyLimit: number): Promise<ConsumeResult> {
-      // GREATEST/">=": a process whose clock lags a little behind midnight must not reset the
-      // counter that a process already in the new day has started. The daily INSERT runs only
-      // for the row the UPDATE returned (a refused request is not usage) and dates it with the
-      // counter's own day, so the chart and the quota always agree.
-      const res = await sql<{ day_count: number; month_count: number; total: number }>`
-        WITH bumped AS (
-          UPDATE project_usage SET
-            day_count = CASE WHEN day >= ${today}::date THEN day_count + 1 ELSE 1 END,
-            day = GREATEST(day, ${today}::date),
-            month_count = CASE WHEN month >= ${monthStart}::date THEN month_count + 1 ELSE 1 END,
-            month = GREATEST(month, ${monthStart}::date),
-            total = total + 1
-          WHERE project_id = ${projectId}
-            AND (${dailyLimit}::int = 0 OR day < ${today}::date OR day_count < ${dailyLimit}::int)
-            AND (${monthlyLimit}::int = 0 OR month < ${monthStart}::date OR month_count < ${monthlyLimit}::int)
-          RETURNING project_id, day, day_count, month_count, total
-        ), daily AS (
-          INSERT INTO project_usage_daily (project_id, day, count)
-          SELECT project_id, day, 1 FROM bumped
-          ON CONFLICT (project_id, day) DO UPDATE SET count = project_usage_daily.count + 1
-        )
-        SELECT day_count, month_count, total FROM bumped`.execute(db);
+      const res = await bump(projectId, today, monthStart, 1, dailyLimit, monthlyLimit);
       const r = res.rows[0];
       if (r) return { ok: true, today: r.day_count, thisMonth: r.month_count, total: r.total };
       const counts = await read(projectId, today, monthStart);

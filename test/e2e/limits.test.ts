@@ -113,6 +113,41 @@ describe('daily and monthly quotas (UTC)', () => {
   });
 });
 
+describe('usage of keys without daily or monthly quotas (counted in memory, written each second)', () => {
+  const usageRow = async (projectName: string) =>
+    (
+      await server.ctx.store.pool.query<{ day_count: number; total: number }>(
+        'SELECT u.day_count, u.total FROM project_usage u JOIN projects p ON p.id = u.project_id WHERE p.name = $1',
+        [projectName],
+      )
+    ).rows[0];
+
+  it('counts every request: exact in this process at once, in the database within a second, and kept by a graceful stop', async () => {
+    clock.set('2026-08-06T10:00:00Z');
+    const key = await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } });
+    const results = await Promise.all(Array.from({ length: 30 }, () => call(key.raw)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    // the usage read flushes what this process counted
+    const usage = await http(server.url, 'GET', '/api/keys/usage', { key: key.raw });
+    expect(usage.body.usage).toMatchObject({ today: 30, total: 30, dailyRemaining: null });
+    expect(await usageRow(key.projectName)).toEqual({ day_count: 30, total: 30 });
+
+    // without a read, another process (here: SQL) sees the counts within the flush interval
+    await Promise.all(Array.from({ length: 7 }, () => call(key.raw)));
+    const deadline = Date.now() + 3000;
+    while ((await usageRow(key.projectName)).total !== 37 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await usageRow(key.projectName)).toEqual({ day_count: 37, total: 37 });
+
+    // counted just before a graceful stop: written by the stop
+    await Promise.all(Array.from({ length: 5 }, () => call(key.raw)));
+    await server.close();
+    server = await startServer({ database: db, overrides: { clock }, env: { TRIAL_DAYS: '30' } });
+    expect(await usageRow(key.projectName)).toEqual({ day_count: 42, total: 42 });
+    const history = await http(server.url, 'GET', '/api/keys/usage', { key: key.raw });
+    expect(history.body.usage.today).toBe(42);
+  });
+});
+
 describe('trial expiry', () => {
   it('answers 402 trial_expired with upgradeUrl once a free key is older than TRIAL_DAYS', async () => {
     clock.set('2026-09-01T00:00:00Z');
