@@ -1,6 +1,7 @@
 // Reads company records with their relations: one statement per batch (a second only when a
 // company of the batch has shareholders).
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { PREPARED } from './db.ts';
 import type { CompaniesTable, Database, FinancialsTable, LicensesTable, RolesTable, SubUnitsTable } from './schema.ts';
 import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary } from './shareholders.ts';
 
@@ -82,7 +83,7 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
   /** Relations of rows already read (search pages, the change feed), in one statement. */
   async function relations(rows: CompanyRow[], opts: RelationOptions): Promise<StoredCompany[]> {
     if (!rows.length) return [];
-    const res = await sql<{ id: number } & RelationColumns>`
+    const res = await sql<{ id: number } & RelationColumns>`${sql.raw(PREPARED)}
       SELECT c.id, ${relationColumns(opts)} FROM companies c WHERE c.id = ANY(${rows.map((r) => r.id)}::bigint[])`.execute(db);
     const byId = new Map(res.rows.map(({ id, ...rel }) => [id, rel]));
     const empty: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
@@ -100,7 +101,7 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
     /** Companies by number with their relations: one statement (two when any has shareholders). */
     async load(country: string, orgNumbers: string[], opts: RelationOptions): Promise<StoredCompany[]> {
       if (!orgNumbers.length) return [];
-      const res = await sql<CompanyRow & RelationColumns>`
+      const res = await sql<CompanyRow & RelationColumns>`${sql.raw(PREPARED)}
         SELECT c.*, ${relationColumns(opts)} FROM companies c
         WHERE c.country = ${country} AND c.org_number = ANY(${orgNumbers}::text[])`.execute(db);
       return assemble(res.rows);

@@ -1,6 +1,7 @@
 // Opens the store: embedded PostgreSQL (PGlite, file-backed under DATA_DIR) when DATABASE_URL
 // is unset, else a pg Pool on a real server. Both are reached through the same pg Pool API and
 // Kysely, so every query and row type is identical on the two engines.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -16,6 +17,38 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
 
 export type Engine = 'embedded' | 'server';
+
+/**
+ * SQL text that starts with this comment runs as a named (prepared) statement: parsed and
+ * planned once per connection instead of on every call. For the hot reads only (the lookup's
+ * one statement plans in ~0.2 ms and executes in ~0.07 ms); the text must not vary with the
+ * values (arrays go in as one `ANY($n)` parameter), as every distinct text is a statement kept
+ * by each connection.
+ */
+export const PREPARED = '/* prepared */';
+const MAX_PREPARED_TEXTS = 200;
+
+/** pg.Client that names the statements marked PREPARED after a hash of their text. */
+function preparing(Base: typeof pg.Client): typeof pg.Client {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name && names.size < MAX_PREPARED_TEXTS) {
+      name = `ncd_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return class extends Base {
+    // pg's overloads: (text, values?, callback?) or (config, ...). Only the text form is named.
+    query(...args: unknown[]): never {
+      const [text, values, callback] = args;
+      const name = typeof text === 'string' && text.startsWith(PREPARED) && typeof values !== 'function' ? nameOf(text) : undefined;
+      const call = super.query as (...a: unknown[]) => never;
+      return name ? call.call(this, { name, text, values }, callback) : call.apply(this, args);
+    }
+  } as typeof pg.Client;
+}
 
 export interface Store {
   engine: Engine;
@@ -66,6 +99,7 @@ function wrap(engine: Engine, pool: pg.Pool, closeEngine: () => Promise<void>, l
 
 async function openServer(opts: OpenStoreOptions): Promise<Store> {
   const pool = new pg.Pool({
+    Client: preparing(pg.Client),
     connectionString: opts.databaseUrl,
     max: opts.poolSize ?? 10,
     statement_timeout: opts.statementTimeoutMs,
@@ -93,7 +127,7 @@ async function openEmbedded(opts: OpenStoreOptions): Promise<Store> {
     }
     // Each client gets its own connection object: pg-pool throws away a client whose query
     // failed, and a connection object once ended cannot serve a new client.
-    class EmbeddedClient extends pg.Client {
+    class EmbeddedClient extends preparing(pg.Client) {
       constructor(config: pg.ClientConfig) {
         super({ ...config, connection: new PglitePgConnection({ pglite: lite as never }) } as pg.ClientConfig);
       }
