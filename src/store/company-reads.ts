@@ -67,15 +67,15 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
   const shareholders = createShareholderRepository(db);
 
   /** Company rows with their relation columns -> stored companies (owners in one more query when any has them). */
-  async function assemble(rows: (CompanyRow & RelationColumns)[]): Promise<StoredCompany[]> {
-    const withOwners = rows.filter((r) => r.has_owners).map((r) => r.org_number);
+  async function assemble(found: { row: CompanyRow; rel: RelationColumns }[]): Promise<StoredCompany[]> {
+    const withOwners = found.filter((f) => f.rel.has_owners).map((f) => f.row.org_number);
     const owners = withOwners.length ? await shareholders.ownersOf(withOwners) : new Map<string, OwnerSummary>();
-    return rows.map(({ rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners: _h, ...row }) => ({
+    return found.map(({ row, rel }) => ({
       row,
-      financials: rel_financials ?? [],
-      roles: rel_roles ?? [],
-      subUnits: (rel_sub_units ?? []).map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
-      licenses: (rel_licenses ?? []).map((l) => ({ ...l, valid_from: toDate(l.valid_from), valid_to: toDate(l.valid_to), synced_at: new Date(l.synced_at) })),
+      financials: rel.rel_financials ?? [],
+      roles: rel.rel_roles ?? [],
+      subUnits: (rel.rel_sub_units ?? []).map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
+      licenses: (rel.rel_licenses ?? []).map((l) => ({ ...l, valid_from: toDate(l.valid_from), valid_to: toDate(l.valid_to), synced_at: new Date(l.synced_at) })),
       owners: row.country === 'NO' ? (owners.get(row.org_number) ?? { majorityOwner: null, largestShareholder: null }) : undefined,
     }));
   }
@@ -85,9 +85,9 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
     if (!rows.length) return [];
     const res = await sql<{ id: number } & RelationColumns>`${sql.raw(PREPARED)}
       SELECT c.id, ${relationColumns(opts)} FROM companies c WHERE c.id = ANY(${rows.map((r) => r.id)}::bigint[])`.execute(db);
-    const byId = new Map(res.rows.map(({ id, ...rel }) => [id, rel]));
-    const empty: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
-    return assemble(rows.map((row) => ({ ...row, ...(byId.get(row.id) ?? empty) })));
+    const byId = new Map(res.rows.map((r) => [r.id, r]));
+    const none: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
+    return assemble(rows.map((row) => ({ row, rel: byId.get(row.id) ?? none })));
   }
 
   return {
@@ -104,7 +104,7 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
       const res = await sql<CompanyRow & RelationColumns>`${sql.raw(PREPARED)}
         SELECT c.*, ${relationColumns(opts)} FROM companies c
         WHERE c.country = ${country} AND c.org_number = ANY(${orgNumbers}::text[])`.execute(db);
-      return assemble(res.rows);
+      return assemble(res.rows.map(({ rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners, ...row }) => ({ row, rel: { rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners } })));
     },
 
     /** Norwegian companies that filed a newer year of accounts than the store holds. */
