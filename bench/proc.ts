@@ -85,9 +85,11 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of the server there on exit.
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_SERVER_NODE_OPTIONS: V8 / Node flags for the server only (e.g. a GC setting under test).
+  const nodeOptions: Record<string, string> = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
   return spawnChild(
     [...prof, '--import', 'tsx', path.join(ROOT, 'src/main.ts')],
-    { NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', ...storeEnv },
+    { NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', ...nodeOptions, ...storeEnv },
     '/api/health',
     port,
     timeoutMs,

@@ -60,6 +60,8 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
         if (done.has(m.version)) continue;
         try {
           await client.query('BEGIN');
+          // An index built on a Norway-size store can outlast the request-path statement timeout.
+          await client.query('SET LOCAL statement_timeout = 0');
           // Simple-query protocol (no parameters): the file may hold several statements.
           await client.query(m.sql);
           await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
