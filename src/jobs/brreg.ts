@@ -37,25 +37,58 @@ async function openInput(ctx: AppContext, opts: JobOptions, kind: 'enheter' | 'u
 /** A first load into an empty register is several times faster with indexes built afterwards. */
 const FIRST_LOAD_INDEX_DEFERRAL = true;
 
+/**
+ * Hands each batch to `write` in order, with at most one write in flight: the next batch is read
+ * and parsed (CPU in this process) while the database works on the previous one, instead of
+ * one waiting for the other. Writes stay in file order and memory stays at two batches.
+ */
+export async function overlapped<B>(batches: AsyncIterable<B>, write: (batch: B) => Promise<void>): Promise<void> {
+  let inFlight: Promise<void> | undefined;
+  try {
+    for await (const batch of batches) {
+      if (inFlight) await inFlight;
+      inFlight = write(batch);
+      // Its failure is taken up at the next await; until then it must not count as unhandled.
+      inFlight.catch(() => undefined);
+    }
+    if (inFlight) await inFlight;
+  } catch (err) {
+    // The caller's cleanup (sync_seen, deferred indexes) must not race a write still running.
+    if (inFlight) await inFlight.catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Both statements, side by side (two connections on PostgreSQL); settles only when both have. */
+async function together<A>(main: Promise<A>, bookkeeping: Promise<void>): Promise<A> {
+  const [a, b] = await Promise.allSettled([main, bookkeeping]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return a.value;
+}
+
 async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
   const { id: run, progress, report } = job;
   await ctx.repos.syncSeen.clearLeftovers(run);
-  const firstLoad = FIRST_LOAD_INDEX_DEFERRAL && (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
+  const emptyStore = (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
+  const firstLoad = FIRST_LOAD_INDEX_DEFERRAL && emptyStore;
   if (firstLoad) progress(`enheter: first load, ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`);
   let processed = 0;
   let inserted = 0;
   let changed = 0;
   try {
-    for await (const batch of inBatches(readJsonArray<BrregEnhet>(input, 'enheter dump'), BATCH)) {
+    await overlapped(inBatches(readJsonArray<BrregEnhet>(input, 'enheter dump'), BATCH), async (batch) => {
       const cores = batch.filter((e) => typeof e?.organisasjonsnummer === 'string').map(mapEnhet);
-      const r = await ctx.repos.companyWrites.write(cores.map((core) => ({ core })));
-      await ctx.repos.syncSeen.mark(run, cores.map((c) => c.orgNumber));
+      const r = await together(
+        ctx.repos.companyWrites.write(cores.map((core) => ({ core })), { storeWasEmpty: emptyStore }),
+        ctx.repos.syncSeen.mark(run, cores.map((c) => c.orgNumber)),
+      );
       processed += batch.length;
       inserted += r.inserted;
       changed += r.changed;
       report(processed);
       if (processed % 10_000 < BATCH) progress(`enheter: ${processed} read, ${inserted} new, ${changed} changed`);
-    }
+    });
     const live = await ctx.repos.syncSeen.liveCount('NO');
     const seen = await ctx.repos.syncSeen.count(run);
     let deleted = 0;
@@ -74,13 +107,12 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
   await ctx.repos.syncSeen.clearLeftovers(run);
   let processed = 0;
   try {
-    for await (const batch of inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH)) {
+    await overlapped(inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH), async (batch) => {
       const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
-      await ctx.repos.companyWrites.writeSubUnits('NO', units);
-      await ctx.repos.syncSeen.mark(run, units.map((u) => u.orgNumber));
+      await together(ctx.repos.companyWrites.writeSubUnits('NO', units), ctx.repos.syncSeen.mark(run, units.map((u) => u.orgNumber)));
       processed += batch.length;
       report(processed);
-    }
+    });
     const closed = await ctx.repos.syncSeen.markAbsentSubUnits(run, 'NO');
     progress(`underenheter: ${processed} read, ${closed} marked deleted`);
     return { processed, closed };

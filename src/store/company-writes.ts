@@ -16,6 +16,14 @@ export interface CompanyWrite {
   fetched?: boolean;
 }
 
+export interface WriteOptions {
+  /**
+   * The caller found no company of any country in the store when its load began (a first full
+   * load): new rows are the rule, and reading stored hashes first is a wasted round trip.
+   */
+  storeWasEmpty?: boolean;
+}
+
 export interface WriteResult {
   inserted: number;
   changed: number;
@@ -86,19 +94,30 @@ const PARENT = `COALESCE(EXCLUDED.registry_parent_org_number,
 const PARENT_SOURCE = `CASE WHEN EXCLUDED.registry_parent_org_number IS NOT NULL THEN 'registry'
   WHEN companies.parent_source = 'shareholders' THEN 'shareholders' END`;
 
-async function upsertCores(db: Db, writes: CompanyWrite[]): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
-  // Read the stored hashes first and write only new or changed cores: a re-sync of an
-  // unchanged register then costs one indexed read per batch instead of a write per row.
-  const hashes = writes.map((w) => hash(w.core));
+async function readStoredHashes(db: Db, writes: CompanyWrite[]): Promise<Map<string, string>> {
   const stored = await sql<{ org_number: string; content_hash: string }>`
     SELECT org_number, content_hash FROM companies
     WHERE country = ${writes[0].core.country} AND org_number = ANY(${writes.map((w) => w.core.orgNumber)}::text[])`.execute(db);
-  const storedHash = new Map(stored.rows.map((r) => [r.org_number, r.content_hash]));
+  return new Map(stored.rows.map((r) => [r.org_number, r.content_hash]));
+}
+
+async function upsertCores(db: Db, writes: CompanyWrite[], opts: WriteOptions): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
+  // Read the stored hashes first and write only new or changed cores: a re-sync of an
+  // unchanged register then costs one indexed read per batch instead of a write per row.
+  // Into a store that was empty the read finds nothing (or what a concurrent writer added, which
+  // the ON CONFLICT … WHERE below still leaves alone when unchanged), so it is skipped.
+  const hashes = writes.map((w) => hash(w.core));
+  const storedHash = opts.storeWasEmpty ? new Map<string, string>() : await readStoredHashes(db, writes);
   const todo = writes.map((w, i) => ({ w, h: hashes[i] })).filter(({ w, h }) => storedHash.get(w.core.orgNumber) !== h || w.fetched);
   if (!todo.length) return { insertedIds: new Set(), changedIds: new Set() };
   const rows = todo.map(({ w, h }) => {
     const r: Record<string, unknown> = {};
-    for (const [name, , get] of CORE_COLUMNS) r[name] = get(w.core);
+    for (const [name, , get] of CORE_COLUMNS) {
+      const v = get(w.core);
+      // jsonb_to_recordset reads a missing key as NULL, as it does a JSON null: leaving nulls out
+      // makes a quarter less text to build, send and parse on a registry row.
+      if (v !== null) r[name] = v;
+    }
     r.content_hash = h;
     r.source = w.core.source;
     r.fetched = w.fetched === true;
@@ -331,10 +350,10 @@ export async function upsertSubUnits(db: Db, country: string, units: SubUnitInpu
 export function createCompanyWriteRepository(db: Kysely<Database>) {
   return {
     /** Writes a batch in one transaction: all of it or none of it. */
-    async write(writes: CompanyWrite[]): Promise<WriteResult> {
+    async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       return db.transaction().execute(async (trx) => {
-        const { insertedIds, changedIds } = await upsertCores(trx, writes);
+        const { insertedIds, changedIds } = await upsertCores(trx, writes, opts);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
