@@ -225,12 +225,15 @@ export async function memory(store: Store, s: Settings) {
     const samples = rss.stop();
     const inTail = samples.filter((x) => x.s >= total - tail);
     const tailStart = inTail[0]?.rssMb ?? NaN;
+    const tailMax = Math.max(...inTail.map((x) => x.rssMb));
     const end = samples.at(-1)!.rssMb;
     const window = (from: number, to: number) => {
       const v = samples.filter((x) => x.s >= from && x.s < to).map((x) => x.rssMb);
       return { fromS: from, toS: to, min: Math.min(...v), mean: Math.round(v.reduce((a, b) => a + b, 0) / v.length), max: Math.max(...v) };
     };
-    const minutes = Array.from({ length: Math.round(tail / minute) }, (_, i) => window(total - tail + i * minute, total - tail + (i + 1) * minute + (i === Math.round(tail / minute) - 1 ? 1 : 0)));
+    // The last minute also takes the final sample, taken at `total`.
+    const starts = Array.from({ length: tail / minute }, (_, i) => total - tail + i * minute);
+    const minutes = starts.map((from, i) => window(from, i === starts.length - 1 ? total + 1 : from + minute));
     const first = minutes[0];
     const last = minutes.at(-1)!;
     // Least-squares slope over the tail, MB per minute.
@@ -242,11 +245,11 @@ export async function memory(store: Store, s: Settings) {
       durationS: total,
       tailS: tail,
       lookup: run,
-      rssMb: { end, peak: rssOf(server.pid).peakMb, tailStart, tailMax: Math.max(...inTail.map((x) => x.rssMb)), tailSlopeMbPerMin: +slope.toFixed(2), tailMinutes: minutes },
+      rssMb: { end, peak: rssOf(server.pid).peakMb, tailStart, tailMax, tailSlopeMbPerMin: +slope.toFixed(2), tailMinutes: minutes },
       samples,
       targets: {
         lastMinuteMeanBelow300Mb: last.mean < 300,
-        tailMaxBelow300Mb: Math.max(...inTail.map((x) => x.rssMb)) < 300,
+        tailMaxBelow300Mb: tailMax < 300,
         noGrowthInTail: last.min <= first.min * 1.05 && last.mean <= first.mean * 1.05,
       },
     };

@@ -69,5 +69,3 @@ export function createUsageCounter(repo: UsageRepository, log: Pick<Logger, 'war
     flush,
   };
 }
-
-export type UsageCounter = ReturnType<typeof createUsageCounter>;

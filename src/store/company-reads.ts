@@ -61,6 +61,8 @@ function relationColumns(opts: RelationOptions) {
     (c.country = 'NO' AND EXISTS (SELECT 1 FROM shareholdings sh WHERE sh.run_id = (${LATEST_SHAREHOLDER_RUN}) AND sh.org_number = c.org_number)) AS has_owners`;
 }
 
+const NO_RELATIONS: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
+
 const toDate = (v: string | null) => (v === null ? null : new Date(v));
 
 export function createCompanyReadRepository(db: Kysely<Database>) {
@@ -86,8 +88,7 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
     const res = await sql<{ id: number } & RelationColumns>`${sql.raw(PREPARED)}
       SELECT c.id, ${relationColumns(opts)} FROM companies c WHERE c.id = ANY(${rows.map((r) => r.id)}::bigint[])`.execute(db);
     const byId = new Map(res.rows.map((r) => [r.id, r]));
-    const none: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
-    return assemble(rows.map((row) => ({ row, rel: byId.get(row.id) ?? none })));
+    return assemble(rows.map((row) => ({ row, rel: byId.get(row.id) ?? NO_RELATIONS })));
   }
 
   return {

@@ -13,8 +13,7 @@ import type { Database } from './schema.ts';
  * (the embedded engine never analyses them by itself).
  */
 const VISIBLE = sql`ARRAY(SELECT run_id FROM shareholder_years)`;
-/** The run of the latest published year. */
-/** The run of the latest shareholder year, as a sub-select. */
+/** The run of the latest published year, as a sub-select. */
 export const LATEST_SHAREHOLDER_RUN = sql`SELECT run_id FROM shareholder_years ORDER BY year DESC LIMIT 1`;
 
 /** Rows removed per statement when a run is discarded (keeps the embedded engine responsive). */
