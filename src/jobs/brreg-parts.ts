@@ -6,7 +6,6 @@
 //                fetch for companies that filed a newer year than we hold (--limit, default 2000)
 import { createReadStream } from 'node:fs';
 import pLimit from 'p-limit';
-import type { AppContext } from '../context.ts';
 import { mapRegnskap, mapRoller } from '../sources/brreg/map.ts';
 import type { BrregRegnskap, BrregRoller } from '../sources/brreg/types.ts';
 import { inBatches, maybeGunzip, readJsonArray } from '../sources/json-array.ts';

@@ -78,7 +78,7 @@ export async function download(url: string, accept: string): Promise<Readable> {
   try {
     res = await fetch(url, { headers: { accept, 'user-agent': 'nordic-company-data' }, signal: controller.signal });
   } catch (err) {
-    throw new Error(`${url}: request failed: ${controller.signal.aborted ? `no response within ${HEADERS_TIMEOUT_MS} ms` : (err as Error).message}`);
+    throw new Error(`${url}: request failed: ${controller.signal.aborted ? `no response within ${HEADERS_TIMEOUT_MS} ms` : (err as Error).message}`, { cause: err });
   } finally {
     clearTimeout(timer);
   }

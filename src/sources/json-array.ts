@@ -168,7 +168,7 @@ export async function* readJsonArray<T>(input: Readable, label: string): AsyncGe
     for (const text of splitter.push(decoder.end())) yield parse(text);
     splitter.end();
   } catch (err) {
-    throw new Error(`${label}: cannot read the JSON array: ${(err as Error).message}`);
+    throw new Error(`${label}: cannot read the JSON array: ${(err as Error).message}`, { cause: err });
   } finally {
     if (!input.destroyed) input.destroy();
   }

@@ -46,7 +46,7 @@ export async function openZipEntry(input: string | Readable, extension: string, 
     zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false });
   } catch (err) {
     await removeTemp();
-    throw new Error(`${label}: not a readable ZIP file (${(err as Error).message})`);
+    throw new Error(`${label}: not a readable ZIP file (${(err as Error).message})`, { cause: err });
   }
   let closed = false;
   const close = async () => {

@@ -39,7 +39,7 @@ function classify(url: URL): { network: Network; handle: string } | null {
       // Old page URLs: /pages/<Name>/<numeric id>; the id is what identifies the page.
       if (seg[0].toLowerCase() === 'pages') return seg[2] && /^\d+$/.test(seg[2]) ? { network: 'facebook', handle: seg[2] } : null;
       if (FACEBOOK_RESERVED.has(seg[0].toLowerCase())) return null;
-      return /^[A-Za-z0-9.\-]{3,80}$/.test(seg[0]) ? { network: 'facebook', handle: seg[0] } : null;
+      return /^[A-Za-z0-9.-]{3,80}$/.test(seg[0]) ? { network: 'facebook', handle: seg[0] } : null;
     }
     case 'instagram.com': {
       if (!seg[0] || INSTAGRAM_RESERVED.has(seg[0].toLowerCase())) return null;

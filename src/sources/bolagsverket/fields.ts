@@ -127,7 +127,8 @@ export function parsePostalAddress(value: string): BolagsverketPostalAddress | n
   if (value.trim() === '') return null;
   // Line breaks inside the street (real ones, or a literal "\n" left by an export) become ", ".
   const parts = splitComposite(value).map((p) => p.replace(/\s*(?:\\n|\r?\n)\s*/g, ', ').trim());
-  let [street, careOf, city, postalCode] = [nz(parts[0]), nz(parts[1]), nz(parts[2]), nz(parts[3])];
+  const [street, careOf] = [nz(parts[0]), nz(parts[1])];
+  let [city, postalCode] = [nz(parts[2]), nz(parts[3])];
   if (city && POSTCODE.test(city) && !(postalCode && POSTCODE.test(postalCode))) [city, postalCode] = [postalCode, city];
   const country = nz(parts[4]);
   return {

@@ -64,7 +64,7 @@ export function mapBolagsverketFields(fields: string[], orgFormLabels: ReadonlyM
     try {
       return parseIsoDate(v);
     } catch (err) {
-      throw new Error(`${orgNumber}: ${field}: ${(err as Error).message}`);
+      throw new Error(`${orgNumber}: ${field}: ${(err as Error).message}`, { cause: err });
     }
   };
   const deregistrationDate = date('avregistreringsdatum', deregText);

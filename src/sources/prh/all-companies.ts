@@ -34,7 +34,7 @@ export async function* parsePrhJsonArray(input: Readable, options: PrhParseOptio
       try {
         next = await iterator.next();
       } catch (err) {
-        throw new Error(`PRH all_companies: cannot read the JSON array: ${(err as Error).message}`);
+        throw new Error(`PRH all_companies: cannot read the JSON array: ${(err as Error).message}`, { cause: err });
       }
       if (next.done) return;
       let record: NordicCompanyRecord;

@@ -43,7 +43,7 @@ export async function fetchPrhPage(
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
   } catch (err) {
-    throw new Error(`PRH ${url}: request failed: ${(err as Error).message}`);
+    throw new Error(`PRH ${url}: request failed: ${(err as Error).message}`, { cause: err });
   }
   if (res.status !== 200) {
     const body = (await res.text().catch(() => '')).slice(0, 200);
@@ -54,7 +54,7 @@ export async function fetchPrhPage(
   try {
     body = await res.json();
   } catch (err) {
-    throw new Error(`PRH ${url}: response is not JSON: ${(err as Error).message}`);
+    throw new Error(`PRH ${url}: response is not JSON: ${(err as Error).message}`, { cause: err });
   }
   const page = body as Partial<PrhCompaniesPage> | null;
   if (!page || typeof page !== 'object' || !Array.isArray(page.companies) || typeof page.totalResults !== 'number') {

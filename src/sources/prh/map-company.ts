@@ -69,7 +69,7 @@ function dateField(company: string, field: string, v: unknown): string | null {
   try {
     return parseIsoDate(v as string | null | undefined);
   } catch (err) {
-    throw new Error(`company ${company}: ${field}: ${(err as Error).message}`);
+    throw new Error(`company ${company}: ${field}: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -14,7 +14,6 @@ import { collect, errorOf, streamOf } from '../stream-helpers.ts';
 
 const SAMPLE = readFileSync(new URL('../../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url));
 const HEADER = INSPECTION_COLUMNS.join(';');
-const THEMES = 'Rutiner og ledelse;Rutiner og ledelse;0;Lokaler og utstyr;Lokaler og utstyr;1;Mathåndtering og tilberedning;Mathåndtering og tilberedning;0;Merking og sporbarhet;Merking og sporbarhet;4';
 
 /** One data row with overrides by column name. */
 function row(over: Partial<Record<(typeof INSPECTION_COLUMNS)[number], string>> = {}): string {
