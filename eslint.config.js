@@ -36,7 +36,10 @@ export default tseslint.config(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -49,13 +52,31 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts', 'src/contract/**/*.ts'],
     rules: forbid(
-      ['store', 'sources', 'services', 'http', 'mcp', 'jobs', 'push', 'net', 'mail', 'cli', 'ops', 'app', 'context', 'config'],
+      [
+        'store',
+        'sources',
+        'services',
+        'http',
+        'mcp',
+        'jobs',
+        'push',
+        'net',
+        'mail',
+        'cli',
+        'ops',
+        'app',
+        'context',
+        'config',
+      ],
       'domain/ and contract/ are pure: they import nothing of ours but each other.',
     ),
   },
   {
     files: ['src/store/**/*.ts', 'src/sources/**/*.ts'],
-    rules: forbid(['http', 'services', 'jobs', 'mcp', 'cli'], 'store/ and sources/ sit below services, jobs, http and mcp.'),
+    rules: forbid(
+      ['http', 'services', 'jobs', 'mcp', 'cli'],
+      'store/ and sources/ sit below services, jobs, http and mcp.',
+    ),
   },
   {
     files: ['src/services/**/*.ts'],
@@ -63,7 +84,10 @@ export default tseslint.config(
   },
   {
     files: ['src/mcp/**/*.ts'],
-    rules: forbid(['http', 'store', 'cli'], 'mcp/ reaches data through services, and shares schemas through contract/, not http/.'),
+    rules: forbid(
+      ['http', 'store', 'cli'],
+      'mcp/ reaches data through services, and shares schemas through contract/, not http/.',
+    ),
   },
   {
     files: ['src/http/**/*.ts'],

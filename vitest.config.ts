@@ -11,7 +11,12 @@ export default defineConfig({
     // Long suites run with `npm run test:long` (vitest.long.config.ts), reliability suites with
     // `npm run test:reliability` (vitest.reliability.config.ts), browser suites (they need
     // Chromium) with `npm run test:browser` (vitest.browser.config.ts).
-    exclude: ['test/long/**', 'test/reliability/**', 'test/browser/**', ...(serverMode ? [] : ['test/**/*.server-only.test.ts'])],
+    exclude: [
+      'test/long/**',
+      'test/reliability/**',
+      'test/browser/**',
+      ...(serverMode ? [] : ['test/**/*.server-only.test.ts']),
+    ],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

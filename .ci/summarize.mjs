@@ -8,7 +8,8 @@ for (const file of files) {
   try {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     passed += r.numPassedTests ?? 0;
-    failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) + (r.success === false && !r.numFailedTests ? 1 : 0);
+    failed +=
+      (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) + (r.success === false && !r.numFailedTests ? 1 : 0);
   } catch {
     console.error(`missing or unreadable report: ${file}`);
     failed += 1;

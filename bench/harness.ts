@@ -9,16 +9,22 @@ export type Built = Awaited<ReturnType<typeof buildApp>>;
 
 /** The real app (no demo data, no scheduler) listening on 127.0.0.1. */
 export async function startBenchApp(): Promise<{ built: Built; base: string }> {
-  const built = await buildApp(loadConfig({ ...process.env, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production' }), {
-    logger: createLogger('warn'),
-  });
+  const built = await buildApp(
+    loadConfig({ ...process.env, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn', NODE_ENV: 'production' }),
+    {
+      logger: createLogger('warn'),
+    },
+  );
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   return { built, base: `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}` };
 }
 
 /** A fresh internal-tier key with no per-minute rate limit (the benchmark measures latency, not limits). */
 export async function benchKey(built: Built, label: string): Promise<string> {
-  const k = await built.services.keys.register({ projectName: `bench-${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, email: 'bench@example.com' });
+  const k = await built.services.keys.register({
+    projectName: `bench-${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+    email: 'bench@example.com',
+  });
   await built.services.keys.setTier(k.keyPrefix, 'internal');
   await built.services.keys.setLimits(k.keyPrefix, { rateLimitPerMinute: 0 });
   return k.raw;
@@ -30,7 +36,12 @@ export async function getJson(url: string, key: string): Promise<{ status: numbe
   return { status: res.statusCode, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 
-export interface Percentiles { p50: number; p95: number; p99: number; n: number }
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  p99: number;
+  n: number;
+}
 
 export function percentiles(ms: number[]): Percentiles {
   const s = [...ms].sort((a, b) => a - b);

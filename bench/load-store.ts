@@ -11,7 +11,13 @@ import { runJob } from '../src/jobs/registry.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeDumpFiles } from '../src/sources/brreg/dump-files.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '1200000' }, seed: { type: 'string', default: '1' }, jobs: { type: 'string', default: 'brreg,brreg-subunits,brreg-roles,regnskap' } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '1200000' },
+    seed: { type: 'string', default: '1' },
+    jobs: { type: 'string', default: 'brreg,brreg-subunits,brreg-roles,regnskap' },
+  },
+});
 const jobs = new Set(values.jobs.split(','));
 const count = Number(values.count);
 const seed = Number(values.seed);
@@ -36,7 +42,9 @@ try {
     if (!jobs.has(job)) continue;
     const t = Date.now();
     const r = await runJob(ctx, job, { file: path.join(dir, file), follow: false }, (m) => console.log(`  ${m}`));
-    console.log(`${job}: ${r.recordsProcessed} records in ${((Date.now() - t) / 1000).toFixed(0)} s (total ${elapsed()})`);
+    console.log(
+      `${job}: ${r.recordsProcessed} records in ${((Date.now() - t) / 1000).toFixed(0)} s (total ${elapsed()})`,
+    );
   }
   console.log(`engine ${ctx.store.engine}, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {

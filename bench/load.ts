@@ -29,7 +29,13 @@ export function summarize(ms: Float64Array | number[], n = ms.length) {
   const q = (p: number) => +s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2);
   let sum = 0;
   for (const x of s) sum += x;
-  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: +s[s.length - 1].toFixed(2), mean: +(sum / s.length).toFixed(2) };
+  return {
+    p50: q(0.5),
+    p95: q(0.95),
+    p99: q(0.99),
+    max: +s[s.length - 1].toFixed(2),
+    mean: +(sum / s.length).toFixed(2),
+  };
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {

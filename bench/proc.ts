@@ -54,8 +54,18 @@ async function waitHealthy(url: string, proc: ChildProcess, out: () => string, t
   throw new Error(`not healthy after ${timeoutMs} ms:\n${out()}`);
 }
 
-function spawnChild(args: string[], env: Record<string, string>, healthPath: string, port: number, timeoutMs: number): Promise<Child> {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...BASE_ENV(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnChild(
+  args: string[],
+  env: Record<string, string>,
+  healthPath: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Child> {
+  const proc = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...BASE_ENV(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const keep = (c: Buffer) => {
     out = (out + c.toString()).slice(-20_000);
@@ -86,10 +96,21 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
   // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of the server there on exit.
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // BENCH_SERVER_NODE_OPTIONS: V8 / Node flags for the server only (e.g. a GC setting under test).
-  const nodeOptions: Record<string, string> = process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {};
+  const nodeOptions: Record<string, string> = process.env.BENCH_SERVER_NODE_OPTIONS
+    ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+    : {};
   return spawnChild(
     [...prof, '--import', 'tsx', path.join(ROOT, 'src/main.ts')],
-    { NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', ...nodeOptions, ...storeEnv },
+    {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DEMO_DATA: 'off',
+      SYNC_SCHEDULE: 'off',
+      ...nodeOptions,
+      ...storeEnv,
+    },
     '/api/health',
     port,
     timeoutMs,
@@ -99,7 +120,13 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
 /** A bare Fastify route serving `bodyFile` (a JSON record) from memory: the framework's ceiling. */
 export async function startBare(bodyFile: string): Promise<Child> {
   const port = await freePort();
-  return spawnChild(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), bodyFile], { NODE_ENV: 'production', PORT: String(port) }, '/health', port, 30_000);
+  return spawnChild(
+    ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), bodyFile],
+    { NODE_ENV: 'production', PORT: String(port) },
+    '/health',
+    port,
+    30_000,
+  );
 }
 
 /** Samples a process's RSS every `everyMs` until stopped. */

@@ -38,7 +38,10 @@ const SCENARIOS = { lookup, 'search-mix': search, feed, memory, enrich, ingest, 
 type Name = keyof typeof SCENARIOS;
 
 async function runOne(name: Name, eng: Engine) {
-  const store = name === 'enrich' || name === 'ingest' ? { engine: eng, size, count: 0, env: {} } : await ensureStore(eng, storeSize);
+  const store =
+    name === 'enrich' || name === 'ingest'
+      ? { engine: eng, size, count: 0, env: {} }
+      : await ensureStore(eng, storeSize);
   const before = machine();
   const t0 = Date.now();
   console.log(`\n== ${name} (${eng}, ${size}) load average ${before.loadavg.join(' ')}`);
@@ -55,7 +58,11 @@ async function runOne(name: Name, eng: Engine) {
     machine: { ...before, loadavgAfter: machine().loadavg },
     ...result,
   };
-  const file = path.join(ROOT, 'bench/results', `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}${storeSize !== size ? `.store-${storeSize}` : ''}.json`);
+  const file = path.join(
+    ROOT,
+    'bench/results',
+    `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}${storeSize !== size ? `.store-${storeSize}` : ''}.json`,
+  );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
   const { samples: _s, ...brief } = out as typeof out & { samples?: unknown };
@@ -68,22 +75,38 @@ const scenario = positionals[0];
 if (scenario === 'engines') {
   // Same store size, same settings, back to back: PGlite as a ratio to PostgreSQL.
   const res: Record<string, any> = {};
-  for (const name of ['lookup', 'search-mix'] as const) for (const eng of ['postgresql', 'pglite'] as const) res[`${name}-${eng}`] = await runOne(name, eng);
+  for (const name of ['lookup', 'search-mix'] as const)
+    for (const eng of ['postgresql', 'pglite'] as const) res[`${name}-${eng}`] = await runOne(name, eng);
   const ratio = {
-    lookupThroughput: +(res['lookup-pglite'].lookup.throughputRps / res['lookup-postgresql'].lookup.throughputRps).toFixed(3),
+    lookupThroughput: +(
+      res['lookup-pglite'].lookup.throughputRps / res['lookup-postgresql'].lookup.throughputRps
+    ).toFixed(3),
     lookupP99: +(res['lookup-pglite'].lookup.latencyMs.p99 / res['lookup-postgresql'].lookup.latencyMs.p99).toFixed(2),
-    searchThroughput: +(res['search-mix-pglite'].search.throughputRps / res['search-mix-postgresql'].search.throughputRps).toFixed(3),
-    searchP95: +(res['search-mix-pglite'].search.latencyMs.p95 / res['search-mix-postgresql'].search.latencyMs.p95).toFixed(2),
+    searchThroughput: +(
+      res['search-mix-pglite'].search.throughputRps / res['search-mix-postgresql'].search.throughputRps
+    ).toFixed(3),
+    searchP95: +(
+      res['search-mix-pglite'].search.latencyMs.p95 / res['search-mix-postgresql'].search.latencyMs.p95
+    ).toFixed(2),
   };
   const file = path.join(ROOT, 'bench/results', `engines${size === 'small' ? '.small' : ''}.json`);
-  writeFileSync(file, JSON.stringify({ scenario: 'engines', size, pgliteOverPostgresql: ratio, command: `npm run bench -- engines --size ${size}` }, null, 2) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { scenario: 'engines', size, pgliteOverPostgresql: ratio, command: `npm run bench -- engines --size ${size}` },
+      null,
+      2,
+    ) + '\n',
+  );
   console.log('PGlite / PostgreSQL', ratio, `-> ${path.relative(ROOT, file)}`);
 } else if (scenario === 'all') {
   for (const name of (Object.keys(SCENARIOS) as Name[]).filter((n) => n !== 'copy')) await runOne(name, engine);
 } else if (scenario && scenario in SCENARIOS) {
   await runOne(scenario as Name, engine);
 } else {
-  console.error(`usage: npm run bench -- <${Object.keys(SCENARIOS).join('|')}|engines|all> [--size small|full] [--engine postgresql|pglite] [--connections N] [--duration S]`);
+  console.error(
+    `usage: npm run bench -- <${Object.keys(SCENARIOS).join('|')}|engines|all> [--size small|full] [--engine postgresql|pglite] [--connections N] [--duration S]`,
+  );
   process.exit(2);
 }
 process.exit(0);

@@ -11,7 +11,11 @@ import type { Settings } from './scenarios.ts';
 import { BENCH_SECRET, COUNT, ensureDatabase, PG_BASE, pgQuery, prepare, type Store } from './stores.ts';
 
 async function post(url: string, key: string, body: unknown) {
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -37,7 +41,8 @@ export async function enrich(store: Store, _s: Settings) {
     const call = (orgNumbers: string[]) => post(`${server.url}/api/companies/enrich`, prep.keys[0], { orgNumbers });
     brreg.latencyMs = 100;
     // Steady state: one small call first (code JIT-compiled, statements prepared).
-    if ((await call([generateCompany(199, 7).enhet.organisasjonsnummer])).status !== 200) throw new Error('warm-up enrich failed');
+    if ((await call([generateCompany(199, 7).enhet.organisasjonsnummer])).status !== 200)
+      throw new Error('warm-up enrich failed');
     const lat: number[] = [];
     for (let i = 0; i < 7; i++) {
       const t = performance.now();
@@ -66,8 +71,25 @@ export async function enrich(store: Store, _s: Settings) {
     return {
       engine: prep.engineVersion,
       upstreamLatencyMs: +latency.toFixed(1),
-      misses: { status: miss.status, records: miss.body.data?.length, notFound: miss.body.notFound?.length, unavailable: miss.body.unavailable?.length, wallMs: Math.round(missMs), upstreamRequests: upstream, maxInFlight, maxRequestsPerCompany: perCompanyMax, idealMs: Math.round(ideal), ratioToIdeal: +(missMs / ideal).toFixed(3) },
-      hits: { status: hit!.status, records: hit!.body.data?.length, upstreamRequests: brreg.requests.length, medianOf5Ms: Math.round(hitMs * 10) / 10, allMs: hitTimes.map((x) => Math.round(x * 10) / 10) },
+      misses: {
+        status: miss.status,
+        records: miss.body.data?.length,
+        notFound: miss.body.notFound?.length,
+        unavailable: miss.body.unavailable?.length,
+        wallMs: Math.round(missMs),
+        upstreamRequests: upstream,
+        maxInFlight,
+        maxRequestsPerCompany: perCompanyMax,
+        idealMs: Math.round(ideal),
+        ratioToIdeal: +(missMs / ideal).toFixed(3),
+      },
+      hits: {
+        status: hit!.status,
+        records: hit!.body.data?.length,
+        upstreamRequests: brreg.requests.length,
+        medianOf5Ms: Math.round(hitMs * 10) / 10,
+        allMs: hitTimes.map((x) => Math.round(x * 10) / 10),
+      },
       targets: {
         maxInFlightAtMost10: maxInFlight <= 10,
         atMost4PerCompany: perCompanyMax <= 4,
@@ -83,10 +105,24 @@ export async function enrich(store: Store, _s: Settings) {
 }
 
 /** Runs a CLI command to completion, sampling its peak RSS. */
-function timedCli(args: string[], env: Record<string, string>): Promise<{ code: number; wallS: number; peakRssMb: number; out: string }> {
+function timedCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; wallS: number; peakRssMb: number; out: string }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: 'UTC', NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TZ: 'UTC',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let peak = 0;
     const timer = setInterval(() => {
@@ -101,7 +137,12 @@ function timedCli(args: string[], env: Record<string, string>): Promise<{ code: 
     p.on('exit', (code) => {
       clearInterval(timer);
       const reported = /peak RSS (\d+) MB/.exec(out);
-      resolve({ code: code ?? 1, wallS: +((performance.now() - t0) / 1000).toFixed(2), peakRssMb: Math.max(peak, reported ? Number(reported[1]) : 0), out: out.slice(-2000) });
+      resolve({
+        code: code ?? 1,
+        wallS: +((performance.now() - t0) / 1000).toFixed(2),
+        peakRssMb: Math.max(peak, reported ? Number(reported[1]) : 0),
+        out: out.slice(-2000),
+      });
     });
   });
 }
@@ -141,10 +182,24 @@ export async function ingest(store: Store, _s: Settings) {
   const peak = Math.max(enheter.peakRssMb, subunits.peakRssMb);
   return {
     engine: 'PostgreSQL',
-    dump: { dir: path.relative(ROOT, dir), enheterMb: Math.round(statSync(path.join(dir, 'enheter.json.gz')).size / 2 ** 20), underenheterMb: Math.round(statSync(path.join(dir, 'underenheter.json.gz')).size / 2 ** 20) },
+    dump: {
+      dir: path.relative(ROOT, dir),
+      enheterMb: Math.round(statSync(path.join(dir, 'enheter.json.gz')).size / 2 ** 20),
+      underenheterMb: Math.round(statSync(path.join(dir, 'underenheter.json.gz')).size / 2 ** 20),
+    },
     cliLog: { brreg: enheter.out.split('\n').slice(-12), subunits: subunits.out.split('\n').slice(-6) },
-    syncBrreg: { companies, wallS: enheter.wallS, companiesPerS: Math.round(companies / enheter.wallS), peakRssMb: enheter.peakRssMb },
-    syncSubunits: { subUnits: subs, wallS: subunits.wallS, perS: Math.round(subs / subunits.wallS), peakRssMb: subunits.peakRssMb },
+    syncBrreg: {
+      companies,
+      wallS: enheter.wallS,
+      companiesPerS: Math.round(companies / enheter.wallS),
+      peakRssMb: enheter.peakRssMb,
+    },
+    syncSubunits: {
+      subUnits: subs,
+      wallS: subunits.wallS,
+      perS: Math.round(subs / subunits.wallS),
+      peakRssMb: subunits.peakRssMb,
+    },
     endToEnd: { wallS: +syncS.toFixed(2), companiesPerS: perS, peakRssMb: peak },
     copy,
     ratioSyncToCopyWithIndexes: +(syncS / copyS).toFixed(2),
@@ -158,13 +213,19 @@ export async function ingest(store: Store, _s: Settings) {
  * copied into empty tables shaped like them, without indexes and with all of them.
  */
 export async function copyBaseline(url: string) {
-  const copy: Record<string, { rows: number; exportS: number; copyNoIndexesS: number; copyWithIndexesS: number; csvMb: number }> = {};
+  const copy: Record<
+    string,
+    { rows: number; exportS: number; copyNoIndexesS: number; copyWithIndexesS: number; csvMb: number }
+  > = {};
   for (const table of ['companies', 'sub_units']) {
     const [{ n }] = await pgQuery(url, `SELECT count(*)::int AS n FROM ${table}`);
     const csv = `/tmp/ncd-bench-${table}.csv`;
     const exportS = psql(url, `\\copy ${table} TO '${csv}' WITH (FORMAT csv)`);
-    psql(url, `DROP TABLE IF EXISTS bench_${table}_bare, bench_${table}_idx;` +
-      ` CREATE TABLE bench_${table}_bare (LIKE ${table} INCLUDING DEFAULTS); CREATE TABLE bench_${table}_idx (LIKE ${table} INCLUDING ALL)`);
+    psql(
+      url,
+      `DROP TABLE IF EXISTS bench_${table}_bare, bench_${table}_idx;` +
+        ` CREATE TABLE bench_${table}_bare (LIKE ${table} INCLUDING DEFAULTS); CREATE TABLE bench_${table}_idx (LIKE ${table} INCLUDING ALL)`,
+    );
     const copyNoIndexesS = psql(url, `\\copy bench_${table}_bare FROM '${csv}' WITH (FORMAT csv)`);
     const copyWithIndexesS = psql(url, `\\copy bench_${table}_idx FROM '${csv}' WITH (FORMAT csv)`);
     const csvMb = Math.round(statSync(csv).size / 2 ** 20);
@@ -179,5 +240,10 @@ export async function copyBaseline(url: string) {
 export async function copy(store: Store, _s: Settings) {
   if (store.engine !== 'postgresql') throw new Error('copy is measured on PostgreSQL');
   const c = await copyBaseline(store.env.DATABASE_URL);
-  return { engine: 'PostgreSQL', copy: c, copyWithIndexesS: +(c.companies.copyWithIndexesS + c.sub_units.copyWithIndexesS).toFixed(2), copyNoIndexesS: +(c.companies.copyNoIndexesS + c.sub_units.copyNoIndexesS).toFixed(2) };
+  return {
+    engine: 'PostgreSQL',
+    copy: c,
+    copyWithIndexesS: +(c.companies.copyWithIndexesS + c.sub_units.copyWithIndexesS).toFixed(2),
+    copyNoIndexesS: +(c.companies.copyNoIndexesS + c.sub_units.copyNoIndexesS).toFixed(2),
+  };
 }

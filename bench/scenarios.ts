@@ -44,7 +44,9 @@ export interface Settings {
 }
 
 export const defaults = (size: Size): Settings =>
-  size === 'small' ? { size, connections: 50, durationS: 8, warmupS: 2 } : { size, connections: 50, durationS: 30, warmupS: 5 };
+  size === 'small'
+    ? { size, connections: 50, durationS: 8, warmupS: 2 }
+    : { size, connections: 50, durationS: 30, warmupS: 5 };
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -55,16 +57,26 @@ async function getJson(url: string, key: string): Promise<{ status: number; body
 }
 
 /** The bare route with a body the size of one real lookup response, under the same load. */
-async function baseline(server: Child, key: string, orgNumber: string, connections: number, s: Settings): Promise<LoadResult & { bodyBytes: number }> {
+async function baseline(
+  server: Child,
+  key: string,
+  orgNumber: string,
+  connections: number,
+  s: Settings,
+): Promise<LoadResult & { bodyBytes: number }> {
   const rec = await getJson(`${server.url}/api/companies/${orgNumber}`, key);
-  if (rec.status !== 200) throw new Error(`lookup ${orgNumber}: ${rec.status} ${JSON.stringify(rec.body).slice(0, 200)}`);
+  if (rec.status !== 200)
+    throw new Error(`lookup ${orgNumber}: ${rec.status} ${JSON.stringify(rec.body).slice(0, 200)}`);
   const file = path.join(ROOT, 'bench/.data/record.json');
   const text = JSON.stringify(rec.body);
   writeFileSync(file, text);
   const bare = await startBare(file);
   try {
     await runLoad({ url: bare.url, connections, durationS: s.warmupS, nextPath: () => '/bare/1' });
-    return { ...(await runLoad({ url: bare.url, connections, durationS: s.durationS, nextPath: () => '/bare/1' })), bodyBytes: Buffer.byteLength(text) };
+    return {
+      ...(await runLoad({ url: bare.url, connections, durationS: s.durationS, nextPath: () => '/bare/1' })),
+      bodyBytes: Buffer.byteLength(text),
+    };
   } finally {
     await bare.stop();
   }
@@ -82,8 +94,20 @@ export async function lookup(store: Store, s: Settings) {
     const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], s.connections, s);
     const next = randomPicker(prep.orgNumbers);
     const nextPath = () => `/api/companies/${next()}`;
-    await runLoad({ url: server.url, connections: s.connections, durationS: s.warmupS, headers: auth(prep.keys[0]), nextPath });
-    const run = await runLoad({ url: server.url, connections: s.connections, durationS: s.durationS, headers: auth(prep.keys[0]), nextPath });
+    await runLoad({
+      url: server.url,
+      connections: s.connections,
+      durationS: s.warmupS,
+      headers: auth(prep.keys[0]),
+      nextPath,
+    });
+    const run = await runLoad({
+      url: server.url,
+      connections: s.connections,
+      durationS: s.durationS,
+      headers: auth(prep.keys[0]),
+      nextPath,
+    });
     const ratio = run.throughputRps / base.throughputRps;
     return {
       engine: prep.engineVersion,
@@ -144,7 +168,13 @@ export async function search(store: Store, s: Settings) {
     const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], connections, s);
     const nextPath = randomPicker(SEARCH_MIX.map((p) => encodeURI(p)));
     await runLoad({ url: server.url, connections, durationS: s.warmupS, headers: auth(prep.keys[0]), nextPath });
-    const run = await runLoad({ url: server.url, connections, durationS: s.durationS, headers: auth(prep.keys[0]), nextPath });
+    const run = await runLoad({
+      url: server.url,
+      connections,
+      durationS: s.durationS,
+      headers: auth(prep.keys[0]),
+      nextPath,
+    });
     return {
       engine: prep.engineVersion,
       mix: SEARCH_MIX,
@@ -174,7 +204,10 @@ export async function feed(store: Store, s: Settings) {
       const t0 = performance.now();
       while (rows < max && pages < max / 50) {
         const t = performance.now();
-        const r = await getJson(`${server.url}/api/updates?since=2000-01-01&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, prep.keys[0]);
+        const r = await getJson(
+          `${server.url}/api/updates?since=2000-01-01&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          prep.keys[0],
+        );
         times.push(performance.now() - t);
         if (r.status !== 200) throw new Error(`updates: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
         rows += r.body.data.length;
@@ -221,7 +254,13 @@ export async function memory(store: Store, s: Settings) {
   try {
     const next = randomPicker(prep.orgNumbers);
     const rss = sampleRss(server.pid, 1000);
-    const run = await runLoad({ url: server.url, connections: s.connections, durationS: total, headers: auth(prep.keys[0]), nextPath: () => `/api/companies/${next()}` });
+    const run = await runLoad({
+      url: server.url,
+      connections: s.connections,
+      durationS: total,
+      headers: auth(prep.keys[0]),
+      nextPath: () => `/api/companies/${next()}`,
+    });
     const samples = rss.stop();
     const inTail = samples.filter((x) => x.s >= total - tail);
     const tailStart = inTail[0]?.rssMb ?? NaN;
@@ -229,7 +268,13 @@ export async function memory(store: Store, s: Settings) {
     const end = samples.at(-1)!.rssMb;
     const window = (from: number, to: number) => {
       const v = samples.filter((x) => x.s >= from && x.s < to).map((x) => x.rssMb);
-      return { fromS: from, toS: to, min: Math.min(...v), mean: Math.round(v.reduce((a, b) => a + b, 0) / v.length), max: Math.max(...v) };
+      return {
+        fromS: from,
+        toS: to,
+        min: Math.min(...v),
+        mean: Math.round(v.reduce((a, b) => a + b, 0) / v.length),
+        max: Math.max(...v),
+      };
     };
     // The last minute also takes the final sample, taken at `total`.
     const starts = Array.from({ length: tail / minute }, (_, i) => total - tail + i * minute);
@@ -239,13 +284,22 @@ export async function memory(store: Store, s: Settings) {
     // Least-squares slope over the tail, MB per minute.
     const mx = inTail.reduce((a, x) => a + x.s, 0) / inTail.length;
     const my = inTail.reduce((a, x) => a + x.rssMb, 0) / inTail.length;
-    const slope = (inTail.reduce((a, x) => a + (x.s - mx) * (x.rssMb - my), 0) / inTail.reduce((a, x) => a + (x.s - mx) ** 2, 0)) * 60;
+    const slope =
+      (inTail.reduce((a, x) => a + (x.s - mx) * (x.rssMb - my), 0) / inTail.reduce((a, x) => a + (x.s - mx) ** 2, 0)) *
+      60;
     return {
       engine: prep.engineVersion,
       durationS: total,
       tailS: tail,
       lookup: run,
-      rssMb: { end, peak: rssOf(server.pid).peakMb, tailStart, tailMax, tailSlopeMbPerMin: +slope.toFixed(2), tailMinutes: minutes },
+      rssMb: {
+        end,
+        peak: rssOf(server.pid).peakMb,
+        tailStart,
+        tailMax,
+        tailSlopeMbPerMin: +slope.toFixed(2),
+        tailMinutes: minutes,
+      },
       samples,
       targets: {
         lastMinuteMeanBelow300Mb: last.mean < 300,

@@ -19,7 +19,11 @@ import { benchKey, getJson, percentiles, startBenchApp } from './harness.ts';
 import { FIRST_NAMES, LAST_NAMES, listedPerson, seededRandom, writeFtmFile } from './screening-data.ts';
 
 const { values } = parseArgs({
-  options: { entities: { type: 'string', default: '300000' }, companies: { type: 'string', default: '400' }, seed: { type: 'string', default: '1' } },
+  options: {
+    entities: { type: 'string', default: '300000' },
+    companies: { type: 'string', default: '400' },
+    seed: { type: 'string', default: '1' },
+  },
 });
 const ENTITIES = Number(values.entities);
 const COMPANIES = Number(values.companies);
@@ -58,18 +62,31 @@ for (let j = 0; listedPeople.length < COMPANIES; j += 7) {
 function role(code: string, name: string, birthYear: number | null, position: number): RoleInput {
   const parts = name.split(' ');
   return {
-    groupCode: null, groupDescription: null, roleTypeCode: code, roleTypeDescription: null,
-    personFirstName: parts.slice(0, -1).join(' '), personMiddleName: null, personLastName: parts[parts.length - 1], personBirthYear: birthYear,
-    entityOrgNumber: null, entityName: null, electedBy: null, responsibilityShare: null, position,
+    groupCode: null,
+    groupDescription: null,
+    roleTypeCode: code,
+    roleTypeDescription: null,
+    personFirstName: parts.slice(0, -1).join(' '),
+    personMiddleName: null,
+    personLastName: parts[parts.length - 1],
+    personBirthYear: birthYear,
+    entityOrgNumber: null,
+    entityName: null,
+    electedBy: null,
+    responsibilityShare: null,
+    position,
   };
 }
-const companyName = (i: number) => `BENCH ${LAST_NAMES[i % LAST_NAMES.length].toUpperCase()} ${['HANDEL', 'EIENDOM', 'INVEST', 'BYGG', 'TRANSPORT'][i % 5]} ${i} AS`;
+const companyName = (i: number) =>
+  `BENCH ${LAST_NAMES[i % LAST_NAMES.length].toUpperCase()} ${['HANDEL', 'EIENDOM', 'INVEST', 'BYGG', 'TRANSPORT'][i % 5]} ${i} AS`;
 const writes = [];
 const register: Line[] = [];
 for (let i = 0; i < COMPANIES + WARMUP; i++) {
   const r = seededRandom(SEED * 7919 + i);
   const personName = () => `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`;
-  const roles = ['DAGL', 'LEDE', 'MEDL', 'MEDL', 'VARA'].map((code, k) => role(code, personName(), r.int(1945, 1995), k));
+  const roles = ['DAGL', 'LEDE', 'MEDL', 'MEDL', 'VARA'].map((code, k) =>
+    role(code, personName(), r.int(1945, 1995), k),
+  );
   if (i % 5 === 0) {
     const hit = listedPeople[i % listedPeople.length];
     roles[2] = role('MEDL', hit.name, hit.birthYear, 2);
@@ -98,22 +115,49 @@ for (let i = 0; i < WARMUP + COMPANIES; i++) {
   const t = performance.now();
   const res = await getJson(`${base}/api/screening/${orgOf(i)}`, key);
   const ms = performance.now() - t;
-  if (res.status !== 200) throw new Error(`screening ${orgOf(i)}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-  if (res.body.subjects.length !== 10) throw new Error(`${orgOf(i)} has ${res.body.subjects.length} subjects, expected 10`);
+  if (res.status !== 200)
+    throw new Error(`screening ${orgOf(i)}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (res.body.subjects.length !== 10)
+    throw new Error(`${orgOf(i)} has ${res.body.subjects.length} subjects, expected 10`);
   if (i < WARMUP) continue;
   times.push(ms);
   subjects += res.body.subjects.length;
   matches += res.body.matches.length;
-  if (i % 5 === 0 && res.body.matches.some((m: { subject: string }) => m.subject === res.body.subjects.find((s: { role: string }) => s.role === 'role:MEDL')?.id)) plantedFound++;
+  if (
+    i % 5 === 0 &&
+    res.body.matches.some(
+      (m: { subject: string }) =>
+        m.subject === res.body.subjects.find((s: { role: string }) => s.role === 'role:MEDL')?.id,
+    )
+  )
+    plantedFound++;
 }
 
 const list = (await ctx.repos.sanctions.lists()).find((l) => l.name === LIST)!;
-const result = { ...percentiles(times), entities: list.entityCount, companies: COMPANIES, subjectsPerCompany: subjects / COMPANIES, possibleMatches: matches, plantedHits: Math.ceil(COMPANIES / 5), plantedFound, ingestSeconds };
-console.log(`\nengine: ${ctx.store.engine}; list entities: ${list.entityCount}; ${COMPANIES} companies × 10 subjects; concurrency 1\n`);
-console.log('| GET /api/screening/{orgNumber} | p50 ms | p95 ms | p99 ms | possible matches | planted hits found |\n|---|---|---|---|---|---|');
-console.log(`| 10 subjects, ${list.entityCount} entities | ${result.p50} | ${result.p95} | ${result.p99} | ${matches} | ${plantedFound}/${result.plantedHits} |`);
+const result = {
+  ...percentiles(times),
+  entities: list.entityCount,
+  companies: COMPANIES,
+  subjectsPerCompany: subjects / COMPANIES,
+  possibleMatches: matches,
+  plantedHits: Math.ceil(COMPANIES / 5),
+  plantedFound,
+  ingestSeconds,
+};
+console.log(
+  `\nengine: ${ctx.store.engine}; list entities: ${list.entityCount}; ${COMPANIES} companies × 10 subjects; concurrency 1\n`,
+);
+console.log(
+  '| GET /api/screening/{orgNumber} | p50 ms | p95 ms | p99 ms | possible matches | planted hits found |\n|---|---|---|---|---|---|',
+);
+console.log(
+  `| 10 subjects, ${list.entityCount} entities | ${result.p50} | ${result.p95} | ${result.p99} | ${matches} | ${plantedFound}/${result.plantedHits} |`,
+);
 mkdirSync('bench/results', { recursive: true });
 const out = `bench/results/screening-${ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql'}.json`;
-writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), engine: ctx.store.engine, node: process.version, result }, null, 2));
+writeFileSync(
+  out,
+  JSON.stringify({ at: new Date().toISOString(), engine: ctx.store.engine, node: process.version, result }, null, 2),
+);
 console.log(`\nwritten ${out}`);
 await built.close();

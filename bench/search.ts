@@ -64,7 +64,11 @@ async function cursorFor(query: string, page: number): Promise<string> {
   return cursor;
 }
 
-const sample = (await db.query(`SELECT org_number, business_address_muni_no, nace_code1 FROM companies WHERE org_form_code = 'AS' AND NOT is_deleted ORDER BY id LIMIT 1 OFFSET 5000`)).rows[0];
+const sample = (
+  await db.query(
+    `SELECT org_number, business_address_muni_no, nace_code1 FROM companies WHERE org_form_code = 'AS' AND NOT is_deleted ORDER BY id LIMIT 1 OFFSET 5000`,
+  )
+).rows[0];
 const filters: [string, string][] = [
   ['q substring (fjord)', 'q=fjord'],
   ['q substring (bakeri)', 'q=bakeri'],
@@ -86,11 +90,16 @@ const filters: [string, string][] = [
   ['hasTechnology=Shopify', 'hasTechnology=Shopify'],
   ['hasAnyAdPixel=true', 'hasAnyAdPixel=true'],
 ];
-const sorts = ['name', 'employeeCount', 'foundingDate', 'updatedAt'].flatMap((s) => ['asc', 'desc'].map((o) => [`sort=${s}&order=${o}`, `sort=${s}&order=${o}`] as [string, string]));
+const sorts = ['name', 'employeeCount', 'foundingDate', 'updatedAt'].flatMap((s) =>
+  ['asc', 'desc'].map((o) => [`sort=${s}&order=${o}`, `sort=${s}&order=${o}`] as [string, string]),
+);
 
 const results: Record<string, { p50: number; p95: number; p99: number; n: number }> = {};
-const row = (label: string, r: { p50: number; p95: number; p99: number }) => console.log(`| ${label} | ${r.p50} | ${r.p95} | ${r.p99} |`);
-console.log(`\nengine: ${built.ctx.store.engine}; ${(await db.query('SELECT count(*)::int AS n FROM companies')).rows[0].n} companies; n=${N} per row, concurrency 1\n`);
+const row = (label: string, r: { p50: number; p95: number; p99: number }) =>
+  console.log(`| ${label} | ${r.p50} | ${r.p95} | ${r.p99} |`);
+console.log(
+  `\nengine: ${built.ctx.store.engine}; ${(await db.query('SELECT count(*)::int AS n FROM companies')).rows[0].n} companies; n=${N} per row, concurrency 1\n`,
+);
 console.log('| query (limit=20) | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|');
 
 // Scale: a bare Fastify route in this process, and one company lookup (store hit).
@@ -117,10 +126,17 @@ for (const [label, q] of sorts) {
   results[label] = await measure(`/api/companies?${q}&limit=20`);
   row(label, results[label]);
 }
-for (const [label, q] of [['no filter, name', 'sort=name'], ['orgForm=AS, name', 'orgForm=AS'], ['employeeCount desc', 'sort=employeeCount&order=desc'], ['q=fjord', 'q=fjord']] as const) {
+for (const [label, q] of [
+  ['no filter, name', 'sort=name'],
+  ['orgForm=AS, name', 'orgForm=AS'],
+  ['employeeCount desc', 'sort=employeeCount&order=desc'],
+  ['q=fjord', 'q=fjord'],
+] as const) {
   const page1 = await measure(`/api/companies?${q}&limit=20`);
   const cursor = await cursorFor(q, 50);
-  const page50 = await measure(`/api/companies?${q}&limit=20&cursor=${encodeURIComponent(cursor)}`, { keyPerFollow: true });
+  const page50 = await measure(`/api/companies?${q}&limit=20&cursor=${encodeURIComponent(cursor)}`, {
+    keyPerFollow: true,
+  });
   results[`page1: ${label}`] = page1;
   results[`page50: ${label}`] = page50;
   row(`page 1: ${label}`, page1);
@@ -131,7 +147,14 @@ row('GET /api/updates (page 1)', results.updates);
 
 mkdirSync('bench/results', { recursive: true });
 const file = `bench/results/search-${built.ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql'}.json`;
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), engine: built.ctx.store.engine, n: N, node: process.version, results }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    { at: new Date().toISOString(), engine: built.ctx.store.engine, n: N, node: process.version, results },
+    null,
+    2,
+  ),
+);
 console.log(`\nwritten ${file}`);
 await bare.close();
 await built.close();

@@ -44,9 +44,17 @@ export async function ensureDatabase(name: string): Promise<string> {
   return `${PG_BASE}/${name}`;
 }
 
-export function runNode(args: string[], env: Record<string, string>, log = true): Promise<{ code: number; out: string }> {
+export function runNode(
+  args: string[],
+  env: Record<string, string>,
+  log = true,
+): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const on = (c: Buffer) => {
       out += c.toString();
@@ -60,7 +68,10 @@ export function runNode(args: string[], env: Record<string, string>, log = true)
 
 async function load(count: number, env: Record<string, string>) {
   console.log(`loading a ${count}-company store (${JSON.stringify(env)}) …`);
-  const r = await runNode(['--import', 'tsx', 'bench/load-store.ts', '--count', String(count), '--jobs', 'brreg,brreg-subunits,brreg-roles'], { ...env, SECRET_KEY: BENCH_SECRET });
+  const r = await runNode(
+    ['--import', 'tsx', 'bench/load-store.ts', '--count', String(count), '--jobs', 'brreg,brreg-subunits,brreg-roles'],
+    { ...env, SECRET_KEY: BENCH_SECRET },
+  );
   if (r.code !== 0) throw new Error('store load failed');
 }
 
@@ -69,7 +80,10 @@ export async function ensureStore(engine: Engine, size: Size): Promise<Store> {
   const count = COUNT[size];
   if (engine === 'postgresql') {
     const url = await ensureDatabase(size === 'full' ? 'ncd_bench' : 'ncd_bench_small');
-    const n = await pgQuery(url, `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'companies'`);
+    const n = await pgQuery(
+      url,
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'companies'`,
+    );
     const rows = n[0].n ? (await pgQuery(url, 'SELECT count(*)::int AS n FROM companies'))[0].n : 0;
     if (rows < count * 0.9) await load(count, { DATABASE_URL: url });
     return { engine, size, count, env: { DATABASE_URL: url, SECRET_KEY: BENCH_SECRET } };
@@ -90,13 +104,22 @@ export async function ensureStore(engine: Engine, size: Size): Promise<Store> {
  * (PGlite's data directory has one owner at a time).
  */
 export async function prepare(store: Store, opts: { keys?: number; sample?: number } = {}) {
-  const config = loadConfig({ ...process.env, ...store.env, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    ...store.env,
+    DEMO_DATA: 'off',
+    SYNC_SCHEDULE: 'off',
+    LOG_LEVEL: 'warn',
+  });
   const ctx = await buildContext(config, { logger: createLogger('warn') });
   try {
     const keys = createKeyService(ctx);
     const raw: string[] = [];
     for (let i = 0; i < (opts.keys ?? 1); i++) {
-      const k = await keys.register({ projectName: `bench-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 8)}`, email: 'bench@example.com' });
+      const k = await keys.register({
+        projectName: `bench-${Date.now()}-${i}-${Math.random().toString(36).slice(2, 8)}`,
+        email: 'bench@example.com',
+      });
       await keys.setTier(k.keyPrefix, 'internal');
       await keys.setLimits(k.keyPrefix, { rateLimitPerMinute: 0 });
       raw.push(k.raw);
@@ -104,17 +127,20 @@ export async function prepare(store: Store, opts: { keys?: number; sample?: numb
     const sample = opts.sample ?? 10_000;
     // Random live companies: a spread of ids, not the first rows of the table.
     const res = sample
-      ? await ctx.store.pool.query(`SELECT org_number FROM companies WHERE country = 'NO' AND NOT is_deleted AND id % $1 = 0 LIMIT $2`, [
-          Math.max(1, Math.floor(store.count / sample / 1.2)),
-          sample,
-        ])
+      ? await ctx.store.pool.query(
+          `SELECT org_number FROM companies WHERE country = 'NO' AND NOT is_deleted AND id % $1 = 0 LIMIT $2`,
+          [Math.max(1, Math.floor(store.count / sample / 1.2)), sample],
+        )
       : { rows: [] };
     const orgNumbers: string[] = res.rows.map((r: { org_number: string }) => r.org_number);
     for (let i = orgNumbers.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [orgNumbers[i], orgNumbers[j]] = [orgNumbers[j], orgNumbers[i]];
     }
-    const version = store.engine === 'postgresql' ? (await ctx.store.pool.query('SHOW server_version')).rows[0].server_version : 'PGlite';
+    const version =
+      store.engine === 'postgresql'
+        ? (await ctx.store.pool.query('SHOW server_version')).rows[0].server_version
+        : 'PGlite';
     return { keys: raw, orgNumbers, engineVersion: String(version) };
   } finally {
     await closeContext(ctx);

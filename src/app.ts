@@ -71,12 +71,31 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
     const reference = new ReferenceData(await repos.reference.snapshot());
     const rateWindows =
       overrides.rateWindows ??
-      createRateWindows({ redisUrl: config.redisUrl, pgPool: store.engine === 'server' ? store.pool : undefined, namespace: config.redisPrefix });
-    const mailer = overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
+      createRateWindows({
+        redisUrl: config.redisUrl,
+        pgPool: store.engine === 'server' ? store.pool : undefined,
+        namespace: config.redisPrefix,
+      });
+    const mailer =
+      overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
     const upstreams: Upstreams = {
-      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
+      brreg:
+        overrides.upstreams?.brreg ??
+        createBrregClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
     };
-    return { config, clock: overrides.clock ?? systemClock, log, store, repos, reference, rateWindows, mailer, upstreams, resolver: overrides.resolver ?? systemResolver, crawlerNet: overrides.crawlerNet ?? {} };
+    return {
+      config,
+      clock: overrides.clock ?? systemClock,
+      log,
+      store,
+      repos,
+      reference,
+      rateWindows,
+      mailer,
+      upstreams,
+      resolver: overrides.resolver ?? systemResolver,
+      crawlerNet: overrides.crawlerNet ?? {},
+    };
   } catch (err) {
     await store.close();
     throw err;
@@ -133,7 +152,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     });
     // Usage of unmetered projects is counted in memory for up to a second (services/usage-counter.ts).
     app.addHook('onClose', async () => {
-      await services.keys.flushUsage().catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
+      await services.keys
+        .flushUsage()
+        .catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
     });
     app.addHook('onSend', async (req, reply) => {
       reply.header('X-Request-Id', req.id);

@@ -43,7 +43,14 @@ export interface Config {
   /** Per-statement timeout on request paths, in ms. */
   statementTimeoutMs: number;
   /** HTTP server limits against abuse (slow-loris, oversized requests); see README "Reliability". */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderBytes: number; maxUrlLength: number; bodyLimitBytes: number };
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxHeaderBytes: number;
+    maxUrlLength: number;
+    bodyLimitBytes: number;
+  };
   /** Domain-enrichment crawler: fetches in flight, pause between requests to one host, deadline per fetch. */
   enrichment: { concurrency: number; hostDelayMs: number; timeoutMs: number };
 }
@@ -120,7 +127,10 @@ function trustProxy(env: Env): TrustProxy {
   const parts = raw.split(',').map((p) => p.trim());
   const cidr = /^([0-9.]+|[0-9a-f:]+)(\/\d{1,3})?$/i;
   if (parts.every((p) => cidr.test(p))) return parts.join(',');
-  throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a comma-separated CIDR list${shown('TRUST_PROXY', raw)}`);
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `must be true, false, a hop count or a comma-separated CIDR list${shown('TRUST_PROXY', raw)}`,
+  );
 }
 
 /** SYNC_CRON_<JOB>=<cron (5 or 6 fields, UTC)|off>, keyed by job name (`SYNC_CRON_BRREG_UPDATES` -> brreg-updates). */
@@ -138,7 +148,10 @@ function syncCron(env: Env): Record<string, string> {
     try {
       new Cron(raw, { paused: true, timezone: 'UTC' }).stop();
     } catch (err) {
-      throw new ConfigError(name, `must be a cron expression (5 fields, or 6 with seconds) or off${shown(name, raw)}: ${(err as Error).message}`);
+      throw new ConfigError(
+        name,
+        `must be a cron expression (5 fields, or 6 with seconds) or off${shown(name, raw)}: ${(err as Error).message}`,
+      );
     }
     out[job] = raw;
   }
@@ -155,7 +168,8 @@ function secretKey(env: Env, dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length < 32) throw new ConfigError('SECRET_KEY', `stored in ${file} is too short; delete the file or set SECRET_KEY`);
+    if (stored.length < 32)
+      throw new ConfigError('SECRET_KEY', `stored in ${file} is too short; delete the file or set SECRET_KEY`);
     return stored;
   }
   mkdirSync(dataDir, { recursive: true });
@@ -169,7 +183,8 @@ function httpLimits(env: Env): Config['http'] {
   const headersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10000, 100, 600000);
   const requestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 60000, 100, 3600000);
   // Node refuses a headers timeout longer than the whole-request timeout.
-  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
   return {
     headersTimeoutMs,
     requestTimeoutMs,
@@ -187,7 +202,15 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(str(env, 'DATA_DIR') ?? './data');
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres', 'postgresql']);
   const redisUrl = url(env, 'REDIS_URL', undefined, ['redis', 'rediss']);
-  const logLevel = oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const);
+  const logLevel = oneOf(env, 'LOG_LEVEL', 'info', [
+    'fatal',
+    'error',
+    'warn',
+    'info',
+    'debug',
+    'trace',
+    'silent',
+  ] as const);
   const syncSecret = str(env, 'SYNC_SECRET');
   if (syncSecret !== undefined && syncSecret.length < 16) {
     throw new ConfigError('SYNC_SECRET', 'must be at least 16 characters long');

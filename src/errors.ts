@@ -29,7 +29,11 @@ export const ERROR_CATALOGUE = {
   cursor_depth_exceeded: { status: 429, message: 'Too many consecutive pages; slow down' },
   internal_error: { status: 500, message: 'Internal server error' },
   query_failed: { status: 500, message: 'Query failed, retry' },
-  destination_unreadable: { status: 500, message: 'The destination config cannot be decrypted (was SECRET_KEY changed?); replace it with PUT or delete the destination' },
+  destination_unreadable: {
+    status: 500,
+    message:
+      'The destination config cannot be decrypted (was SECRET_KEY changed?); replace it with PUT or delete the destination',
+  },
   upstream_unavailable: { status: 502, message: 'The upstream registry did not answer; retry later' },
   service_unavailable: { status: 503, message: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -13,11 +13,23 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       redact: {
-        paths: ['req.headers.authorization', 'req.headers["x-sync-secret"]', 'req.headers["x-operator-token"]', 'req.headers.cookie', '*.raw', '*.secretKey', '*.password'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers["x-sync-secret"]',
+          'req.headers["x-operator-token"]',
+          'req.headers.cookie',
+          '*.raw',
+          '*.secretKey',
+          '*.password',
+        ],
         censor: '[redacted]',
       },
       serializers: {
-        req: (req: { method?: string; url?: string; id?: string }) => ({ id: req.id, method: req.method, url: req.url ? redactUrl(req.url) : undefined }),
+        req: (req: { method?: string; url?: string; id?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url ? redactUrl(req.url) : undefined,
+        }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       },
     },

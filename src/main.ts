@@ -45,9 +45,11 @@ async function main() {
   const port = (app.server.address() as { port: number }).port;
   ctx.store.lock?.update({ port, host: config.host });
   app.log.info({ address, engine: ctx.store.engine }, 'listening');
-  console.log(`\nNordic Company Data API on ${config.baseUrl}  (docs: ${config.baseUrl}/docs)\n` +
-    `Register a key:\n  curl -X POST ${config.baseUrl}/api/keys/register -H 'Content-Type: application/json' \\\n` +
-    `    -d '{"projectName":"my-project","email":"you@example.com"}'\n`);
+  console.log(
+    `\nNordic Company Data API on ${config.baseUrl}  (docs: ${config.baseUrl}/docs)\n` +
+      `Register a key:\n  curl -X POST ${config.baseUrl}/api/keys/register -H 'Content-Type: application/json' \\\n` +
+      `    -d '{"projectName":"my-project","email":"you@example.com"}'\n`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -10,7 +10,12 @@ import { readLiveLock, type LockInfo } from '../store/data-dir-lock.ts';
 // The server's modules load only for the commands that need them: `ncd enrich` is a plain API
 // client and starts in a fraction of the time without them.
 const serverModules = async () => {
-  const [app, logger, commands, services] = await Promise.all([import('../app.ts'), import('../logger.ts'), import('../ops/commands.ts'), import('../services/index.ts')]);
+  const [app, logger, commands, services] = await Promise.all([
+    import('../app.ts'),
+    import('../logger.ts'),
+    import('../ops/commands.ts'),
+    import('../services/index.ts'),
+  ]);
   return { ...app, ...logger, ...commands, ...services };
 };
 
@@ -18,7 +23,9 @@ const print = (o: unknown) => console.log(typeof o === 'string' ? o : JSON.strin
 
 /** Paths given to the CLI are relative to where it runs, not to the server's directory. */
 function absolutePaths(argv: string[]): string[] {
-  return argv.map((a, i) => (argv[i - 1] === '--file' ? path.resolve(a) : a.startsWith('--file=') ? `--file=${path.resolve(a.slice(7))}` : a));
+  return argv.map((a, i) =>
+    argv[i - 1] === '--file' ? path.resolve(a) : a.startsWith('--file=') ? `--file=${path.resolve(a.slice(7))}` : a,
+  );
 }
 
 async function handOff(config: Config, lock: LockInfo, argv: string[]): Promise<number> {
@@ -55,7 +62,9 @@ async function handOff(config: Config, lock: LockInfo, argv: string[]): Promise<
 
 async function runLocally(config: Config, argv: string[]): Promise<number> {
   const { buildContext, closeContext, createLogger, createServices, runOperatorCommand } = await serverModules();
-  const ctx = await buildContext(config, { logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel) });
+  const ctx = await buildContext(config, {
+    logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+  });
   try {
     const result = await runOperatorCommand(ctx, createServices(ctx), argv, (m) => console.error(m));
     print(result);

@@ -10,7 +10,8 @@ export interface CursorPayload {
   k: [string | number | null, number];
 }
 
-export type CursorDecode = { ok: true; payload: CursorPayload } | { ok: false; reason: 'malformed' | 'signature' | 'query' };
+export type CursorDecode =
+  { ok: true; payload: CursorPayload } | { ok: false; reason: 'malformed' | 'signature' | 'query' };
 
 const MAC_BYTES = 16;
 
@@ -23,7 +24,10 @@ export function queryHash(scope: string, query: Record<string, unknown>): string
   const entries = Object.entries(query)
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
     .sort(([a], [b]) => a.localeCompare(b));
-  return createHash('sha256').update(JSON.stringify([scope, entries])).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify([scope, entries]))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 export function encodeCursor(key: Buffer, payload: CursorPayload): string {
@@ -53,7 +57,13 @@ export function decodeCursor(key: Buffer, token: string, expectedQuery: string):
     return { ok: false, reason: 'malformed' };
   }
   const k = payload?.k;
-  if (typeof payload?.q !== 'string' || !Array.isArray(k) || k.length !== 2 || !Number.isSafeInteger(k[1]) || !['string', 'number'].includes(typeof k[0]) && k[0] !== null) {
+  if (
+    typeof payload?.q !== 'string' ||
+    !Array.isArray(k) ||
+    k.length !== 2 ||
+    !Number.isSafeInteger(k[1]) ||
+    (!['string', 'number'].includes(typeof k[0]) && k[0] !== null)
+  ) {
     return { ok: false, reason: 'malformed' };
   }
   if (payload.q !== expectedQuery) return { ok: false, reason: 'query' };

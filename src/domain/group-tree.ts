@@ -38,7 +38,11 @@ export const GROUP_LIMITS = { maxLevelsUp: 5, maxMembers: 500 } as const;
  * a (stored) parent. When the walk runs into a cycle, the root is the cycle member with the
  * lowest org number, so every member of the cycle (and everything below it) gets the same tree.
  */
-export async function findRoot(start: GroupMember, member: GroupLoader['member'], maxLevelsUp: number = GROUP_LIMITS.maxLevelsUp): Promise<GroupMember> {
+export async function findRoot(
+  start: GroupMember,
+  member: GroupLoader['member'],
+  maxLevelsUp: number = GROUP_LIMITS.maxLevelsUp,
+): Promise<GroupMember> {
   const path: GroupMember[] = [start];
   let current = start;
   for (let level = 0; level < maxLevelsUp; level++) {
@@ -94,13 +98,20 @@ export async function collectMembers(
   return { members, truncated };
 }
 
-const byNameThenNumber = (a: GroupNode, b: GroupNode) => a.name.localeCompare(b.name, 'nb') || a.orgNumber.localeCompare(b.orgNumber);
+const byNameThenNumber = (a: GroupNode, b: GroupNode) =>
+  a.name.localeCompare(b.name, 'nb') || a.orgNumber.localeCompare(b.orgNumber);
 
 /** Nests the members under `rootOrgNumber` by their parent links (members from collectMembers). */
 export function buildTree(rootOrgNumber: string, members: GroupMember[]): GroupNode {
   const nodes = new Map<string, GroupNode>();
   for (const m of members) {
-    nodes.set(m.orgNumber, { orgNumber: m.orgNumber, name: m.name, orgFormCode: m.orgFormCode, employeeCount: m.employeeCount, children: [] });
+    nodes.set(m.orgNumber, {
+      orgNumber: m.orgNumber,
+      name: m.name,
+      orgFormCode: m.orgFormCode,
+      employeeCount: m.employeeCount,
+      children: [],
+    });
   }
   const root = nodes.get(rootOrgNumber);
   if (!root) throw new Error(`root ${rootOrgNumber} is not among the members`);

@@ -36,7 +36,8 @@ export class ReferenceData {
       this.nace.get(n.version)!.set(n.code, n.name);
     }
     for (const f of rows.orgForms) this.orgForms.set(`${f.country}:${f.code}`, f.description);
-    for (const p of rows.postalCodes) this.postal.set(p.postal_code, { place: p.place, municipalityCode: p.municipality_code });
+    for (const p of rows.postalCodes)
+      this.postal.set(p.postal_code, { place: p.place, municipalityCode: p.municipality_code });
     this.groups = [...this.counties.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([countyCode, countyName]) => ({
@@ -57,7 +58,9 @@ export class ReferenceData {
     return code ? (this.counties.get(code) ?? null) : null;
   }
 
-  municipality(code: string | null | undefined): { code: string; name: string; countyCode: string; countyName: string | null } | null {
+  municipality(
+    code: string | null | undefined,
+  ): { code: string; name: string; countyCode: string; countyName: string | null } | null {
     if (!code) return null;
     const m = this.municipalities.get(code);
     if (!m) return null;

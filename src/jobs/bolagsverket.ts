@@ -15,18 +15,28 @@ import type { NordicCompanyRecord } from '../sources/nordic-record.ts';
 import { download, fileKind, kindOf, peek, syncFullFile } from './nordic-sync.ts';
 import { defineJob, type JobOptions } from './registry.ts';
 
-async function recordsFromStream(input: Readable, stats: BolagsverketStats): Promise<AsyncIterable<NordicCompanyRecord>> {
+async function recordsFromStream(
+  input: Readable,
+  stats: BolagsverketStats,
+): Promise<AsyncIterable<NordicCompanyRecord>> {
   if (kindOf(await peek(input, 4)) === 'zip') return parseBolagsverketZip(input, { stats });
   return parseBolagsverketText(await maybeGunzip(input), { stats });
 }
 
 /** `--file` (the ZIP, or the text file plain or gzipped), `--url`, or BOLAGSVERKET_BULK_URL. */
-async function openBulkFile(ctx: AppContext, opts: JobOptions, stats: BolagsverketStats): Promise<AsyncIterable<NordicCompanyRecord>> {
+async function openBulkFile(
+  ctx: AppContext,
+  opts: JobOptions,
+  stats: BolagsverketStats,
+): Promise<AsyncIterable<NordicCompanyRecord>> {
   if (opts.file) {
     if ((await fileKind(opts.file)) === 'zip') return parseBolagsverketZip(opts.file, { stats });
     return parseBolagsverketText(await maybeGunzip(createReadStream(opts.file)), { stats });
   }
-  return recordsFromStream(await download(opts.url ?? ctx.config.bolagsverketBulkUrl, 'application/zip, text/plain;q=0.9, */*;q=0.5'), stats);
+  return recordsFromStream(
+    await download(opts.url ?? ctx.config.bolagsverketBulkUrl, 'application/zip, text/plain;q=0.9, */*;q=0.5'),
+    stats,
+  );
 }
 
 defineJob('bolagsverket', {
@@ -36,8 +46,11 @@ defineJob('bolagsverket', {
     const stats = newBolagsverketStats();
     const result = await syncFullFile(ctx, job, 'SE', await openBulkFile(ctx, opts, stats), { limit: opts.limit });
     const { rejects, ...counts } = stats;
-    if (rejects.rejected) job.progress(`SE: ${rejects.rejected} rows could not be read; first: ${rejects.samples.join(' | ')}`);
-    job.progress(`SE: ${counts.lines} lines, ${counts.skippedPersons} sole traders skipped (not stored), ${counts.duplicates} duplicate rows`);
+    if (rejects.rejected)
+      job.progress(`SE: ${rejects.rejected} rows could not be read; first: ${rejects.samples.join(' | ')}`);
+    job.progress(
+      `SE: ${counts.lines} lines, ${counts.skippedPersons} sole traders skipped (not stored), ${counts.duplicates} duplicate rows`,
+    );
     return {
       recordsProcessed: result.processed,
       details: { ...result, ...counts, rejected: rejects.rejected, rejectSamples: rejects.samples },

@@ -22,7 +22,10 @@ defineJob('brreg-roles', {
     let processed = 0;
     let changed = 0;
     let unknown = 0;
-    for await (const batch of inBatches(readJsonArray<BrregRoller & { organisasjonsnummer?: string }>(input, 'roles dump'), BATCH)) {
+    for await (const batch of inBatches(
+      readJsonArray<BrregRoller & { organisasjonsnummer?: string }>(input, 'roles dump'),
+      BATCH,
+    )) {
       const parts = batch
         .filter((r) => typeof r?.organisasjonsnummer === 'string')
         .map((r) => ({ orgNumber: r.organisasjonsnummer!, roles: mapRoller(r) }));
@@ -50,7 +53,10 @@ defineJob('regnskap', {
           const n = r?.virksomhet?.organisasjonsnummer;
           if (n) byCompany.set(n, [...(byCompany.get(n) ?? []), r]);
         }
-        const res = await ctx.repos.companyWrites.writeParts('NO', [...byCompany].map(([orgNumber, list]) => ({ orgNumber, financials: mapRegnskap(list) })));
+        const res = await ctx.repos.companyWrites.writeParts(
+          'NO',
+          [...byCompany].map(([orgNumber, list]) => ({ orgNumber, financials: mapRegnskap(list) })),
+        );
         processed += batch.length;
         changed += res.changed;
         job.report(processed);
@@ -64,7 +70,11 @@ defineJob('regnskap', {
     let changed = 0;
     for (let i = 0; i < due.length; i += 100) {
       const chunk = due.slice(i, i + 100);
-      const parts = await Promise.all(chunk.map((n) => slot(async () => ({ orgNumber: n, financials: mapRegnskap(await ctx.upstreams.brreg.getRegnskap(n)) }))));
+      const parts = await Promise.all(
+        chunk.map((n) =>
+          slot(async () => ({ orgNumber: n, financials: mapRegnskap(await ctx.upstreams.brreg.getRegnskap(n)) })),
+        ),
+      );
       changed += (await ctx.repos.companyWrites.writeParts('NO', parts)).changed;
       done += chunk.length;
       job.report(done);

@@ -23,7 +23,8 @@ function latestPerUnit(updates: BrregUpdate[]): BrregUpdate[] {
 async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<number> {
   const brreg = ctx.upstreams.brreg;
   const latest = latestPerUnit(updates);
-  for (const u of latest.filter((x) => x.endringstype === 'Fjernet')) await ctx.repos.companyWrites.purge('NO', u.organisasjonsnummer);
+  for (const u of latest.filter((x) => x.endringstype === 'Fjernet'))
+    await ctx.repos.companyWrites.purge('NO', u.organisasjonsnummer);
   const refetch = latest.filter((x) => x.endringstype !== 'Fjernet').map((x) => x.organisasjonsnummer);
   if (!refetch.length) return latest.length;
   const found = new Map((await brreg.searchEnheter(refetch)).map((e) => [e.organisasjonsnummer, e]));
@@ -42,19 +43,36 @@ async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<nu
   );
   const enheter = [...found.values()] as BrregEnhet[];
   // Accounts again when the unit filed a newer year than we hold.
-  const stored = await ctx.repos.companyReads.findRows('NO', enheter.map((e) => e.organisasjonsnummer));
+  const stored = await ctx.repos.companyReads.findRows(
+    'NO',
+    enheter.map((e) => e.organisasjonsnummer),
+  );
   const heldYear = new Map(stored.map((s) => [s.org_number, s.last_submitted_accounts_year]));
-  const needAccounts = enheter.filter((e) => e.sisteInnsendteAarsregnskap && e.sisteInnsendteAarsregnskap !== heldYear.get(e.organisasjonsnummer) && heldYear.has(e.organisasjonsnummer));
+  const needAccounts = enheter.filter(
+    (e) =>
+      e.sisteInnsendteAarsregnskap &&
+      e.sisteInnsendteAarsregnskap !== heldYear.get(e.organisasjonsnummer) &&
+      heldYear.has(e.organisasjonsnummer),
+  );
   const accounts = new Map<string, ReturnType<typeof mapRegnskap>>();
-  await Promise.all(needAccounts.map((e) => slot(async () => accounts.set(e.organisasjonsnummer, mapRegnskap(await brreg.getRegnskap(e.organisasjonsnummer))))));
-  await ctx.repos.companyWrites.write(enheter.map((e) => ({ core: mapEnhet(e), financials: accounts.get(e.organisasjonsnummer) })));
+  await Promise.all(
+    needAccounts.map((e) =>
+      slot(async () =>
+        accounts.set(e.organisasjonsnummer, mapRegnskap(await brreg.getRegnskap(e.organisasjonsnummer))),
+      ),
+    ),
+  );
+  await ctx.repos.companyWrites.write(
+    enheter.map((e) => ({ core: mapEnhet(e), financials: accounts.get(e.organisasjonsnummer) })),
+  );
   return latest.length;
 }
 
 async function applyUnderenheter(ctx: AppContext, updates: BrregUpdate[]): Promise<number> {
   const brreg = ctx.upstreams.brreg;
   const latest = latestPerUnit(updates);
-  for (const u of latest.filter((x) => x.endringstype === 'Fjernet')) await ctx.repos.companyWrites.purgeSubUnit('NO', u.organisasjonsnummer);
+  for (const u of latest.filter((x) => x.endringstype === 'Fjernet'))
+    await ctx.repos.companyWrites.purgeSubUnit('NO', u.organisasjonsnummer);
   const slot = pLimit(10);
   const units: BrregUnderenhet[] = [];
   await Promise.all(
@@ -72,7 +90,14 @@ async function applyUnderenheter(ctx: AppContext, updates: BrregUpdate[]): Promi
   return latest.length;
 }
 
-async function follow(ctx: AppContext, kind: 'enheter' | 'underenheter', from: number, limit: number, job: JobRun, already: number) {
+async function follow(
+  ctx: AppContext,
+  kind: 'enheter' | 'underenheter',
+  from: number,
+  limit: number,
+  job: JobRun,
+  already: number,
+) {
   let position = from;
   let processed = 0;
   while (processed < limit) {
@@ -83,7 +108,10 @@ async function follow(ctx: AppContext, kind: 'enheter' | 'underenheter', from: n
     position = Math.max(...page.map((u) => u.oppdateringsid)) + 1;
     // The position is saved after every applied page: a killed run resumes here.
     const state = (await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE))!;
-    await ctx.repos.syncRuns.setState(UPDATES_STATE, { ...state, [kind === 'enheter' ? 'enheterId' : 'underenheterId']: position });
+    await ctx.repos.syncRuns.setState(UPDATES_STATE, {
+      ...state,
+      [kind === 'enheter' ? 'enheterId' : 'underenheterId']: position,
+    });
     job.report(already + processed);
     if (page.length < PAGE) break;
   }
@@ -104,7 +132,9 @@ defineJob('brreg-updates', {
     const limit = opts.limit ?? DEFAULT_LIMIT;
     const enheter = await follow(ctx, 'enheter', state.enheterId, limit, job, 0);
     const underenheter = await follow(ctx, 'underenheter', state.underenheterId, limit, job, enheter.processed);
-    job.progress(`updates: ${enheter.processed} enheter (next id ${enheter.position}), ${underenheter.processed} underenheter (next id ${underenheter.position})`);
+    job.progress(
+      `updates: ${enheter.processed} enheter (next id ${enheter.position}), ${underenheter.processed} underenheter (next id ${underenheter.position})`,
+    );
     return { recordsProcessed: enheter.processed + underenheter.processed, details: { enheter, underenheter } };
   },
 });

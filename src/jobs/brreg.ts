@@ -72,7 +72,10 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
   await ctx.repos.syncSeen.clearLeftovers(run);
   const emptyStore = (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
   const firstLoad = FIRST_LOAD_INDEX_DEFERRAL && emptyStore;
-  if (firstLoad) progress(`enheter: first load, ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`);
+  if (firstLoad)
+    progress(
+      `enheter: first load, ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`,
+    );
   let processed = 0;
   let inserted = 0;
   let changed = 0;
@@ -80,8 +83,14 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
     await overlapped(inBatches(readJsonArray<BrregEnhet>(input, 'enheter dump'), BATCH), async (batch) => {
       const cores = batch.filter((e) => typeof e?.organisasjonsnummer === 'string').map(mapEnhet);
       const r = await together(
-        ctx.repos.companyWrites.write(cores.map((core) => ({ core })), { storeWasEmpty: emptyStore }),
-        ctx.repos.syncSeen.mark(run, cores.map((c) => c.orgNumber)),
+        ctx.repos.companyWrites.write(
+          cores.map((core) => ({ core })),
+          { storeWasEmpty: emptyStore },
+        ),
+        ctx.repos.syncSeen.mark(
+          run,
+          cores.map((c) => c.orgNumber),
+        ),
       );
       processed += batch.length;
       inserted += r.inserted;
@@ -92,7 +101,8 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
     const live = await ctx.repos.syncSeen.liveCount('NO');
     const seen = await ctx.repos.syncSeen.count(run);
     let deleted = 0;
-    if (live === 0 || seen >= live * MIN_DUMP_SHARE) deleted = await ctx.repos.syncSeen.markAbsentCompanies(run, 'NO', 'deleted');
+    if (live === 0 || seen >= live * MIN_DUMP_SHARE)
+      deleted = await ctx.repos.syncSeen.markAbsentCompanies(run, 'NO', 'deleted');
     else progress(`enheter: the dump holds ${seen} of ${live} live units; absent units are NOT marked deleted`);
     progress(`enheter: ${processed} read, ${inserted} new, ${changed} changed, ${deleted} marked deleted`);
     return { processed, inserted, changed, deleted };
@@ -109,7 +119,13 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
   try {
     await overlapped(inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH), async (batch) => {
       const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
-      await together(ctx.repos.companyWrites.writeSubUnits('NO', units), ctx.repos.syncSeen.mark(run, units.map((u) => u.orgNumber)));
+      await together(
+        ctx.repos.companyWrites.writeSubUnits('NO', units),
+        ctx.repos.syncSeen.mark(
+          run,
+          units.map((u) => u.orgNumber),
+        ),
+      );
       processed += batch.length;
       report(processed);
     });
@@ -146,7 +162,10 @@ defineJob('brreg', {
     const enheter = await loadEnheter(ctx, await openInput(ctx, opts, 'enheter'), job);
     let underenheter;
     if (!opts.file && !opts.url) {
-      underenheter = await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), { ...job, report: (n) => job.report(enheter.processed + n) });
+      underenheter = await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), {
+        ...job,
+        report: (n) => job.report(enheter.processed + n),
+      });
     }
     if (opts.follow !== false) await startUpdatesFrom(ctx, dumpTime, job.progress);
     // Parents from the registry and from shareholders, and group flags, over the whole register.

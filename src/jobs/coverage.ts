@@ -40,7 +40,10 @@ export async function takeCoverageSnapshot(ctx: AppContext) {
   const cell = (m: MeasuredCell): CoverageCell => {
     const sources = sourcesOf(m.country, m.category);
     const jobs = sources.flatMap((s) => DATA_SOURCES[s] ?? []);
-    const successes = jobs.map((j) => runs[j]?.lastSuccess).filter((t): t is string => typeof t === 'string').sort();
+    const successes = jobs
+      .map((j) => runs[j]?.lastSuccess)
+      .filter((t): t is string => typeof t === 'string')
+      .sort();
     const total = companies.get(m.country) ?? 0;
     return {
       ...m,

@@ -53,8 +53,18 @@ async function loadDemoLicencesAndInspections(ctx: AppContext, dir: string, prog
   };
   // 55 accommodation, 56 food service, 10 food and 11 drink production, 47.1/47.2 food shops.
   const food = await pick(['55', '56', '10', '11', '47.1', '47.2']);
-  await runJob(ctx, 'inspections', { file: await write('smilefjes-tilsyn.csv', generateInspectionsCsv({ venues: food, seed: DEMO_SEED })) }, progress);
+  await runJob(
+    ctx,
+    'inspections',
+    { file: await write('smilefjes-tilsyn.csv', generateInspectionsCsv({ venues: food, seed: DEMO_SEED })) },
+    progress,
+  );
   // Serving (55, 56), drink production and wholesale (11, 46.3), shops selling beer or tobacco (47.1/47.2).
   const licensed = await pick(['55', '56', '11', '46.3', '47.1', '47.2']);
-  await runJob(ctx, 'licenses', { file: await write('licenses.csv', generateLicensesCsv({ companies: licensed, seed: DEMO_SEED })) }, progress);
+  await runJob(
+    ctx,
+    'licenses',
+    { file: await write('licenses.csv', generateLicensesCsv({ companies: licensed, seed: DEMO_SEED })) },
+    progress,
+  );
 }

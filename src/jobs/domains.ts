@@ -46,13 +46,17 @@ defineJob('domains', {
           } catch (err) {
             // One company's failure (a database hiccup) must not cost the rest of the batch.
             counts.failed++;
-            ctx.log.warn({ orgNumber: row.orgNumber, err: (err as Error).message }, 'domain enrichment failed for a company');
+            ctx.log.warn(
+              { orgNumber: row.orgNumber, err: (err as Error).message },
+              'domain enrichment failed for a company',
+            );
           }
           job.report(++done);
         }),
       ),
     );
-    if (due.length > 0 && counts.failed === due.length) throw new Error(`domain enrichment failed for all ${due.length} companies`);
+    if (due.length > 0 && counts.failed === due.length)
+      throw new Error(`domain enrichment failed for all ${due.length} companies`);
     job.progress(
       `domains: ${done} companies processed (${counts.confirmed} confirmed, ${counts.ambiguous} ambiguous, ${counts.rejected} rejected, ` +
         `${counts.failed} failed), ${counts.companiesChanged} company records changed, ${crawler.requests} requests`,

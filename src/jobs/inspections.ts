@@ -18,7 +18,11 @@ export const MIN_FULL_FILE_SHARE = 0.5;
 const PROGRESS_EVERY = 20_000;
 
 /** The input of a file sync: --file, else --url, else the configured default URL. */
-export async function openSource(opts: JobOptions, fallbackUrl: string | undefined, missing: string): Promise<Readable> {
+export async function openSource(
+  opts: JobOptions,
+  fallbackUrl: string | undefined,
+  missing: string,
+): Promise<Readable> {
   if (opts.file) return maybeGunzip(createReadStream(opts.file));
   const url = opts.url ?? fallbackUrl;
   if (!url) throw new Error(missing);
@@ -50,7 +54,8 @@ export function inspectionWrite(ctx: AppContext, r: InspectionRecord): Inspectio
 }
 
 defineJob('inspections', {
-  description: "Mattilsynet smilefjes inspections (tilsyn CSV; INSPECTIONS_URL, --url or --file): replaces the stored set",
+  description:
+    'Mattilsynet smilefjes inspections (tilsyn CSV; INSPECTIONS_URL, --url or --file): replaces the stored set',
   schedule: '0 5 * * 1', // weekly, Monday 05:00 UTC
   async run(ctx, opts, job) {
     const repo = ctx.repos.inspections;
@@ -65,7 +70,10 @@ defineJob('inspections', {
     try {
       for await (const batch of inBatches(parseInspectionsCsv(input, stats), BATCH)) {
         const r = await repo.upsert(batch.map((rec) => inspectionWrite(ctx, rec)));
-        await ctx.repos.syncSeen.mark(job.id, batch.map((rec) => rec.upstreamId));
+        await ctx.repos.syncSeen.mark(
+          job.id,
+          batch.map((rec) => rec.upstreamId),
+        );
         inserted += r.inserted;
         changed += r.changed;
         job.report(stats.records);
@@ -75,7 +83,9 @@ defineJob('inspections', {
       if (before === 0 || seen >= before * MIN_FULL_FILE_SHARE) removed = await repo.removeAbsent(job.id);
       else {
         kept = true;
-        job.progress(`inspections: the file holds ${seen} inspections against ${before} stored; absent ones are NOT removed`);
+        job.progress(
+          `inspections: the file holds ${seen} inspections against ${before} stored; absent ones are NOT removed`,
+        );
       }
     } catch (err) {
       input.destroy();
@@ -84,7 +94,12 @@ defineJob('inspections', {
       await ctx.repos.syncSeen.clear(job.id);
     }
     const unchanged = stats.records - inserted - changed;
-    job.progress(`inspections: ${stats.records} read (${stats.duplicatesDropped} duplicate rows dropped), ${inserted} new, ${changed} changed, ${unchanged} unchanged, ${removed} removed`);
-    return { recordsProcessed: stats.records, details: { inserted, changed, unchanged, removed, duplicatesDropped: stats.duplicatesDropped, absentKept: kept } };
+    job.progress(
+      `inspections: ${stats.records} read (${stats.duplicatesDropped} duplicate rows dropped), ${inserted} new, ${changed} changed, ${unchanged} unchanged, ${removed} removed`,
+    );
+    return {
+      recordsProcessed: stats.records,
+      details: { inserted, changed, unchanged, removed, duplicatesDropped: stats.duplicatesDropped, absentKept: kept },
+    };
   },
 });

@@ -42,7 +42,8 @@ export function licenseWrite(ctx: AppContext, r: LicenseRecord): LicenseWrite {
 }
 
 defineJob('licenses', {
-  description: 'Alcohol and tobacco licences (TBR import format, CSV or JSON; --file, --url or LICENSES_URL): replaces the stored set',
+  description:
+    'Alcohol and tobacco licences (TBR import format, CSV or JSON; --file, --url or LICENSES_URL): replaces the stored set',
   schedule: '0 7 * * 1', // weekly, Monday 07:00 UTC
   scheduled: async (ctx) => ctx.config.licensesUrl !== undefined,
   async run(ctx, opts, job) {

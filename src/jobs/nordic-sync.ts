@@ -78,7 +78,10 @@ export async function download(url: string, accept: string): Promise<Readable> {
   try {
     res = await fetch(url, { headers: { accept, 'user-agent': 'nordic-company-data' }, signal: controller.signal });
   } catch (err) {
-    throw new Error(`${url}: request failed: ${controller.signal.aborted ? `no response within ${HEADERS_TIMEOUT_MS} ms` : (err as Error).message}`, { cause: err });
+    throw new Error(
+      `${url}: request failed: ${controller.signal.aborted ? `no response within ${HEADERS_TIMEOUT_MS} ms` : (err as Error).message}`,
+      { cause: err },
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -113,7 +116,14 @@ export async function syncFullFile(
   options: { limit?: number } = {},
 ): Promise<FullSyncResult> {
   const { id: run, progress, report } = job;
-  const out: FullSyncResult = { processed: 0, inserted: 0, changed: 0, unchanged: 0, deregistered: 0, absentMarked: false };
+  const out: FullSyncResult = {
+    processed: 0,
+    inserted: 0,
+    changed: 0,
+    unchanged: 0,
+    deregistered: 0,
+    absentMarked: false,
+  };
   let cut = false;
   await ctx.repos.syncSeen.clearLeftovers(run);
   try {
@@ -133,11 +143,14 @@ export async function syncFullFile(
       out.changed += w.changed;
       out.unchanged += w.unchanged;
       report(out.processed);
-      if (out.processed % 100_000 < NORDIC_BATCH) progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed`);
+      if (out.processed % 100_000 < NORDIC_BATCH)
+        progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed`);
       if (cut) break;
     }
     if (cut) {
-      progress(`${country}: stopped after ${out.processed} records (--limit); absent companies are NOT marked deregistered`);
+      progress(
+        `${country}: stopped after ${out.processed} records (--limit); absent companies are NOT marked deregistered`,
+      );
     } else {
       const live = await ctx.repos.syncSeen.liveCount(country);
       const seen = await ctx.repos.syncSeen.count(run);
@@ -145,10 +158,14 @@ export async function syncFullFile(
         out.deregistered = await ctx.repos.syncSeen.markAbsentCompanies(run, country, 'deregistered');
         out.absentMarked = true;
       } else {
-        progress(`${country}: the file holds ${seen} companies against ${live} live ones; it looks truncated, so absent companies are NOT marked deregistered`);
+        progress(
+          `${country}: the file holds ${seen} companies against ${live} live ones; it looks truncated, so absent companies are NOT marked deregistered`,
+        );
       }
     }
-    progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed, ${out.deregistered} marked deregistered`);
+    progress(
+      `${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed, ${out.deregistered} marked deregistered`,
+    );
     return out;
   } finally {
     await ctx.repos.syncSeen.clear(run);

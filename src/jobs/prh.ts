@@ -10,7 +10,14 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { maybeGunzip } from '../sources/json-array.ts';
 import type { NordicCompanyRecord, RejectLog } from '../sources/nordic-record.ts';
-import { fetchPrhPage, newPrhRejectLog, parsePrhAllCompaniesZip, parsePrhCompany, parsePrhJsonArray, PrhHttpError } from '../sources/prh/index.ts';
+import {
+  fetchPrhPage,
+  newPrhRejectLog,
+  parsePrhAllCompaniesZip,
+  parsePrhCompany,
+  parsePrhJsonArray,
+  PrhHttpError,
+} from '../sources/prh/index.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
 import { download, fileKind, kindOf, peek, syncFullFile } from './nordic-sync.ts';
 import { defineJob, type JobOptions, type JobRun } from './registry.ts';
@@ -42,7 +49,11 @@ async function recordsFromStream(input: Readable, rejects: RejectLog): Promise<A
 }
 
 /** `--file` (the ZIP, or the JSON array plain or gzipped), `--url`, or `${PRH_BASE_URL}/all_companies`. */
-async function openAllCompanies(ctx: AppContext, opts: JobOptions, rejects: RejectLog): Promise<AsyncIterable<NordicCompanyRecord>> {
+async function openAllCompanies(
+  ctx: AppContext,
+  opts: JobOptions,
+  rejects: RejectLog,
+): Promise<AsyncIterable<NordicCompanyRecord>> {
   if (opts.file) {
     if ((await fileKind(opts.file)) === 'zip') return parsePrhAllCompaniesZip(opts.file, { rejects });
     return parsePrhJsonArray(await maybeGunzip(createReadStream(opts.file)), { rejects });
@@ -58,20 +69,32 @@ defineJob('prh', {
     // A local file may be older than today: the page walk must start from the file's date.
     const fileTime = opts.file ? (await stat(opts.file)).mtime : ctx.clock.now();
     const rejects = newPrhRejectLog();
-    const result = await syncFullFile(ctx, job, 'FI', await openAllCompanies(ctx, opts, rejects), { limit: opts.limit });
-    if (rejects.rejected) job.progress(`FI: ${rejects.rejected} companies could not be read; first: ${rejects.samples.join(' | ')}`);
+    const result = await syncFullFile(ctx, job, 'FI', await openAllCompanies(ctx, opts, rejects), {
+      limit: opts.limit,
+    });
+    if (rejects.rejected)
+      job.progress(`FI: ${rejects.rejected} companies could not be read; first: ${rejects.samples.join(' | ')}`);
     // The page walk continues from the file: companies registered since shortly before it.
     if (result.absentMarked) {
-      await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, { registrationDateStart: day(fileTime, OVERLAP_DAYS), page: 1, seen: 0 } satisfies PrhUpdatesState);
+      await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, {
+        registrationDateStart: day(fileTime, OVERLAP_DAYS),
+        page: 1,
+        seen: 0,
+      } satisfies PrhUpdatesState);
     }
-    return { recordsProcessed: result.processed, details: { ...result, rejected: rejects.rejected, rejectSamples: rejects.samples } };
+    return {
+      recordsProcessed: result.processed,
+      details: { ...result, rejected: rejects.rejected, rejectSamples: rejects.samples },
+    };
   },
 });
 
 async function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) => fetch(url, init));
+      return await fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) =>
+        fetch(url, init),
+      );
     } catch (err) {
       if (!(err instanceof PrhHttpError) || err.status !== 429 || attempt >= MAX_RETRIES_ON_429) throw err;
       const after = Math.min(MAX_RETRY_AFTER_S, Number(/retry-after (\d+)/.exec(err.message)?.[1] ?? 30));
@@ -89,7 +112,11 @@ defineJob('prh-updates', {
     const now = ctx.clock.now();
     const stored = await ctx.repos.syncRuns.getState<PrhUpdatesState>(PRH_UPDATES_STATE);
     const state: PrhUpdatesState = stored
-      ? { registrationDateStart: stored.registrationDateStart, page: Number(stored.page) || 1, seen: Number(stored.seen) || 0 }
+      ? {
+          registrationDateStart: stored.registrationDateStart,
+          page: Number(stored.page) || 1,
+          seen: Number(stored.seen) || 0,
+        }
       : { registrationDateStart: day(now, OVERLAP_DAYS), page: 1, seen: 0 };
     const rejects = newPrhRejectLog();
     let processed = 0;
@@ -111,7 +138,9 @@ defineJob('prh-updates', {
           rejects.add(`page ${state.page} item ${i}`, (err as Error).message);
         }
       }
-      const w = await ctx.repos.companyWrites.write([...records.values()].map((r) => ({ core: nordicToCompanyCore(r) })));
+      const w = await ctx.repos.companyWrites.write(
+        [...records.values()].map((r) => ({ core: nordicToCompanyCore(r) })),
+      );
       processed += companies.length;
       inserted += w.inserted;
       changed += w.changed;
@@ -128,14 +157,26 @@ defineJob('prh-updates', {
       await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, state);
     }
     // The next walk starts shortly before today; hash-compared writes make the overlap free.
-    if (complete) await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, { registrationDateStart: day(now, OVERLAP_DAYS), page: 1, seen: 0 } satisfies PrhUpdatesState);
+    if (complete)
+      await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, {
+        registrationDateStart: day(now, OVERLAP_DAYS),
+        page: 1,
+        seen: 0,
+      } satisfies PrhUpdatesState);
     job.progress(
       `FI updates since ${state.registrationDateStart}: ${processed} read, ${inserted} new, ${changed} changed` +
         (complete ? '' : ` (stopped at --limit ${limit}; the next run continues at page ${state.page})`),
     );
     return {
       recordsProcessed: processed,
-      details: { registrationDateStart: state.registrationDateStart, inserted, changed, complete, rejected: rejects.rejected, rejectSamples: rejects.samples },
+      details: {
+        registrationDateStart: state.registrationDateStart,
+        inserted,
+        changed,
+        complete,
+        rejected: rejects.rejected,
+        rejectSamples: rejects.samples,
+      },
     };
   },
 });

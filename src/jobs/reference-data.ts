@@ -1,7 +1,15 @@
 // Loads the committed reference lists into the store at start-up. A file whose content hash
 // is already recorded is skipped, so a normal restart costs one small query per file.
 import type { ReferenceRepository } from '../store/reference.ts';
-import { readCounties, readMunicipalities, readNace, readNordicOrgForms, readOrgForms, readPostalCodes, REFERENCE_DIR } from '../sources/reference/files.ts';
+import {
+  readCounties,
+  readMunicipalities,
+  readNace,
+  readNordicOrgForms,
+  readOrgForms,
+  readPostalCodes,
+  REFERENCE_DIR,
+} from '../sources/reference/files.ts';
 
 export async function loadReferenceData(repo: ReferenceRepository, dir = REFERENCE_DIR): Promise<string[]> {
   const loaded: string[] = [];

@@ -110,7 +110,8 @@ export async function runJob(
   claim: RunClaim = {},
 ): Promise<JobOutcome & { runId: number; status: 'ok' }> {
   const def = JOBS[name];
-  if (!def) throw new UnknownJobError(`Unknown source "${name}" (known: ${Object.keys(JOBS).sort().join(', ') || 'none'})`);
+  if (!def)
+    throw new UnknownJobError(`Unknown source "${name}" (known: ${Object.keys(JOBS).sort().join(', ') || 'none'})`);
   if (runningHere.has(name)) throw new JobBusyError(`${name} is already running`);
   runningHere.add(name);
   const leases = ctx.repos.jobLeases;
@@ -118,25 +119,46 @@ export async function runJob(
   let claimed = false;
   let renewal: NodeJS.Timeout | undefined;
   try {
-    const request = { job: name, holder: HOLDER, ttlMs, slot: claim.slot, ignoreOtherHolders: ctx.store.engine === 'embedded' };
+    const request = {
+      job: name,
+      holder: HOLDER,
+      ttlMs,
+      slot: claim.slot,
+      ignoreOtherHolders: ctx.store.engine === 'embedded',
+    };
     claimed = await leases.claim(request);
     if (!claimed) {
       const holder = await leases.holderOf(name);
       if (holder && holderIsDeadHere(holder)) claimed = await leases.claim({ ...request, deadHolder: holder });
     }
     if (!claimed) {
-      throw new JobBusyError(claim.slot ? `${name}: slot ${claim.slot.toISOString()} is taken or the job is running elsewhere` : `${name} is already running in another process`);
-    }
-    renewal = setInterval(() => {
-      leases.renew(name, HOLDER, ttlMs).then(
-        (ok) => ok || ctx.log.warn({ job: name }, 'job lease lost (expired and taken over): another process may run this job too'),
-        (err: Error) => ctx.log.warn({ job: name, err: err.message }, 'job lease renewal failed'),
+      throw new JobBusyError(
+        claim.slot
+          ? `${name}: slot ${claim.slot.toISOString()} is taken or the job is running elsewhere`
+          : `${name} is already running in another process`,
       );
-    }, Math.max(500, Math.floor(ttlMs / 3)));
+    }
+    renewal = setInterval(
+      () => {
+        leases.renew(name, HOLDER, ttlMs).then(
+          (ok) =>
+            ok ||
+            ctx.log.warn(
+              { job: name },
+              'job lease lost (expired and taken over): another process may run this job too',
+            ),
+          (err: Error) => ctx.log.warn({ job: name, err: err.message }, 'job lease renewal failed'),
+        );
+      },
+      Math.max(500, Math.floor(ttlMs / 3)),
+    );
     renewal.unref();
     // Holding the lease, any run of this job still marked running died with its process.
     await ctx.repos.syncRuns.markInterrupted(name);
-    const runId = await ctx.repos.syncRuns.start(name, opts.file ? 'file' : opts.url ? 'url' : 'upstream', { slot: claim.slot, holder: HOLDER });
+    const runId = await ctx.repos.syncRuns.start(name, opts.file ? 'file' : opts.url ? 'url' : 'upstream', {
+      slot: claim.slot,
+      holder: HOLDER,
+    });
     let count = 0;
     let lastReport = 0;
     const reportCount = (n: number) => {

@@ -103,23 +103,31 @@ const FILE_PARTS = /(^|[._-])(entities|ftm|delta|targets|simple|json|ndjson|csv|
  */
 export function listNameFor(opts: JobOptions, input: Pick<SanctionsInput, 'location' | 'format'>): string {
   if (opts.list !== undefined) {
-    if (!LIST_NAME.test(opts.list)) throw new Error(`--list must be 1–63 letters, digits, '.', '_' or '-' (got "${opts.list}")`);
+    if (!LIST_NAME.test(opts.list))
+      throw new Error(`--list must be 1–63 letters, digits, '.', '_' or '-' (got "${opts.list}")`);
     return opts.list.toLowerCase();
   }
   if (input.format === 'eu-fsf-xml') return 'eu-fsf';
   if (input.format === 'un-xml') return 'un-sc';
   const parts = input.location.replace(/\\/g, '/').split('/').filter(Boolean);
-  const base = (parts.pop() ?? '').replace(FILE_PARTS, '').replace(/^[._-]+|[._-]+$/g, '').toLowerCase();
+  const base = (parts.pop() ?? '')
+    .replace(FILE_PARTS, '')
+    .replace(/^[._-]+|[._-]+$/g, '')
+    .toLowerCase();
   if (base && LIST_NAME.test(base)) return base;
   const dataset = (parts.pop() ?? '').toLowerCase();
-  return LIST_NAME.test(dataset) && !OPENSANCTIONS_VERSION.test(dataset) ? `opensanctions-${dataset}` : 'opensanctions-default';
+  return LIST_NAME.test(dataset) && !OPENSANCTIONS_VERSION.test(dataset)
+    ? `opensanctions-${dataset}`
+    : 'opensanctions-default';
 }
 
 /** The upstream version from the URL (OpenSanctions run id) or the XML root's generation date. */
 export function versionOf(input: Pick<SanctionsInput, 'location' | 'head'>): string | null {
   const run = OPENSANCTIONS_VERSION.exec(input.location);
   if (run) return run[1];
-  const generated = /<(?:\w+:)?(?:export|CONSOLIDATED_LIST)\b[^>]*?\b(?:generationDate|dateGenerated)="([^"]+)"/.exec(input.head);
+  const generated = /<(?:\w+:)?(?:export|CONSOLIDATED_LIST)\b[^>]*?\b(?:generationDate|dateGenerated)="([^"]+)"/.exec(
+    input.head,
+  );
   return generated ? generated[1] : null;
 }
 
@@ -165,7 +173,8 @@ async function stageFull(ctx: AppContext, input: SanctionsInput, job: JobRun, li
       const before = read;
       read += batch.length;
       job.report(read);
-      if (Math.floor(read / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) job.progress(`sanctions ${list}: ${read} entities read`);
+      if (Math.floor(read / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY))
+        job.progress(`sanctions ${list}: ${read} entities read`);
     }
     if (writing) stored += await writing;
   } catch (err) {
@@ -180,8 +189,14 @@ async function stageDelta(ctx: AppContext, input: SanctionsInput, job: JobRun, l
   const ops = { ADD: 0, MOD: 0, DEL: 0 };
   let read = 0;
   let lastChange: string | null = null;
-  for await (const batch of inBatches<FtmDeltaRecord>(parseFtmDelta(input.stream, path.basename(input.location)), BATCH)) {
-    await repo.stageDelta(job.id, batch.map((r) => ({ id: r.id, entity: r.entity })));
+  for await (const batch of inBatches<FtmDeltaRecord>(
+    parseFtmDelta(input.stream, path.basename(input.location)),
+    BATCH,
+  )) {
+    await repo.stageDelta(
+      job.id,
+      batch.map((r) => ({ id: r.id, entity: r.entity })),
+    );
     for (const r of batch) {
       ops[r.op]++;
       lastChange = latest(lastChange, r.entity?.lastChange);
@@ -200,7 +215,9 @@ export async function runSanctionsSync(ctx: AppContext, opts: JobOptions, job: J
   try {
     list = listNameFor(opts, input);
     if (input.format === 'ftm-delta' && !(await repo.lists()).some((l) => l.name === list)) {
-      throw new Error(`the delta is for list "${list}", which has not been loaded: load the full list first (or name it with --list)`);
+      throw new Error(
+        `the delta is for list "${list}", which has not been loaded: load the full list first (or name it with --list)`,
+      );
     }
   } catch (err) {
     input.stream.destroy();
@@ -219,27 +236,52 @@ export async function runSanctionsSync(ctx: AppContext, opts: JobOptions, job: J
       count = staged.read;
       const applied = await repo.applyDelta(list, job.id, urlVersion ?? staged.lastChange);
       await repo.cleanIndexes();
-      job.progress(`sanctions ${list}: delta of ${staged.read} records (${staged.ops.ADD} ADD, ${staged.ops.MOD} MOD, ${staged.ops.DEL} DEL) applied; ${applied.entityCount} entities`);
+      job.progress(
+        `sanctions ${list}: delta of ${staged.read} records (${staged.ops.ADD} ADD, ${staged.ops.MOD} MOD, ${staged.ops.DEL} DEL) applied; ${applied.entityCount} entities`,
+      );
       await ctx.repos.syncRuns.finish(listRun, 'ok', count, null);
-      return { recordsProcessed: count, details: { list, format: input.format, delta: staged.ops, entityCount: applied.entityCount } };
+      return {
+        recordsProcessed: count,
+        details: { list, format: input.format, delta: staged.ops, entityCount: applied.entityCount },
+      };
     }
     const staged = await stageFull(ctx, input, job, list);
     count = staged.read;
     // An empty list is more likely a wrong or broken file than the truth: keep the old one.
-    if (staged.stored === 0) throw new Error(`${path.basename(input.location)} holds no screened entity (Person, Organization, Company or LegalEntity target); list "${list}" is kept as it was`);
+    if (staged.stored === 0)
+      throw new Error(
+        `${path.basename(input.location)} holds no screened entity (Person, Organization, Company or LegalEntity target); list "${list}" is kept as it was`,
+      );
     const version = urlVersion ?? staged.lastChange;
     // Merge the index's pending entries before the list becomes visible: lookups stay fast.
     await repo.cleanIndexes();
-    const { previousRunId } = await repo.publish(list, job.id, { format: input.format, version, entityCount: staged.stored });
+    const { previousRunId } = await repo.publish(list, job.id, {
+      format: input.format,
+      version,
+      entityCount: staged.stored,
+    });
     // The replaced list's space is reclaimed by the VACUUM every sync run ends with (jobs/registry.ts).
     if (previousRunId !== null) await repo.discardRun(previousRunId);
-    job.progress(`sanctions ${list}: ${staged.stored} entities (${input.format}${version ? `, version ${version}` : ''})${previousRunId !== null ? ', replacing the previous import' : ''}`);
+    job.progress(
+      `sanctions ${list}: ${staged.stored} entities (${input.format}${version ? `, version ${version}` : ''})${previousRunId !== null ? ', replacing the previous import' : ''}`,
+    );
     await ctx.repos.syncRuns.finish(listRun, 'ok', staged.stored, null);
-    return { recordsProcessed: count, details: { list, format: input.format, version, entities: staged.stored, replacedEarlierImport: previousRunId !== null } };
+    return {
+      recordsProcessed: count,
+      details: {
+        list,
+        format: input.format,
+        version,
+        entities: staged.stored,
+        replacedEarlierImport: previousRunId !== null,
+      },
+    };
   } catch (err) {
     input.stream.destroy();
     await repo.discardRun(job.id).catch(() => undefined);
-    await ctx.repos.syncRuns.finish(listRun, 'error', count, (err as Error).message.slice(0, 500)).catch(() => undefined);
+    await ctx.repos.syncRuns
+      .finish(listRun, 'error', count, (err as Error).message.slice(0, 500))
+      .catch(() => undefined);
     throw err;
   }
 }

@@ -30,7 +30,10 @@ export async function runSlot(ctx: AppContext, name: string, slot: Date): Promis
       ctx.log.debug({ job: name }, err.message);
       return 'skipped';
     }
-    ctx.log.warn({ job: name, slot: slot.toISOString(), err: (err as Error).message }, 'scheduled job failed; retried at its next slot');
+    ctx.log.warn(
+      { job: name, slot: slot.toISOString(), err: (err as Error).message },
+      'scheduled job failed; retried at its next slot',
+    );
     return 'failed';
   }
 }
@@ -38,7 +41,11 @@ export async function runSlot(ctx: AppContext, name: string, slot: Date): Promis
 /** Throws ConfigError for a SYNC_CRON_<JOB> that names no job (a typo would silently do nothing). */
 export function checkScheduleOverrides(ctx: AppContext): void {
   for (const job of Object.keys(ctx.config.syncCron)) {
-    if (!JOBS[job]) throw new ConfigError(`SYNC_CRON_${job.toUpperCase().replace(/-/g, '_')}`, `names no job (jobs: ${Object.keys(JOBS).sort().join(', ')})`);
+    if (!JOBS[job])
+      throw new ConfigError(
+        `SYNC_CRON_${job.toUpperCase().replace(/-/g, '_')}`,
+        `names no job (jobs: ${Object.keys(JOBS).sort().join(', ')})`,
+      );
   }
 }
 
@@ -75,7 +82,8 @@ async function runStartupJobs(ctx: AppContext): Promise<void> {
       if (!(await def.runAtStart(ctx))) continue;
       await runJob(ctx, name, {}, (m) => ctx.log.info({ job: name }, m));
     } catch (err) {
-      if (!(err instanceof JobBusyError)) ctx.log.warn({ job: name, err: (err as Error).message }, 'start-up job failed');
+      if (!(err instanceof JobBusyError))
+        ctx.log.warn({ job: name, err: (err as Error).message }, 'start-up job failed');
     }
   }
 }

@@ -47,7 +47,8 @@ export function redactPersonalNumbers(message: string): string {
 }
 
 defineJob('shareholders', {
-  description: 'Aksjonærregisteret (Skatteetaten aksjeeierbok CSV, --file or --url, --year): replaces that year atomically',
+  description:
+    'Aksjonærregisteret (Skatteetaten aksjeeierbok CSV, --file or --url, --year): replaces that year atomically',
   async run(ctx: AppContext, opts, job) {
     const year = importYear(opts);
     const repo = ctx.repos.shareholders;
@@ -68,7 +69,8 @@ defineJob('shareholders', {
         const before = rows;
         rows += batch.length;
         job.report(rows);
-        if (Math.floor(rows / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) job.progress(`shareholders ${year}: ${rows} rows read`);
+        if (Math.floor(rows / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY))
+          job.progress(`shareholders ${year}: ${rows} rows read`);
       }
       await writing;
       // A file without rows would wipe the year: more likely a truncated download than the truth.
@@ -79,7 +81,9 @@ defineJob('shareholders', {
       await writing?.catch(() => undefined); // the discard must come after the last write
       await repo.discardRun(job.id).catch(() => undefined);
       const message = redactPersonalNumbers((err as Error).message);
-      throw err instanceof ShareholderParseError ? new ShareholderParseError(err.line, message.replace(/^Aksjonærregisteret CSV line \d+: /, '')) : new Error(message);
+      throw err instanceof ShareholderParseError
+        ? new ShareholderParseError(err.line, message.replace(/^Aksjonærregisteret CSV line \d+: /, ''))
+        : new Error(message);
     }
     const { previousRunId, parentsChanged, groupFlagsChanged } = published;
     if (previousRunId !== null) await repo.discardRun(previousRunId);
@@ -87,7 +91,17 @@ defineJob('shareholders', {
       `shareholders ${year}: ${rows} rows (${counts.company} company, ${counts.person} person, ${counts.foreign} foreign holders); ` +
         `${parentsChanged} derived parents and ${groupFlagsChanged} group flags changed`,
     );
-    return { recordsProcessed: rows, details: { year, rows, holders: counts, replacedEarlierImport: previousRunId !== null, parentsChanged, groupFlagsChanged } };
+    return {
+      recordsProcessed: rows,
+      details: {
+        year,
+        rows,
+        holders: counts,
+        replacedEarlierImport: previousRunId !== null,
+        parentsChanged,
+        groupFlagsChanged,
+      },
+    };
   },
 });
 

@@ -57,7 +57,13 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl, { from } as never);
   return {
     async sendSetupLink(m) {
-      await transport.sendMail({ from, to: m.to, subject: `Your API key for ${m.projectName}`, text: setupMailText(m), html: setupMailHtml(m) });
+      await transport.sendMail({
+        from,
+        to: m.to,
+        subject: `Your API key for ${m.projectName}`,
+        text: setupMailText(m),
+        html: setupMailHtml(m),
+      });
     },
     async close() {
       transport.close();

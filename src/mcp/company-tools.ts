@@ -6,7 +6,17 @@ import type { Country as CountryCode } from '../domain/org-number.ts';
 import { ApiError } from '../errors.ts';
 import { Page } from '../http/schemas/pagination.ts';
 import { GroupTree } from '../http/schemas/shareholders.ts';
-import { Country, Cursor, Limit, NorwegianOrgNumber, Order, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
+import {
+  Country,
+  Cursor,
+  Limit,
+  NorwegianOrgNumber,
+  Order,
+  OrgNumber,
+  runTool,
+  success,
+  type ToolGroup,
+} from './tool-kit.ts';
 
 const Lookup = Type.Ref('CompanyLookup');
 const SearchPage = Page(Type.Ref('CompanyRow'));
@@ -55,7 +65,9 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ orgNumber, country }) =>
-      runTool(log, 'lookup_company', async () => success(Lookup, await services.companies.lookup(country as CountryCode, orgNumber))),
+      runTool(log, 'lookup_company', async () =>
+        success(Lookup, await services.companies.lookup(country as CountryCode, orgNumber)),
+      ),
   );
 
   server.registerTool(
@@ -69,10 +81,24 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
       inputSchema: {
         country: Country,
         query: z.string().min(1).max(200).optional().describe('Case-insensitive name match'),
-        nace: z.string().regex(/^[0-9]{2}(\.[0-9]{1,3})?$/, 'must be a NACE code or prefix such as 56 or 56.101').optional(),
-        orgForm: z.string().regex(/^[A-Za-z0-9]{1,10}$/, 'must be a legal form code such as AS').optional(),
-        county: z.string().regex(/^[0-9]{2}$/, 'must be 2 digits').optional().describe('2-digit county number (NO)'),
-        municipality: z.string().regex(/^[0-9]{4}$/, 'must be 4 digits').optional().describe('4-digit municipality number (NO)'),
+        nace: z
+          .string()
+          .regex(/^[0-9]{2}(\.[0-9]{1,3})?$/, 'must be a NACE code or prefix such as 56 or 56.101')
+          .optional(),
+        orgForm: z
+          .string()
+          .regex(/^[A-Za-z0-9]{1,10}$/, 'must be a legal form code such as AS')
+          .optional(),
+        county: z
+          .string()
+          .regex(/^[0-9]{2}$/, 'must be 2 digits')
+          .optional()
+          .describe('2-digit county number (NO)'),
+        municipality: z
+          .string()
+          .regex(/^[0-9]{4}$/, 'must be 4 digits')
+          .optional()
+          .describe('4-digit municipality number (NO)'),
         minEmployees: z.number().int().min(0).optional(),
         maxEmployees: z.number().int().min(0).optional(),
         minRevenue: z.number().optional().describe('NOK, on the latest financial'),
@@ -94,7 +120,11 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
       runTool(log, 'search_companies', async () => {
         const page = await services.search.search(caller, { ...rest, q: query });
         if (!compact) return success(SearchPage, page);
-        const shaped = success(SearchPage, page).structuredContent as { data: Row[]; nextCursor: string | null; hasMore: boolean };
+        const shaped = success(SearchPage, page).structuredContent as {
+          data: Row[];
+          nextCursor: string | null;
+          hasMore: boolean;
+        };
         const short = { ...shaped, data: shaped.data.map(compactRow) };
         return { content: [{ type: 'text', text: JSON.stringify(short) }], structuredContent: short };
       }),
@@ -104,16 +134,25 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
     'get_financials',
     {
       title: 'Financial statements',
-      description: 'Annual accounts of one company (revenue, results, equity, assets, liabilities) with computed ratios, newest first.',
+      description:
+        'Annual accounts of one company (revenue, results, equity, assets, liabilities) with computed ratios, newest first.',
       inputSchema: { orgNumber: OrgNumber, country: Country },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ orgNumber, country }) =>
       runTool(log, 'get_financials', async () => {
         const c = await services.companies.lookup(country as CountryCode, orgNumber);
-        const fields = Object.fromEntries(Object.entries(c._sources.fields).filter(([k]) => k === 'financials' || k === 'financialRatios'));
+        const fields = Object.fromEntries(
+          Object.entries(c._sources.fields).filter(([k]) => k === 'financials' || k === 'financialRatios'),
+        );
         const attribution = [...new Set(Object.values(fields).map((v) => (typeof v === 'string' ? v : v.source)))];
-        return success(Financials, { orgNumber: c.orgNumber, country: c.country, name: c.name, financials: c.financials, _sources: { attribution, fields } });
+        return success(Financials, {
+          orgNumber: c.orgNumber,
+          country: c.country,
+          name: c.name,
+          financials: c.financials,
+          _sources: { attribution, fields },
+        });
       }),
   );
 
@@ -133,7 +172,9 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
           return success(GroupTree, await services.groups.tree(orgNumber));
         } catch (err) {
           if (err instanceof ApiError && err.code === 'company_not_found') {
-            throw new ApiError('company_not_found', { message: `Company ${orgNumber} is not in the store; call lookup_company first to fetch it` });
+            throw new ApiError('company_not_found', {
+              message: `Company ${orgNumber} is not in the store; call lookup_company first to fetch it`,
+            });
           }
           throw err;
         }

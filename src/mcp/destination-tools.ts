@@ -12,11 +12,13 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
     'list_destinations',
     {
       title: 'Push destinations',
-      description: "The project's push destinations (webhooks), sorted by name. Header values and signing secrets are never shown.",
+      description:
+        "The project's push destinations (webhooks), sorted by name. Header values and signing secrets are never shown.",
       inputSchema: {},
       annotations: { readOnlyHint: true },
     },
-    () => runTool(log, 'list_destinations', async () => success(Destinations, await services.destinations.list(caller))),
+    () =>
+      runTool(log, 'list_destinations', async () => success(Destinations, await services.destinations.list(caller))),
   );
 
   server.registerTool(
@@ -33,6 +35,8 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     ({ destinationName, orgNumbers }) =>
-      runTool(log, 'push_to_destination', async () => success(PushResult, await services.push.push(caller, destinationName, orgNumbers))),
+      runTool(log, 'push_to_destination', async () =>
+        success(PushResult, await services.push.push(caller, destinationName, orgNumbers)),
+      ),
   );
 };

@@ -16,7 +16,10 @@ function norwayOnly(country: string) {
     country === 'SE'
       ? "Swedish shareholder data is not available (Bolagsverket's shareholder information is a paid product)"
       : 'Finnish shareholder data is not available';
-  throw new ApiError('validation_failed', { message: `${why}; shareholders cover Norwegian AS and ASA`, details: [{ path: 'country', message: 'must be NO' }] });
+  throw new ApiError('validation_failed', {
+    message: `${why}; shareholders cover Norwegian AS and ASA`,
+    details: [{ path: 'country', message: 'must be NO' }],
+  });
 }
 
 export const ownershipTools: ToolGroup = (server, { services, log }) => {
@@ -46,7 +49,8 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
     'get_ownership_network',
     {
       title: 'Holdings of a shareholder company',
-      description: 'What a Norwegian company owns: every company in which it holds shares, with ownershipPct, from Aksjonærregisteret. Not available for SE or FI.',
+      description:
+        'What a Norwegian company owns: every company in which it holds shares, with ownershipPct, from Aksjonærregisteret. Not available for SE or FI.',
       inputSchema: { shareholderOrgNumber: NorwegianOrgNumber, country: Country, year: Year },
       annotations: { readOnlyHint: true },
     },

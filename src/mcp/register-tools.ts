@@ -31,7 +31,10 @@ export const registerTools: ToolGroup = (server, { services, reference, caller, 
         orgNumber: NorwegianOrgNumber.optional(),
         minRating: Rating.describe('Lowest totalRating, inclusive'),
         maxRating: Rating.describe('Highest totalRating, inclusive'),
-        postnr: z.string().regex(/^[0-9]{4}$/, 'must be 4 digits').optional(),
+        postnr: z
+          .string()
+          .regex(/^[0-9]{4}$/, 'must be 4 digits')
+          .optional(),
         fromDate: Day.optional().describe('Visits on or after this day'),
         toDate: Day.optional().describe('Visits on or before this day'),
         sort: z.enum(['date', 'totalRating', 'name']).optional(),
@@ -41,19 +44,30 @@ export const registerTools: ToolGroup = (server, { services, reference, caller, 
       },
       annotations: { readOnlyHint: true },
     },
-    (args) => runTool(log, 'search_inspections', async () => success(InspectionPage, await services.inspections.list(caller, args))),
+    (args) =>
+      runTool(log, 'search_inspections', async () =>
+        success(InspectionPage, await services.inspections.list(caller, args)),
+      ),
   );
 
   server.registerTool(
     'search_licenses',
     {
       title: 'Alcohol and tobacco licences',
-      description: "Licences from Helsedirektoratet's register (Norway), newest validFrom first by default. Cursor-paginated.",
+      description:
+        "Licences from Helsedirektoratet's register (Norway), newest validFrom first by default. Cursor-paginated.",
       inputSchema: {
         orgNumber: NorwegianOrgNumber.optional(),
         registerType: z.enum(['Alkoholsbevilling', 'Tobakksbevilling']).optional(),
-        licenseTypeCode: z.string().regex(/^[0-9A-Za-z]{1,16}$/).optional().describe('e.g. 01SKJE on-premise serving, 11ENGR wholesale'),
-        municipalityNo: z.string().regex(/^[0-9]{4}$/, 'must be 4 digits').optional(),
+        licenseTypeCode: z
+          .string()
+          .regex(/^[0-9A-Za-z]{1,16}$/)
+          .optional()
+          .describe('e.g. 01SKJE on-premise serving, 11ENGR wholesale'),
+        municipalityNo: z
+          .string()
+          .regex(/^[0-9]{4}$/, 'must be 4 digits')
+          .optional(),
         activeOnly: z.boolean().optional().describe('Only licences whose validTo is in the future'),
         sort: z.enum(['validFrom', 'validTo', 'venueName', 'municipality']).optional(),
         order: Order,
@@ -62,17 +76,27 @@ export const registerTools: ToolGroup = (server, { services, reference, caller, 
       },
       annotations: { readOnlyHint: true },
     },
-    (args) => runTool(log, 'search_licenses', async () => success(LicensePage, await services.licenses.list(caller, args))),
+    (args) =>
+      runTool(log, 'search_licenses', async () => success(LicensePage, await services.licenses.list(caller, args))),
   );
 
   server.registerTool(
     'list_municipalities',
     {
       title: 'Norwegian municipalities',
-      description: 'Municipalities grouped by county (2024 structure), for the county and municipality filters of search_companies. Norway only.',
-      inputSchema: { county: z.string().regex(/^[0-9]{2}$/, 'must be 2 digits, zero-padded (e.g. 03)').optional() },
+      description:
+        'Municipalities grouped by county (2024 structure), for the county and municipality filters of search_companies. Norway only.',
+      inputSchema: {
+        county: z
+          .string()
+          .regex(/^[0-9]{2}$/, 'must be 2 digits, zero-padded (e.g. 03)')
+          .optional(),
+      },
       annotations: { readOnlyHint: true },
     },
-    ({ county }) => runTool(log, 'list_municipalities', async () => success(Municipalities, { data: reference.municipalityGroups(county) })),
+    ({ county }) =>
+      runTool(log, 'list_municipalities', async () =>
+        success(Municipalities, { data: reference.municipalityGroups(county) }),
+      ),
   );
 };

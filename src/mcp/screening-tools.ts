@@ -18,11 +18,18 @@ export const screeningTools: ToolGroup = (server, { services, log }) => {
       inputSchema: {
         orgNumber: OrgNumber,
         country: Country,
-        threshold: z.number().min(THRESHOLD_BOUNDS.min).max(THRESHOLD_BOUNDS.max).optional().describe('Lowest score reported'),
+        threshold: z
+          .number()
+          .min(THRESHOLD_BOUNDS.min)
+          .max(THRESHOLD_BOUNDS.max)
+          .optional()
+          .describe('Lowest score reported'),
       },
       annotations: { readOnlyHint: true },
     },
     ({ orgNumber, country, threshold }) =>
-      runTool(log, 'screen_company', async () => success(ScreeningResult, await services.screening.screen(country as CountryCode, orgNumber, { threshold }))),
+      runTool(log, 'screen_company', async () =>
+        success(ScreeningResult, await services.screening.screen(country as CountryCode, orgNumber, { threshold })),
+      ),
   );
 };

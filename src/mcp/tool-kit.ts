@@ -30,10 +30,30 @@ export type ToolGroup = (server: McpServer, deps: ToolDeps) => void;
 // ---- argument pieces (names and bounds as the REST parameters) ----
 
 export const Country = z.enum(['NO', 'FI', 'SE']).default('NO').describe('Registry: NO (default), FI or SE');
-export const OrgNumber = z.string().trim().min(1).max(20).describe('Organisation number: NO 9 digits, FI NNNNNNN-N, SE 10 digits');
-export const NorwegianOrgNumber = z.string().trim().regex(/^[0-9]{9}$/, 'must be 9 digits').describe('9-digit Norwegian organisation number');
-export const Limit = z.number().int().min(1).max(100).optional().describe('Page size 1–100 (default 20); capped by your tier’s maxPageSize');
-export const Cursor = z.string().min(1).max(2048).optional().describe('nextCursor of the previous page of the same query');
+export const OrgNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(20)
+  .describe('Organisation number: NO 9 digits, FI NNNNNNN-N, SE 10 digits');
+export const NorwegianOrgNumber = z
+  .string()
+  .trim()
+  .regex(/^[0-9]{9}$/, 'must be 9 digits')
+  .describe('9-digit Norwegian organisation number');
+export const Limit = z
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('Page size 1–100 (default 20); capped by your tier’s maxPageSize');
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(2048)
+  .optional()
+  .describe('nextCursor of the previous page of the same query');
 export const Order = z.enum(['asc', 'desc']).optional();
 export const Year = z.number().int().min(2000).max(2100).optional().describe('Register year (omit for every year)');
 
@@ -69,13 +89,19 @@ function argumentPath(path: string): string {
  * an error result with the catalogue message and details; anything else is logged and reported
  * as a plain internal error, never with its message or stack.
  */
-export async function runTool(log: ToolLog, tool: string, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function runTool(
+  log: ToolLog,
+  tool: string,
+  body: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
   try {
     return await body();
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) {
       const details = (err.opts.details ?? []).map((d) => `${argumentPath(d.path)}: ${d.message}`);
-      return failure(details.length ? `${err.message} (${err.code}): ${details.join('; ')}` : `${err.message} (${err.code})`);
+      return failure(
+        details.length ? `${err.message} (${err.code}): ${details.join('; ')}` : `${err.message} (${err.code})`,
+      );
     }
     if (err instanceof ApiError) {
       // Server-side codes carry only their catalogue text (an upstream outage, a failed query).

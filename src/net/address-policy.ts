@@ -49,7 +49,8 @@ export function parseAllowedAddresses(entries: readonly string[] | undefined): [
   return (entries ?? []).map((entry) => {
     if (entry.includes('/')) {
       const [a, bits] = ipaddr.parseCIDR(entry);
-      const addr = a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() ? (a as ipaddr.IPv6).toIPv4Address() : a;
+      const addr =
+        a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() ? (a as ipaddr.IPv6).toIPv4Address() : a;
       return [addr, addr.kind() === a.kind() ? bits : bits - 96] as [Addr, number];
     }
     const addr = parse(entry);

@@ -80,14 +80,16 @@ export async function vetUrl(
   const scheme = url.protocol.slice(0, -1);
   if (!policy.schemes.includes(scheme as Scheme)) return block('scheme', `scheme "${scheme}" is not allowed`);
   // fetch refuses credentials in URLs anyway; say why instead of failing later.
-  if (url.username || url.password) return block('invalid-url', 'credentials in the URL are not supported; send an Authorization header');
+  if (url.username || url.password)
+    return block('invalid-url', 'credentials in the URL are not supported; send an Authorization header');
   const port = url.port ? Number(url.port) : scheme === 'https' ? 443 : 80;
   if (policy.ports !== 'any' && !policy.ports.includes(port)) return block('port', `port ${port} is not allowed`);
 
   const hostname = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (!hostname) return block('invalid-url', 'no host');
   if (net.isIP(hostname)) {
-    if (!isAllowedAddress(hostname, policy.address)) return block('private-address', `${hostname} is not a public address`);
+    if (!isAllowedAddress(hostname, policy.address))
+      return block('private-address', `${hostname} is not a public address`);
     return { url, hostname, port, addresses: [hostname] };
   }
 
@@ -110,11 +112,13 @@ export async function vetUrl(
 }
 
 export type DestinationCheck =
-  | { ok: true; addresses: string[] }
-  | { ok: false; reason: BlockReason | 'timeout'; message: string };
+  { ok: true; addresses: string[] } | { ok: false; reason: BlockReason | 'timeout'; message: string };
 
 /** The same vetting safeFetch does per hop, for "save" time; never connects. */
-export async function checkDestination(url: string, opts: DestinationOptions & { timeoutMs?: number } = {}): Promise<DestinationCheck> {
+export async function checkDestination(
+  url: string,
+  opts: DestinationOptions & { timeoutMs?: number } = {},
+): Promise<DestinationCheck> {
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), timeoutMs);

@@ -72,7 +72,10 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
 
   let method = (opts.method ?? 'GET').toUpperCase();
   let body = opts.body;
-  let headers: Record<string, string> = { 'user-agent': 'nordic-company-data (+safe-fetch)', ...lowerKeys(opts.headers) };
+  let headers: Record<string, string> = {
+    'user-agent': 'nordic-company-data (+safe-fetch)',
+    ...lowerKeys(opts.headers),
+  };
   const redirects: string[] = [];
   let current: string | URL = url;
   try {
@@ -121,7 +124,14 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
   }
 }
 
-async function send(agent: Agent, url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal) {
+async function send(
+  agent: Agent,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal,
+) {
   try {
     return await fetch(url, { method, headers, body, redirect: 'manual', dispatcher: agent, signal });
   } catch (err) {
@@ -132,7 +142,10 @@ async function send(agent: Agent, url: URL, method: string, headers: Record<stri
   }
 }
 
-async function readCapped(stream: ReadableStream<Uint8Array> | null, max: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+async function readCapped(
+  stream: ReadableStream<Uint8Array> | null,
+  max: number,
+): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   if (!stream) return { bytes: new Uint8Array(0), truncated: false };
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];

@@ -26,6 +26,7 @@ export function parseArgs(argv: string[], known: string[]): ParsedArgs {
 export function intOption(options: Record<string, string>, name: string, min: number, max: number): number | undefined {
   const v = options[name];
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return Number(v);
 }

@@ -36,7 +36,11 @@ function describeKey(k: { keyPrefix: string; projectName: string; tier: string; 
 async function listJobs(ctx: AppContext) {
   const [last, leases] = await Promise.all([ctx.repos.syncRuns.lastRuns(), ctx.repos.jobLeases.list()]);
   const now = ctx.clock.now();
-  const held = new Map(leases.filter((l) => l.holder !== null && l.expiresAt !== null && new Date(l.expiresAt) > now).map((l) => [l.job, l.holder]));
+  const held = new Map(
+    leases
+      .filter((l) => l.holder !== null && l.expiresAt !== null && new Date(l.expiresAt) > now)
+      .map((l) => [l.job, l.holder]),
+  );
   const jobs = [];
   for (const name of Object.keys(JOBS).sort()) {
     const schedule = effectiveSchedule(ctx.config, name) ?? null;
@@ -53,7 +57,12 @@ async function listJobs(ctx: AppContext) {
   return { scheduler: ctx.config.syncSchedule ? 'on' : 'off', jobs };
 }
 
-export async function runOperatorCommand(ctx: AppContext, services: Services, argv: string[], progress: Progress): Promise<unknown> {
+export async function runOperatorCommand(
+  ctx: AppContext,
+  services: Services,
+  argv: string[],
+  progress: Progress,
+): Promise<unknown> {
   const [group, action, ...rest] = argv;
   if (group === 'keys' && action === 'set-tier') {
     const { positionals } = parseArgs(rest, []);
@@ -84,7 +93,18 @@ export async function runOperatorCommand(ctx: AppContext, services: Services, ar
     const { positionals, options } = parseArgs(rest, ['file', 'url', 'limit', 'year', 'list']);
     if (positionals.length) throw new UsageError(`Unexpected argument ${positionals[0]}`);
     if (options.file && options.url) throw new UsageError('Give --file or --url, not both');
-    return runJob(ctx, action, { file: options.file, url: options.url, limit: intOption(options, 'limit', 1, 100_000_000), year: intOption(options, 'year', 2000, 2100), list: options.list }, progress);
+    return runJob(
+      ctx,
+      action,
+      {
+        file: options.file,
+        url: options.url,
+        limit: intOption(options, 'limit', 1, 100_000_000),
+        year: intOption(options, 'year', 2000, 2100),
+        list: options.list,
+      },
+      progress,
+    );
   }
   throw new UsageError(USAGE);
 }

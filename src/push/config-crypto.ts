@@ -64,7 +64,12 @@ export function sealConfig(value: unknown, aad: string, keyring: ConfigKeyring):
   const cipher = createCipheriv('aes-256-gcm', keyring.current.key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-  return { keyId: keyring.current.id, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ciphertext: ciphertext.toString('base64') };
+  return {
+    keyId: keyring.current.id,
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    ciphertext: ciphertext.toString('base64'),
+  };
 }
 
 export function openConfig(sealed: SealedConfig, aad: string, keyring: ConfigKeyring): unknown {

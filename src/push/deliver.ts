@@ -20,7 +20,8 @@ export interface DeliveryFailure {
   message: string;
 }
 
-export type DeliveryOutcome = { ok: true; status: number } | { ok: false; failure: DeliveryFailure; /** for logs only */ reason?: string };
+export type DeliveryOutcome =
+  { ok: true; status: number } | { ok: false; failure: DeliveryFailure; /** for logs only */ reason?: string };
 
 const MESSAGES: Record<FailureClass, string> = {
   http_status: 'The destination answered with a non-2xx status',
@@ -43,7 +44,12 @@ export interface NetPolicyInput {
 
 /** The vetting options used both when a destination is saved and when it is called. */
 export function webhookNetPolicy(p: NetPolicyInput): DestinationOptions {
-  return { resolver: p.resolver, allowPrivate: p.allowPrivate, allowedSchemes: ['https', 'http'], allowedPorts: p.allowPrivate ? 'any' : WEBHOOK_PORTS };
+  return {
+    resolver: p.resolver,
+    allowPrivate: p.allowPrivate,
+    allowedSchemes: ['https', 'http'],
+    allowedPorts: p.allowPrivate ? 'any' : WEBHOOK_PORTS,
+  };
 }
 
 export interface DeliverOptions extends NetPolicyInput {
@@ -58,7 +64,11 @@ export function failure(cls: FailureClass, status?: number): DeliveryFailure {
 }
 
 /** Sends `body` (JSON text) once; never retries, never follows a redirect. */
-export async function deliverWebhook(config: WebhookConfig, body: string, opts: DeliverOptions): Promise<DeliveryOutcome> {
+export async function deliverWebhook(
+  config: WebhookConfig,
+  body: string,
+  opts: DeliverOptions,
+): Promise<DeliveryOutcome> {
   const headers: Record<string, string> = {
     ...config.headers,
     'content-type': 'application/json',
@@ -79,7 +89,13 @@ export async function deliverWebhook(config: WebhookConfig, body: string, opts: 
   } catch (err) {
     if (!(err instanceof SafeFetchError)) throw err;
     const cls: FailureClass =
-      err.kind === 'blocked' ? 'blocked' : err.kind === 'timeout' ? 'timeout' : err.kind === 'invalid-request' ? 'invalid_request' : 'network';
+      err.kind === 'blocked'
+        ? 'blocked'
+        : err.kind === 'timeout'
+          ? 'timeout'
+          : err.kind === 'invalid-request'
+            ? 'invalid_request'
+            : 'network';
     // Our own error texts name the host at most (src/net/errors.ts); fine for a log line.
     const reason = err.kind === 'network' ? ((err as { code?: string }).code ?? 'network') : err.message;
     return { ok: false, failure: failure(cls), reason };

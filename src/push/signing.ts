@@ -26,12 +26,19 @@ export function signingKey(secret: string): Buffer {
 }
 
 export function signPayload(secret: string, msgId: string, timestampSec: number, body: string): string {
-  const mac = createHmac('sha256', signingKey(secret)).update(`${msgId}.${timestampSec}.${body}`, 'utf8').digest('base64');
+  const mac = createHmac('sha256', signingKey(secret))
+    .update(`${msgId}.${timestampSec}.${body}`, 'utf8')
+    .digest('base64');
   return `v1,${mac}`;
 }
 
 /** The three Standard Webhooks headers for one message. */
-export function signatureHeaders(secret: string, body: string, now: Date, msgId = `msg_${randomUUID()}`): Record<string, string> {
+export function signatureHeaders(
+  secret: string,
+  body: string,
+  now: Date,
+  msgId = `msg_${randomUUID()}`,
+): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     'webhook-id': msgId,

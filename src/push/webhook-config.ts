@@ -59,7 +59,10 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** Checks and normalises a config; `details` is empty when it is valid. */
-export function validateWebhookConfig(input: WebhookConfigInput, path = 'body.config'): { config: WebhookConfig; details: ConfigDetail[] } {
+export function validateWebhookConfig(
+  input: WebhookConfigInput,
+  path = 'body.config',
+): { config: WebhookConfig; details: ConfigDetail[] } {
   const details: ConfigDetail[] = [];
   const add = (p: string, message: string) => details.push({ path: `${path}.${p}`, message });
 
@@ -82,7 +85,8 @@ export function validateWebhookConfig(input: WebhookConfigInput, path = 'body.co
   }
 
   const method = (input.method ?? 'POST').toUpperCase();
-  if (!(WEBHOOK_METHODS as readonly string[]).includes(method)) add('method', `must be one of ${WEBHOOK_METHODS.join(', ')}`);
+  if (!(WEBHOOK_METHODS as readonly string[]).includes(method))
+    add('method', `must be one of ${WEBHOOK_METHODS.join(', ')}`);
 
   const headers: Record<string, string> = {};
   const entries = Object.entries(input.headers ?? {});
@@ -91,12 +95,14 @@ export function validateWebhookConfig(input: WebhookConfigInput, path = 'body.co
   for (const [name, value] of entries) {
     const p = `headers.${name}`;
     const lower = name.toLowerCase();
-    if (!TOKEN.test(name) || name.length > 256) add(p, 'header name must be an HTTP token (letters, digits and !#$%&\'*+.^_`|~-)');
+    if (!TOKEN.test(name) || name.length > 256)
+      add(p, "header name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)");
     else if (RESERVED_HEADERS.has(lower)) add(p, `header ${name} is set by the service and cannot be configured`);
     else if (seen.has(lower)) add(p, 'header names must be unique (case-insensitively)');
     if (typeof value !== 'string') add(p, 'must be a string');
     else if (!HEADER_VALUE.test(value)) add(p, 'header value must not contain CR, LF or other control characters');
-    else if (Buffer.byteLength(value, 'latin1') > MAX_HEADER_VALUE_BYTES) add(p, `header value must be at most ${MAX_HEADER_VALUE_BYTES} bytes`);
+    else if (Buffer.byteLength(value, 'latin1') > MAX_HEADER_VALUE_BYTES)
+      add(p, `header value must be at most ${MAX_HEADER_VALUE_BYTES} bytes`);
     seen.add(lower);
     headers[name] = typeof value === 'string' ? value.trim() : '';
   }
@@ -123,14 +129,21 @@ export function maskedConfig(c: WebhookConfig) {
 /** Non-fatal remarks about a config, served with the record. */
 export function configWarnings(c: WebhookConfig): string[] {
   const out: string[] = [];
-  if (c.url.startsWith('http:')) out.push('url uses plain http: company data and header values travel unencrypted; use https');
+  if (c.url.startsWith('http:'))
+    out.push('url uses plain http: company data and header values travel unencrypted; use https');
   return out;
 }
 
 /** A stored config read back: checks the shape, since it crossed a storage boundary. */
 export function parseStoredConfig(value: unknown): WebhookConfig {
   const v = value as Partial<WebhookConfig> | null;
-  if (!v || typeof v.url !== 'string' || typeof v.method !== 'string' || typeof v.headers !== 'object' || v.headers === null) {
+  if (
+    !v ||
+    typeof v.url !== 'string' ||
+    typeof v.method !== 'string' ||
+    typeof v.headers !== 'object' ||
+    v.headers === null
+  ) {
     throw new Error('stored webhook config has an unexpected shape');
   }
   return {

@@ -32,7 +32,8 @@ const WRITE_GROUP = 25;
 const FULL = { financialsLimit: undefined, roles: true, subUnits: true, licenses: true } as const;
 
 /** A Norwegian record loaded from a bulk dump has no roles, accounts or sub-units yet. */
-const isIncomplete = (c: StoredCompany) => c.row.country === 'NO' && !c.row.is_deleted && c.row.fetched_at === null && c.row.roles_hash === null;
+const isIncomplete = (c: StoredCompany) =>
+  c.row.country === 'NO' && !c.row.is_deleted && c.row.fetched_at === null && c.row.roles_hash === null;
 
 export function createCompanyService(deps: CompanyServiceDeps) {
   const { ctx, reads, writes, brreg } = deps;
@@ -76,7 +77,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     const missSet = new Set(misses);
     // An incomplete record whose completion failed is still served from the store.
     result.unavailable = outcome.unavailable.filter((n) => missSet.has(n));
-    result.notFound = [...outcome.notFound, ...outcome.gone].filter((n) => missSet.has(n) || !stored.some((s) => s.row.org_number === n));
+    result.notFound = [...outcome.notFound, ...outcome.gone].filter(
+      (n) => missSet.has(n) || !stored.some((s) => s.row.org_number === n),
+    );
     stored = stored.filter((s) => !outcome.gone.includes(s.row.org_number));
     return { stored, ...result };
   }
@@ -104,7 +107,11 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       const record = buildCompanyRecord(company, ctx.reference, { labels: true });
       if (!opts.context) return record;
       const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
-      return { ...record, context, _sources: { ...record._sources, attribution: [...new Set([...record._sources.attribution, SOURCE.ownStore])] } };
+      return {
+        ...record,
+        context,
+        _sources: { ...record._sources, attribution: [...new Set([...record._sources.attribution, SOURCE.ownStore])] },
+      };
     },
 
     /** Batch enrich: one answer per distinct (country, number); misses reported, never fatal. */

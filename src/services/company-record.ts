@@ -99,9 +99,9 @@ export interface RecordOptions {
 export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, opts: RecordOptions = {}) {
   const r = c.row;
   const stored = r.sources as Record<string, string>;
-  const financials = computeRatios(c.financials.map((f) => ({ ...financial(f, r.org_number), accountsType: f.accounts_type }))).map(
-    ({ accountsType: _a, ...rest }) => rest,
-  );
+  const financials = computeRatios(
+    c.financials.map((f) => ({ ...financial(f, r.org_number), accountsType: f.accounts_type })),
+  ).map(({ accountsType: _a, ...rest }) => rest);
   const hasEnrichment = r.primary_domain !== null || r.enriched_domains.length > 0;
   const hasHandles = Boolean(r.linkedin_handle || r.facebook_handle || r.instagram_handle || r.twitter_handle);
   const municipality = reference.municipality(r.business_address_muni_no);
@@ -110,7 +110,11 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     roles: c.roles.length ? (stored.roles ?? SOURCE.brreg) : null,
     financials: financials.length ? (stored.financials ?? SOURCE.regnskap) : null,
     financialRatios: financials.length ? { source: stored.financials ?? SOURCE.regnskap, computed: true } : null,
-    groupHierarchy: r.parent_org_number ? (r.parent_source === 'shareholders' ? SOURCE.aksjonaer : stored.companyCore) : null,
+    groupHierarchy: r.parent_org_number
+      ? r.parent_source === 'shareholders'
+        ? SOURCE.aksjonaer
+        : stored.companyCore
+      : null,
     domain: hasEnrichment ? (stored.domain ?? SOURCE.enrichment) : null,
     socialHandles: hasHandles ? (stored.socialHandles ?? SOURCE.enrichment) : null,
     technologies: r.technologies.length ? (stored.technologies ?? SOURCE.enrichment) : null,

@@ -57,7 +57,10 @@ export function createCoverageService(ctx: AppContext) {
           continue;
         }
         const latest = mine.reduce((a, b) => (b.lastSync > a.lastSync ? b : a));
-        const successes = mine.map((r) => r.lastSuccess).filter((t): t is string => t !== null).sort();
+        const successes = mine
+          .map((r) => r.lastSuccess)
+          .filter((t): t is string => t !== null)
+          .sort();
         out[source] = { ...latest, lastSuccess: successes.at(-1) ?? null };
       }
       for (const [name, run] of Object.entries(runs)) {

@@ -5,7 +5,13 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 import { checkDestination } from '../net/index.ts';
-import { ConfigUnreadableError, destinationAad as aadOf, destinationKeyring, openConfig, sealConfig } from '../push/config-crypto.ts';
+import {
+  ConfigUnreadableError,
+  destinationAad as aadOf,
+  destinationKeyring,
+  openConfig,
+  sealConfig,
+} from '../push/config-crypto.ts';
 import { webhookNetPolicy } from '../push/deliver.ts';
 import {
   configWarnings,
@@ -33,7 +39,8 @@ export interface DestinationPatch {
   isActive?: boolean;
 }
 
-const UNREADABLE_WARNING = 'config cannot be decrypted (was SECRET_KEY changed?); replace it with PUT or delete the destination';
+const UNREADABLE_WARNING =
+  'config cannot be decrypted (was SECRET_KEY changed?); replace it with PUT or delete the destination';
 
 /** Fixed texts for a refused address: never the resolved addresses themselves. */
 function addressMessage(reason: string): string {
@@ -63,7 +70,10 @@ export function createDestinationService(ctx: AppContext) {
     const errors: ErrorDetail[] = [...details];
     if (!errors.some((d) => d.path === 'body.config.url')) {
       // Read per call: the policy follows the running config (an operator may flip it).
-      const check = await checkDestination(config.url, webhookNetPolicy({ resolver: ctx.resolver, allowPrivate: ctx.config.allowPrivateDestinations }));
+      const check = await checkDestination(
+        config.url,
+        webhookNetPolicy({ resolver: ctx.resolver, allowPrivate: ctx.config.allowPrivateDestinations }),
+      );
       if (!check.ok) errors.push({ path: 'body.config.url', message: addressMessage(check.reason) });
     }
     if (errors.length) throw new ApiError('validation_failed', { details: errors });
@@ -121,7 +131,9 @@ export function createDestinationService(ctx: AppContext) {
         return view(row, config);
       } catch (err) {
         if (err instanceof DestinationNameTakenError) {
-          throw new ApiError('destination_name_taken', { details: [{ path: 'body.name', message: 'is already taken in this project' }] });
+          throw new ApiError('destination_name_taken', {
+            details: [{ path: 'body.name', message: 'is already taken in this project' }],
+          });
         }
         throw err;
       }
@@ -166,7 +178,10 @@ export function createDestinationService(ctx: AppContext) {
     /** An active destination of the caller's project with its config opened, for a push. */
     async forPush(caller: AuthContext, name: string): Promise<{ row: DestinationRow; config: WebhookConfig }> {
       const row = await find(caller, name);
-      if (!row.is_active) throw new ApiError('destination_inactive', { message: `Destination "${name}" is inactive; activate it with PUT {"isActive": true}` });
+      if (!row.is_active)
+        throw new ApiError('destination_inactive', {
+          message: `Destination "${name}" is inactive; activate it with PUT {"isActive": true}`,
+        });
       try {
         return { row, config: open(row) };
       } catch (err) {

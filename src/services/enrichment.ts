@@ -11,13 +11,35 @@ export interface EnrichmentListParams {
 }
 
 const SIGNAL_FIELDS = [
-  'reachable', 'orgNumberOnPage', 'otherOrgNumbers', 'nameOnPage', 'nameInTitle', 'nameIsShort', 'parkedMarkers',
-  'defaultPageMarkers', 'finalDomain', 'redirectedToOtherDomain',
+  'reachable',
+  'orgNumberOnPage',
+  'otherOrgNumbers',
+  'nameOnPage',
+  'nameInTitle',
+  'nameIsShort',
+  'parkedMarkers',
+  'defaultPageMarkers',
+  'finalDomain',
+  'redirectedToOtherDomain',
 ] as const;
 
 const CANDIDATE_FIELDS = [
-  'domain', 'host', 'origin', 'status', 'score', 'ledger', 'sharedByCompanies', 'url', 'finalUrl', 'httpStatus', 'redirects',
-  'error', 'errorCode', 'title', 'redirectsToCandidate', 'probedAt',
+  'domain',
+  'host',
+  'origin',
+  'status',
+  'score',
+  'ledger',
+  'sharedByCompanies',
+  'url',
+  'finalUrl',
+  'httpStatus',
+  'redirects',
+  'error',
+  'errorCode',
+  'title',
+  'redirectsToCandidate',
+  'probedAt',
 ] as const;
 
 type Stored = Record<string, unknown> & { signals?: Record<string, unknown> | null };
@@ -35,7 +57,17 @@ export interface PublicCandidate {
   finalUrl: string | null;
   httpStatus: number | null;
   redirects: string[];
-  error: 'dns' | 'private-address' | 'blocked' | 'timeout' | 'network' | 'too-many-redirects' | 'robots-disallowed' | 'not-html' | 'http-error' | null;
+  error:
+    | 'dns'
+    | 'private-address'
+    | 'blocked'
+    | 'timeout'
+    | 'network'
+    | 'too-many-redirects'
+    | 'robots-disallowed'
+    | 'not-html'
+    | 'http-error'
+    | null;
   errorCode: string | null;
   title: string | null;
   signals: {

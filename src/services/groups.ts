@@ -33,13 +33,19 @@ export function createGroupService(ctx: AppContext) {
         });
       }
       const root = await findRoot(start, (n) => repo.member(n), GROUP_LIMITS.maxLevelsUp);
-      const { members, truncated } = await collectMembers(root, (p, e, l) => repo.children(p, e, l), GROUP_LIMITS.maxMembers);
+      const { members, truncated } = await collectMembers(
+        root,
+        (p, e, l) => repo.children(p, e, l),
+        GROUP_LIMITS.maxMembers,
+      );
       const tree = buildTree(root.orgNumber, members);
       return {
         root: tree,
         totalMembers: members.length,
         ...(truncated ? { truncated: true } : {}),
-        ...(members.length === 1 ? { message: 'This company has no parent and no subsidiaries in the store: the group is the company alone.' } : {}),
+        ...(members.length === 1
+          ? { message: 'This company has no parent and no subsidiaries in the store: the group is the company alone.' }
+          : {}),
         _sources: treeSources(linkSources(root.orgNumber, members)),
       };
     },

@@ -18,7 +18,13 @@ import { createCoverageService } from './coverage.ts';
 export function createServices(ctx: AppContext) {
   const pagination = createPagination(ctx);
   const market = createMarketContext(ctx);
-  const companies = createCompanyService({ ctx, reads: ctx.repos.companyReads, writes: ctx.repos.companyWrites, brreg: ctx.upstreams.brreg, market });
+  const companies = createCompanyService({
+    ctx,
+    reads: ctx.repos.companyReads,
+    writes: ctx.repos.companyWrites,
+    brreg: ctx.upstreams.brreg,
+    market,
+  });
   const destinations = createDestinationService(ctx);
   return {
     keys: createKeyService(ctx),

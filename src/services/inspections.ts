@@ -33,8 +33,10 @@ function validate(q: InspectionQuery): InspectionFilters {
     const v = q[key];
     if (v !== undefined && !isRealDate(v)) throw invalid(`query.${key}`, 'is not a real date (YYYY-MM-DD)');
   }
-  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate) throw invalid('query.fromDate', 'must not be after toDate');
-  if (q.minRating !== undefined && q.maxRating !== undefined && q.minRating > q.maxRating) throw invalid('query.minRating', 'must not exceed maxRating');
+  if (q.fromDate !== undefined && q.toDate !== undefined && q.fromDate > q.toDate)
+    throw invalid('query.fromDate', 'must not be after toDate');
+  if (q.minRating !== undefined && q.maxRating !== undefined && q.minRating > q.maxRating)
+    throw invalid('query.minRating', 'must not exceed maxRating');
   const { orgNumber, minRating, maxRating, postnr, fromDate, toDate } = q;
   return { orgNumber, minRating, maxRating, postnr, fromDate, toDate };
 }

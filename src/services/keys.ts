@@ -98,7 +98,12 @@ export function createKeyService(ctx: AppContext) {
   }
 
   async function guardSignupRate(clientIp: string) {
-    const w = await ctx.rateWindows.consume(SIGNUP_WINDOW.name, clientIp, SIGNUP_WINDOW.points, SIGNUP_WINDOW.durationSec);
+    const w = await ctx.rateWindows.consume(
+      SIGNUP_WINDOW.name,
+      clientIp,
+      SIGNUP_WINDOW.points,
+      SIGNUP_WINDOW.durationSec,
+    );
     if (!w.allowed) {
       const retryAfter = Math.max(1, Math.ceil(w.resetMs / 1000));
       throw new ApiError('registration_limited', { headers: { 'Retry-After': retryAfter }, extra: { retryAfter } });
@@ -177,7 +182,10 @@ export function createKeyService(ctx: AppContext) {
           monthStart: utcMonthStart(now),
         }),
       ).catch((err) => {
-        if (err instanceof ProjectNameTakenError) throw new ApiError('project_name_taken', { details: [{ path: 'body.projectName', message: 'is already taken' }] });
+        if (err instanceof ProjectNameTakenError)
+          throw new ApiError('project_name_taken', {
+            details: [{ path: 'body.projectName', message: 'is already taken' }],
+          });
         throw err;
       });
       const record = (await ctx.repos.apiKeys.findActiveByHash(hash(raw)))!;
@@ -189,13 +197,28 @@ export function createKeyService(ctx: AppContext) {
         // The key exists and is returned now; a mail failure must not lose it.
         ctx.log.warn({ err: (err as Error).message, keyPrefix: auth.keyPrefix }, 'setup e-mail could not be sent');
       }
-      return { raw, keyPrefix: auth.keyPrefix, projectName, tier: auth.tier, setupUrl, limits: publicLimits(auth.limits) };
+      return {
+        raw,
+        keyPrefix: auth.keyPrefix,
+        projectName,
+        tier: auth.tier,
+        setupUrl,
+        limits: publicLimits(auth.limits),
+      };
     },
 
     async rotate(caller: AuthContext) {
-      const { raw, result } = await withFreshKey((raw) => ctx.repos.apiKeys.rotate(caller.keyId, hash(raw), keyPrefixOf(raw))).finally(forgetVerified);
+      const { raw, result } = await withFreshKey((raw) =>
+        ctx.repos.apiKeys.rotate(caller.keyId, hash(raw), keyPrefixOf(raw)),
+      ).finally(forgetVerified);
       if (!result) throw new ApiError('key_not_found');
-      return { raw, keyPrefix: keyPrefixOf(raw), projectName: caller.projectName, tier: caller.tier, rotatedFrom: result.rotatedFrom };
+      return {
+        raw,
+        keyPrefix: keyPrefixOf(raw),
+        projectName: caller.projectName,
+        tier: caller.tier,
+        rotatedFrom: result.rotatedFrom,
+      };
     },
 
     /**
@@ -217,7 +240,13 @@ export function createKeyService(ctx: AppContext) {
         unmetered.count(caller.projectId, utcDay(now), utcMonthStart(now));
         return;
       }
-      const r = await ctx.repos.usage.consume(caller.projectId, utcDay(now), utcMonthStart(now), caller.limits.dailyLimit ?? 0, caller.limits.monthlyLimit ?? 0);
+      const r = await ctx.repos.usage.consume(
+        caller.projectId,
+        utcDay(now),
+        utcMonthStart(now),
+        caller.limits.dailyLimit ?? 0,
+        caller.limits.monthlyLimit ?? 0,
+      );
       if (r.ok) return;
       const resetAt = r.exhausted === 'daily' ? nextUtcMidnight(now) : firstOfNextMonthUtc(now);
       const retryAfter = secondsUntil(now, resetAt);
@@ -237,14 +266,23 @@ export function createKeyService(ctx: AppContext) {
     },
 
     async setTier(keyPrefix: string, tier: string) {
-      if (!(TIER_NAMES as readonly string[]).includes(tier) && !(await ctx.repos.apiKeys.tierExists(tier))) throw new UnknownTierError(`Unknown tier "${tier}" (known: ${TIER_NAMES.join(', ')})`);
+      if (!(TIER_NAMES as readonly string[]).includes(tier) && !(await ctx.repos.apiKeys.tierExists(tier)))
+        throw new UnknownTierError(`Unknown tier "${tier}" (known: ${TIER_NAMES.join(', ')})`);
       const record = await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix);
       if (!record) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
       await ctx.repos.apiKeys.setTier(record.projectId, tier).finally(forgetVerified);
       return toAuthContext((await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix))!);
     },
 
-    async setLimits(keyPrefix: string, limits: { rateLimitPerMinute?: number | null; dailyLimit?: number | null; monthlyLimit?: number | null; maxPageSize?: number | null }) {
+    async setLimits(
+      keyPrefix: string,
+      limits: {
+        rateLimitPerMinute?: number | null;
+        dailyLimit?: number | null;
+        monthlyLimit?: number | null;
+        maxPageSize?: number | null;
+      },
+    ) {
       const record = await ctx.repos.apiKeys.findActiveByPrefix(keyPrefix);
       if (!record) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
       await ctx.repos.apiKeys.setLimits(record.projectId, limits).finally(forgetVerified);

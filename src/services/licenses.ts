@@ -26,11 +26,25 @@ export function createLicenseService(ctx: AppContext, pages: Pagination) {
       const sort = q.sort ?? 'validFrom';
       const order = q.order ?? 'desc';
       // The cursor is bound to activeOnly, not to the instant: "now" moves between pages.
-      const bound = { orgNumber, registerType, licenseTypeCode, municipalityNo, activeOnly: activeOnly || undefined, sort, order };
+      const bound = {
+        orgNumber,
+        registerType,
+        licenseTypeCode,
+        municipalityNo,
+        activeOnly: activeOnly || undefined,
+        sort,
+        order,
+      };
       const after = pages.open('licenses', bound, q.cursor);
       if (after) await pages.guardDepth(caller);
       const limit = pages.pageSize(caller, q.limit);
-      const filters: LicenseFilters = { orgNumber, registerType, licenseTypeCode, municipalityNo, activeAt: activeOnly ? ctx.clock.now() : undefined };
+      const filters: LicenseFilters = {
+        orgNumber,
+        registerType,
+        licenseTypeCode,
+        municipalityNo,
+        activeAt: activeOnly ? ctx.clock.now() : undefined,
+      };
       const page = await ctx.repos.licenses.list(filters, sort, order, limit + 1, after);
       const hasMore = page.rows.length > limit;
       return {

@@ -26,7 +26,11 @@ export interface FetchOptions {
   knownCores?: Map<string, BrregEnhet>;
 }
 
-export async function fetchNorwegianCompanies(client: BrregClient, orgNumbers: string[], opts: FetchOptions = {}): Promise<FetchOutcome> {
+export async function fetchNorwegianCompanies(
+  client: BrregClient,
+  orgNumbers: string[],
+  opts: FetchOptions = {},
+): Promise<FetchOutcome> {
   const slot = pLimit(opts.concurrency ?? 10);
   const out: FetchOutcome = { found: [], notFound: [], gone: [], unavailable: [] };
   const found = (w: CompanyWrite) => {
@@ -38,7 +42,10 @@ export async function fetchNorwegianCompanies(client: BrregClient, orgNumbers: s
   // Roles and sub-units do not depend on the core record, so they are queued at once, right
   // behind the core search: all slots are busy from the first moment. Accounts wait for the
   // core record (asked for only when the unit has filed any).
-  const parts = new Map<string, Promise<[Awaited<ReturnType<BrregClient['getRoller']>>, Awaited<ReturnType<BrregClient['subUnitsOf']>>]>>();
+  const parts = new Map<
+    string,
+    Promise<[Awaited<ReturnType<BrregClient['getRoller']>>, Awaited<ReturnType<BrregClient['subUnitsOf']>>]>
+  >();
   const startParts = (n: string) => {
     const p = Promise.all([slot(() => client.getRoller(n)), slot(() => client.subUnitsOf(n))]);
     p.catch(() => undefined); // awaited (and its failure handled) in complete()
@@ -54,7 +61,13 @@ export async function fetchNorwegianCompanies(client: BrregClient, orgNumbers: s
         parts.get(n)!,
         enhet.sisteInnsendteAarsregnskap ? slot(() => client.getRegnskap(n)) : Promise.resolve([]),
       ]);
-      found({ core, roles: mapRoller(roller), financials: mapRegnskap(regnskap), subUnits: subUnits.map(mapUnderenhet), fetched: true });
+      found({
+        core,
+        roles: mapRoller(roller),
+        financials: mapRegnskap(regnskap),
+        subUnits: subUnits.map(mapUnderenhet),
+        fetched: true,
+      });
     } catch {
       out.unavailable.push(n);
     }

@@ -26,9 +26,18 @@ export function createPagination(ctx: AppContext) {
       const r = decodeCursor(key, cursor, queryHash(scope, query));
       if (r.ok) return r.payload.k;
       if (r.reason === 'query') {
-        throw new ApiError('cursor_query_mismatch', { details: [{ path: 'query.cursor', message: 'belongs to a query with other filters or sort; start again without a cursor' }] });
+        throw new ApiError('cursor_query_mismatch', {
+          details: [
+            {
+              path: 'query.cursor',
+              message: 'belongs to a query with other filters or sort; start again without a cursor',
+            },
+          ],
+        });
       }
-      throw new ApiError('invalid_cursor', { details: [{ path: 'query.cursor', message: 'is not a cursor this API issued' }] });
+      throw new ApiError('invalid_cursor', {
+        details: [{ path: 'query.cursor', message: 'is not a cursor this API issued' }],
+      });
     },
 
     next(scope: string, query: Record<string, unknown>, last: Position | undefined): string | null {
@@ -37,7 +46,12 @@ export function createPagination(ctx: AppContext) {
 
     /** Counts a cursor follow against the key's depth window, or throws 429. */
     async guardDepth(caller: AuthContext): Promise<void> {
-      const w = await ctx.rateWindows.consume(CURSOR_DEPTH.name, String(caller.projectId), CURSOR_DEPTH.points, CURSOR_DEPTH.durationSec);
+      const w = await ctx.rateWindows.consume(
+        CURSOR_DEPTH.name,
+        String(caller.projectId),
+        CURSOR_DEPTH.points,
+        CURSOR_DEPTH.durationSec,
+      );
       if (!w.allowed) {
         const retryAfter = Math.max(1, Math.ceil(w.resetMs / 1000));
         throw new ApiError('cursor_depth_exceeded', { headers: { 'Retry-After': retryAfter }, extra: { retryAfter } });

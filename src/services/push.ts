@@ -57,9 +57,21 @@ export function createPushService(deps: PushServiceDeps) {
       // The host only: webhook URLs often carry tokens in the path or query.
       const host = new URL(config.url).host;
       if (outcome.ok) {
-        ctx.log.info({ destinationId: row.id, host, companies: found.data.length, status: outcome.status, bytes: body.length }, 'push delivered');
+        ctx.log.info(
+          { destinationId: row.id, host, companies: found.data.length, status: outcome.status, bytes: body.length },
+          'push delivered',
+        );
       } else {
-        ctx.log.info({ destinationId: row.id, host, class: outcome.failure.class, status: outcome.failure.status, reason: outcome.reason }, 'push failed');
+        ctx.log.info(
+          {
+            destinationId: row.id,
+            host,
+            class: outcome.failure.class,
+            status: outcome.failure.status,
+            reason: outcome.reason,
+          },
+          'push failed',
+        );
       }
       return {
         destination: row.name,

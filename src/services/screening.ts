@@ -4,7 +4,13 @@
 // scores them. Results are *possible* matches for a person to review, never verdicts.
 import type { AppContext } from '../context.ts';
 import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country } from '../domain/org-number.ts';
-import { DEFAULT_THRESHOLD, normaliseName, prepareEntity, rankCandidates, type PreparedEntity } from '../domain/screening/index.ts';
+import {
+  DEFAULT_THRESHOLD,
+  normaliseName,
+  prepareEntity,
+  rankCandidates,
+  type PreparedEntity,
+} from '../domain/screening/index.ts';
 import type { MatchExplanation, MatchType, NameKind } from '../domain/screening/types.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type { StoredCompany } from '../store/company-reads.ts';
@@ -73,17 +79,39 @@ export function subjectsOf(company: StoredCompany, holders: PositionRow[]): Subj
     out.push(subject);
   };
   const { row } = company;
-  add({ kind: 'company', nameKind: 'organisation', role: 'company', name: clean(row.name), countries: iso2(row.country), key: `org:${row.org_number}` });
+  add({
+    kind: 'company',
+    nameKind: 'organisation',
+    role: 'company',
+    name: clean(row.name),
+    countries: iso2(row.country),
+    key: `org:${row.org_number}`,
+  });
   for (const r of company.roles) {
     if (SERVICE_ROLES.has(r.role_type_code)) continue;
     const role = `role:${r.role_type_code}`;
     const person = [r.person_first_name, r.person_middle_name, r.person_last_name].map(clean).filter(Boolean).join(' ');
     if (person) {
       const birthYear = r.person_birth_year ?? undefined;
-      add({ kind: 'person', nameKind: 'person', role, name: person, birthYear, countries: [], key: `person:${person.toLowerCase()}:${birthYear ?? ''}` });
+      add({
+        kind: 'person',
+        nameKind: 'person',
+        role,
+        name: person,
+        birthYear,
+        countries: [],
+        key: `person:${person.toLowerCase()}:${birthYear ?? ''}`,
+      });
     } else if (clean(r.entity_name)) {
       const name = clean(r.entity_name);
-      add({ kind: 'organisation', nameKind: 'organisation', role, name, countries: [], key: r.entity_org_number ? `org:${r.entity_org_number}` : `orgname:${name.toLowerCase()}` });
+      add({
+        kind: 'organisation',
+        nameKind: 'organisation',
+        role,
+        name,
+        countries: [],
+        key: r.entity_org_number ? `org:${r.entity_org_number}` : `orgname:${name.toLowerCase()}`,
+      });
     }
   }
   for (const h of holders) {
@@ -91,14 +119,43 @@ export function subjectsOf(company: StoredCompany, holders: PositionRow[]): Subj
     if (!name) continue;
     if (h.holderType === 'person') {
       const birthYear = h.holderBirthYear ?? undefined;
-      add({ kind: 'person', nameKind: 'person', role: 'shareholder', name, birthYear, countries: [], key: `person:${name.toLowerCase()}:${birthYear ?? ''}` });
+      add({
+        kind: 'person',
+        nameKind: 'person',
+        role: 'shareholder',
+        name,
+        birthYear,
+        countries: [],
+        key: `person:${name.toLowerCase()}:${birthYear ?? ''}`,
+      });
     } else if (h.holderType === 'company' || normaliseName(name, 'organisation').legalForms.length > 0) {
       const key = h.holderOrgNumber ? `org:${h.holderOrgNumber}` : `orgname:${name.toLowerCase()}`;
-      add({ kind: 'organisation', nameKind: 'organisation', role: 'shareholder', name, countries: iso2(h.countryCode), key });
+      add({
+        kind: 'organisation',
+        nameKind: 'organisation',
+        role: 'shareholder',
+        name,
+        countries: iso2(h.countryCode),
+        key,
+      });
     } else {
       // A foreign holder without a legal form may be a person or a company: screen it as both.
-      add({ kind: 'organisation', nameKind: 'organisation', role: 'shareholder', name, countries: iso2(h.countryCode), key: `orgname:${name.toLowerCase()}` });
-      add({ kind: 'person', nameKind: 'person', role: 'shareholder', name, countries: [], key: `person:${name.toLowerCase()}:` });
+      add({
+        kind: 'organisation',
+        nameKind: 'organisation',
+        role: 'shareholder',
+        name,
+        countries: iso2(h.countryCode),
+        key: `orgname:${name.toLowerCase()}`,
+      });
+      add({
+        kind: 'person',
+        nameKind: 'person',
+        role: 'shareholder',
+        name,
+        countries: [],
+        key: `person:${name.toLowerCase()}:`,
+      });
     }
   }
   return out;
@@ -136,7 +193,8 @@ export function createScreeningService(ctx: AppContext) {
   return {
     async screen(country: Country, rawOrgNumber: string, opts: { threshold?: number } = {}) {
       const orgNumber = canonicalOrgNumber(country, rawOrgNumber);
-      if (!isValidOrgNumber(country, orgNumber)) throw invalid('params.orgNumber', `must be ${ORG_NUMBER_FORMAT[country]}`);
+      if (!isValidOrgNumber(country, orgNumber))
+        throw invalid('params.orgNumber', `must be ${ORG_NUMBER_FORMAT[country]}`);
       const threshold = opts.threshold ?? DEFAULT_THRESHOLD;
       const [company] = await ctx.repos.companyReads.load(country, [orgNumber], { roles: true, financialsLimit: 0 });
       if (!company) throw new ApiError('company_not_found');
@@ -151,7 +209,11 @@ export function createScreeningService(ctx: AppContext) {
 
       const matches: ScreeningMatch[] = [];
       subjects.forEach((s, i) => {
-        const ranked = rankCandidates({ name: s.name, kind: s.nameKind, birthYear: s.birthYear, countries: s.countries }, perSubject[i], threshold);
+        const ranked = rankCandidates(
+          { name: s.name, kind: s.nameKind, birthYear: s.birthYear, countries: s.countries },
+          perSubject[i],
+          threshold,
+        );
         for (const { entity: e, result } of ranked) {
           matches.push({
             subject: s.id,
@@ -168,7 +230,9 @@ export function createScreeningService(ctx: AppContext) {
           });
         }
       });
-      matches.sort((a, b) => b.score - a.score || a.subject.localeCompare(b.subject) || a.entityId.localeCompare(b.entityId));
+      matches.sort(
+        (a, b) => b.score - a.score || a.subject.localeCompare(b.subject) || a.entityId.localeCompare(b.entityId),
+      );
 
       return {
         orgNumber,
@@ -176,8 +240,20 @@ export function createScreeningService(ctx: AppContext) {
         companyName: company.row.name,
         screenedAt: ctx.clock.now().toISOString(),
         threshold,
-        lists: lists.map((l) => ({ name: l.name, version: l.version, entityCount: l.entityCount, lastSync: l.syncedAt.toISOString() })),
-        subjects: subjects.map(({ id, kind, role, roles, name, birthYear }) => ({ id, kind, role, roles, name, ...(birthYear !== undefined ? { birthYear } : {}) })),
+        lists: lists.map((l) => ({
+          name: l.name,
+          version: l.version,
+          entityCount: l.entityCount,
+          lastSync: l.syncedAt.toISOString(),
+        })),
+        subjects: subjects.map(({ id, kind, role, roles, name, birthYear }) => ({
+          id,
+          kind,
+          role,
+          roles,
+          name,
+          ...(birthYear !== undefined ? { birthYear } : {}),
+        })),
         matches,
         summary: {
           subjectsScreened: subjects.length,
@@ -185,7 +261,9 @@ export function createScreeningService(ctx: AppContext) {
           highestScore: matches.length ? matches[0].score : null,
           listsChecked: lists.length,
         },
-        ...(lists.length ? {} : { message: 'No sanctions or PEP list is loaded: nothing was screened against (run ncd sync sanctions)' }),
+        ...(lists.length
+          ? {}
+          : { message: 'No sanctions or PEP list is loaded: nothing was screened against (run ncd sync sanctions)' }),
       };
     },
   };

@@ -28,7 +28,9 @@ export function createSearchService(ctx: AppContext, pages: Pagination, market: 
         const record = buildCompanyRecord(s, ctx.reference, { labels: true });
         if (!withContext) return record;
         const context = await market.for(s.row.business_address_muni_no, s.row.nace_code1);
-        const attribution = record._sources.attribution.includes(SOURCE.ownStore) ? record._sources.attribution : [...record._sources.attribution, SOURCE.ownStore];
+        const attribution = record._sources.attribution.includes(SOURCE.ownStore)
+          ? record._sources.attribution
+          : [...record._sources.attribution, SOURCE.ownStore];
         return { ...record, context, _sources: { ...record._sources, attribution } };
       }),
     );
@@ -41,8 +43,10 @@ export function createSearchService(ctx: AppContext, pages: Pagination, market: 
       f.q = normaliseCompanyName(q.q);
       if (f.q === '') throw invalid('query.q', 'must not be empty');
     }
-    if (q.minEmployees !== undefined && q.maxEmployees !== undefined && q.minEmployees > q.maxEmployees) throw invalid('query.minEmployees', 'must not exceed maxEmployees');
-    if (q.minRevenue !== undefined && q.maxRevenue !== undefined && q.minRevenue > q.maxRevenue) throw invalid('query.minRevenue', 'must not exceed maxRevenue');
+    if (q.minEmployees !== undefined && q.maxEmployees !== undefined && q.minEmployees > q.maxEmployees)
+      throw invalid('query.minEmployees', 'must not exceed maxEmployees');
+    if (q.minRevenue !== undefined && q.maxRevenue !== undefined && q.minRevenue > q.maxRevenue)
+      throw invalid('query.minRevenue', 'must not exceed maxRevenue');
     return f;
   }
 
@@ -51,7 +55,15 @@ export function createSearchService(ctx: AppContext, pages: Pagination, market: 
       const filters = validate(q);
       const hasFilter = Object.entries(q).some(([k, v]) => v !== undefined && !NOT_FILTERS.has(k));
       if (caller.limits.requireFilterOnSearch && !hasFilter) {
-        throw new ApiError('search_filter_required', { details: [{ path: 'query', message: 'give at least one filter (q, nace, orgForm, municipality, county, …); country, sort, order, limit, cursor and include do not count' }] });
+        throw new ApiError('search_filter_required', {
+          details: [
+            {
+              path: 'query',
+              message:
+                'give at least one filter (q, nace, orgForm, municipality, county, …); country, sort, order, limit, cursor and include do not count',
+            },
+          ],
+        });
       }
       const sort = q.sort ?? 'name';
       const order = q.order ?? 'asc';
@@ -91,12 +103,16 @@ const SINCE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:
 /** ISO date (midnight UTC) or timestamp (UTC when no offset is given). */
 export function parseSince(raw: string): Date {
   const s = raw.trim();
-  if (!SINCE.test(s)) throw invalid('query.since', 'must be an ISO 8601 date (2026-04-20) or timestamp (2026-04-20T12:34:56Z)');
+  if (!SINCE.test(s))
+    throw invalid('query.since', 'must be an ISO 8601 date (2026-04-20) or timestamp (2026-04-20T12:34:56Z)');
   const hasTime = s.includes('T');
   const withZone = hasTime && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : hasTime ? s : `${s}T00:00:00Z`;
   const d = new Date(withZone);
   // Reject impossible dates (2026-02-30) that Date would roll over.
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== withZone.slice(0, 10) && !/[+-]\d{2}:?\d{2}$/.test(withZone)) {
+  if (
+    Number.isNaN(d.getTime()) ||
+    (d.toISOString().slice(0, 10) !== withZone.slice(0, 10) && !/[+-]\d{2}:?\d{2}$/.test(withZone))
+  ) {
     throw invalid('query.since', 'is not a valid date');
   }
   return d;

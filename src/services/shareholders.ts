@@ -10,7 +10,8 @@ import type { PositionRow } from '../store/shareholders.ts';
 /** 400 unless a 9-digit Norwegian number with a valid check digit. */
 export function norwegianOrgNumber(raw: string, path: string): string {
   const n = raw.trim();
-  if (!isValidNorwegianOrgNumber(n)) throw invalid(path, 'must be a 9-digit Norwegian organisation number with a valid check digit');
+  if (!isValidNorwegianOrgNumber(n))
+    throw invalid(path, 'must be a 9-digit Norwegian organisation number with a valid check digit');
   return n;
 }
 
@@ -26,7 +27,13 @@ function position(p: PositionRow) {
   };
   // Data minimisation: a person is a name and a birth year, nothing else (no address).
   if (p.holderType === 'person') return { ...common, shareholderBirthYear: p.holderBirthYear };
-  return { ...common, shareholderOrgNumber: p.holderOrgNumber, postalCode: p.postalCode, location: p.postalPlace, countryCode: p.countryCode };
+  return {
+    ...common,
+    shareholderOrgNumber: p.holderOrgNumber,
+    postalCode: p.postalCode,
+    location: p.postalPlace,
+    countryCode: p.countryCode,
+  };
 }
 
 export function createShareholderService(ctx: AppContext) {

@@ -109,7 +109,8 @@ class ArraySplitter {
           i++;
           continue;
         }
-        if (c === COMMA || c === CLOSE_BRACKET) throw new Error(`unexpected '${chunk[i]}' where an element was expected`);
+        if (c === COMMA || c === CLOSE_BRACKET)
+          throw new Error(`unexpected '${chunk[i]}' where an element was expected`);
         this.inElement = true;
         from = i;
       } else if (this.depth === 0 || this.depth === -1) {
@@ -143,7 +144,8 @@ class ArraySplitter {
   }
 
   end() {
-    if (this.depth !== -1) throw new Error(this.depth === 0 ? 'no array in the input' : 'the array ends early (truncated file?)');
+    if (this.depth !== -1)
+      throw new Error(this.depth === 0 ? 'no array in the input' : 'the array ends early (truncated file?)');
   }
 }
 

@@ -24,7 +24,10 @@ function address(a: NordicAddress | null): Address | null {
 /** Web address as brreg's are kept ("www.example.fi", no scheme, no trailing slash). */
 function website(v: string | null): string | null {
   if (!v) return null;
-  const t = v.trim().replace(/^https?:\/\//i, '').replace(/\/+$/, '');
+  const t = v
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/+$/, '');
   return t === '' ? null : t;
 }
 

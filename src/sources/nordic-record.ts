@@ -45,12 +45,7 @@ export interface NordicCompanyRecord {
  * cease; "restructuring" = reorganisation (FI saneeraus, SE företagsrekonstruktion), it goes on.
  */
 export type NordicCompanyStatus =
-  | 'registered'
-  | 'deregistered'
-  | 'bankruptcy'
-  | 'liquidation'
-  | 'merger'
-  | 'restructuring';
+  'registered' | 'deregistered' | 'bankruptcy' | 'liquidation' | 'merger' | 'restructuring';
 
 /**
  * A calendar date "YYYY-MM-DD" (leading/trailing blanks ignored). Empty → null. Anything else,

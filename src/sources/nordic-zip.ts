@@ -21,7 +21,11 @@ export interface ZipEntryStream {
  * Opens the entry whose name ends with `extension` (case-insensitive). When several match (a
  * readme next to the data, say) the largest one is the data. Throws if none matches.
  */
-export async function openZipEntry(input: string | Readable, extension: string, label: string): Promise<ZipEntryStream> {
+export async function openZipEntry(
+  input: string | Readable,
+  extension: string,
+  label: string,
+): Promise<ZipEntryStream> {
   let tempDir: string | null = null;
   let zipPath: string;
   if (typeof input === 'string') {

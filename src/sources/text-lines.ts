@@ -74,7 +74,10 @@ export async function* readCsvRecords(input: Readable, delimiter: string): Async
   let prevLines = 0;
   let prevEmpty = 0;
   try {
-    for await (const item of records as AsyncIterable<{ record: string[]; info: { lines: number; empty_lines: number } }>) {
+    for await (const item of records as AsyncIterable<{
+      record: string[];
+      info: { lines: number; empty_lines: number };
+    }>) {
       const { lines, empty_lines } = item.info;
       // csv-parse reports the line a record ends on; the start is one past the previous record
       // plus the empty lines skipped in between.
@@ -85,7 +88,10 @@ export async function* readCsvRecords(input: Readable, delimiter: string): Async
     }
   } catch (err) {
     if (err instanceof CsvError) {
-      const at = typeof (err as { lines?: unknown }).lines === 'number' ? (err as unknown as { lines: number }).lines : prevLines + 1;
+      const at =
+        typeof (err as { lines?: unknown }).lines === 'number'
+          ? (err as unknown as { lines: number }).lines
+          : prevLines + 1;
       throw new CsvSyntaxError(at, err.message);
     }
     throw err;

@@ -47,18 +47,26 @@ export function createUpstreamClient(opts: UpstreamClientOptions) {
     for (let hop = 0; ; hop++) {
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(current, { method: 'GET', dispatcher: agent, headers: { accept, 'user-agent': userAgent }, signal });
+        res = await request(current, {
+          method: 'GET',
+          dispatcher: agent,
+          headers: { accept, 'user-agent': userAgent },
+          signal,
+        });
       } catch (err) {
-        if (signal.aborted || (err as { code?: string }).code?.includes('TIMEOUT')) throw new UpstreamError('timeout', `${current.pathname} timed out after ${timeoutMs} ms`);
+        if (signal.aborted || (err as { code?: string }).code?.includes('TIMEOUT'))
+          throw new UpstreamError('timeout', `${current.pathname} timed out after ${timeoutMs} ms`);
         throw new UpstreamError('network', `${current.pathname}: ${(err as Error).message}`);
       }
       if (res.statusCode < 300 || res.statusCode >= 400) return res;
       await res.body.dump().catch(() => undefined);
       const location = res.headers.location;
-      if (typeof location !== 'string' || hop >= MAX_REDIRECTS) throw new UpstreamError('redirect', `${current.pathname}: too many or broken redirects`, res.statusCode);
+      if (typeof location !== 'string' || hop >= MAX_REDIRECTS)
+        throw new UpstreamError('redirect', `${current.pathname}: too many or broken redirects`, res.statusCode);
       const next = new URL(location, current);
       // Never follow a redirect off the configured host.
-      if (next.origin !== base.origin) throw new UpstreamError('redirect', `${current.pathname}: redirect to another host refused`, res.statusCode);
+      if (next.origin !== base.origin)
+        throw new UpstreamError('redirect', `${current.pathname}: redirect to another host refused`, res.statusCode);
       current = next;
     }
   }

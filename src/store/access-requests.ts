@@ -4,10 +4,22 @@ import type { Database } from './schema.ts';
 
 export function createAccessRequestRepository(db: Kysely<Database>) {
   return {
-    async create(r: { projectName: string; email: string; organisation: string | null; requestedTier: string; message: string | null }) {
+    async create(r: {
+      projectName: string;
+      email: string;
+      organisation: string | null;
+      requestedTier: string;
+      message: string | null;
+    }) {
       return db
         .insertInto('access_requests')
-        .values({ project_name: r.projectName, email: r.email, organisation: r.organisation, requested_tier: r.requestedTier, message: r.message })
+        .values({
+          project_name: r.projectName,
+          email: r.email,
+          organisation: r.organisation,
+          requested_tier: r.requestedTier,
+          message: r.message,
+        })
         .returning(['id', 'status', 'created_at'])
         .executeTakeFirstOrThrow();
     },

@@ -148,7 +148,12 @@ export function createApiKeyRepository(db: Kysely<Database>) {
           if (!old) return undefined;
           await trx
             .insertInto('api_keys')
-            .values({ project_id: old.project_id, key_hash: newHash, key_prefix: newPrefix, rotated_from: old.key_prefix })
+            .values({
+              project_id: old.project_id,
+              key_hash: newHash,
+              key_prefix: newPrefix,
+              rotated_from: old.key_prefix,
+            })
             .execute();
           return { rotatedFrom: old.key_prefix };
         });
@@ -169,7 +174,12 @@ export function createApiKeyRepository(db: Kysely<Database>) {
     /** `undefined` leaves a value as it is; `null` returns it to the tier default. */
     async setLimits(
       projectId: number,
-      limits: { rateLimitPerMinute?: number | null; dailyLimit?: number | null; monthlyLimit?: number | null; maxPageSize?: number | null },
+      limits: {
+        rateLimitPerMinute?: number | null;
+        dailyLimit?: number | null;
+        monthlyLimit?: number | null;
+        maxPageSize?: number | null;
+      },
     ): Promise<void> {
       const set: Record<string, number | null> = {};
       if (limits.rateLimitPerMinute !== undefined) set.rate_limit_per_minute = limits.rateLimitPerMinute;

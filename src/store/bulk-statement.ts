@@ -32,7 +32,8 @@ export function withoutStatementTimeout<T>(
  */
 export async function vacuumAnalyze(db: Kysely<Database>): Promise<void> {
   await db.connection().execute(async (conn) => {
-    const before = (await sql<{ statement_timeout: string }>`SHOW statement_timeout`.execute(conn)).rows[0].statement_timeout;
+    const before = (await sql<{ statement_timeout: string }>`SHOW statement_timeout`.execute(conn)).rows[0]
+      .statement_timeout;
     await sql`SET statement_timeout = 0`.execute(conn);
     try {
       await sql`VACUUM (ANALYZE)`.execute(conn);

@@ -37,7 +37,13 @@ interface RelationColumns {
   rel_financials: FinancialRow[] | null;
   rel_roles: RoleRow[] | null;
   rel_sub_units: (Omit<SubUnitRow, 'updated_at'> & { updated_at: string })[] | null;
-  rel_licenses: (Omit<LicenseRow, 'valid_from' | 'valid_to' | 'synced_at'> & { valid_from: string | null; valid_to: string | null; synced_at: string })[] | null;
+  rel_licenses:
+    | (Omit<LicenseRow, 'valid_from' | 'valid_to' | 'synced_at'> & {
+        valid_from: string | null;
+        valid_to: string | null;
+        synced_at: string;
+      })[]
+    | null;
   has_owners: boolean;
 }
 
@@ -52,16 +58,26 @@ function relationColumns(opts: RelationOptions) {
   const none = sql`NULL::json`;
   const limit = opts.financialsLimit === undefined ? sql`ALL` : sql`${opts.financialsLimit}::int`;
   return sql`
-    ${opts.financialsLimit === 0 ? none : sql`(SELECT json_agg(f) FROM (
+    ${
+      opts.financialsLimit === 0
+        ? none
+        : sql`(SELECT json_agg(f) FROM (
       SELECT * FROM financials WHERE company_id = c.id
-      ORDER BY period_to DESC, (accounts_type = 'SELSKAP') DESC, id LIMIT ${limit}) f)`} AS rel_financials,
+      ORDER BY period_to DESC, (accounts_type = 'SELSKAP') DESC, id LIMIT ${limit}) f)`
+    } AS rel_financials,
     ${opts.roles === false ? none : sql`(SELECT json_agg(r ORDER BY r.group_code, r.position, r.id) FROM roles r WHERE r.company_id = c.id)`} AS rel_roles,
     ${opts.subUnits ? sql`(SELECT json_agg(s ORDER BY s.org_number) FROM sub_units s WHERE s.parent_org_number = c.org_number AND s.country = c.country)` : none} AS rel_sub_units,
     ${opts.licenses ? sql`CASE WHEN c.country = 'NO' THEN (SELECT json_agg(l ORDER BY l.valid_from DESC, l.id) FROM licenses l WHERE l.org_number = c.org_number) END` : none} AS rel_licenses,
     (c.country = 'NO' AND EXISTS (SELECT 1 FROM shareholdings sh WHERE sh.run_id = (${LATEST_SHAREHOLDER_RUN}) AND sh.org_number = c.org_number)) AS has_owners`;
 }
 
-const NO_RELATIONS: RelationColumns = { rel_financials: null, rel_roles: null, rel_sub_units: null, rel_licenses: null, has_owners: false };
+const NO_RELATIONS: RelationColumns = {
+  rel_financials: null,
+  rel_roles: null,
+  rel_sub_units: null,
+  rel_licenses: null,
+  has_owners: false,
+};
 
 const toDate = (v: string | null) => (v === null ? null : new Date(v));
 
@@ -77,8 +93,16 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
       financials: rel.rel_financials ?? [],
       roles: rel.rel_roles ?? [],
       subUnits: (rel.rel_sub_units ?? []).map((s) => ({ ...s, updated_at: new Date(s.updated_at) })),
-      licenses: (rel.rel_licenses ?? []).map((l) => ({ ...l, valid_from: toDate(l.valid_from), valid_to: toDate(l.valid_to), synced_at: new Date(l.synced_at) })),
-      owners: row.country === 'NO' ? (owners.get(row.org_number) ?? { majorityOwner: null, largestShareholder: null }) : undefined,
+      licenses: (rel.rel_licenses ?? []).map((l) => ({
+        ...l,
+        valid_from: toDate(l.valid_from),
+        valid_to: toDate(l.valid_to),
+        synced_at: new Date(l.synced_at),
+      })),
+      owners:
+        row.country === 'NO'
+          ? (owners.get(row.org_number) ?? { majorityOwner: null, largestShareholder: null })
+          : undefined,
     }));
   }
 
@@ -86,7 +110,9 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
   async function relations(rows: CompanyRow[], opts: RelationOptions): Promise<StoredCompany[]> {
     if (!rows.length) return [];
     const res = await sql<{ id: number } & RelationColumns>`${sql.raw(PREPARED)}
-      SELECT c.id, ${relationColumns(opts)} FROM companies c WHERE c.id = ANY(${rows.map((r) => r.id)}::bigint[])`.execute(db);
+      SELECT c.id, ${relationColumns(opts)} FROM companies c WHERE c.id = ANY(${rows.map((r) => r.id)}::bigint[])`.execute(
+      db,
+    );
     const byId = new Map(res.rows.map((r) => [r.id, r]));
     return assemble(rows.map((row) => ({ row, rel: byId.get(row.id) ?? NO_RELATIONS })));
   }
@@ -96,7 +122,12 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
 
     async findRows(country: string, orgNumbers: string[]): Promise<CompanyRow[]> {
       if (!orgNumbers.length) return [];
-      return db.selectFrom('companies').selectAll().where('country', '=', country).where('org_number', 'in', orgNumbers).execute();
+      return db
+        .selectFrom('companies')
+        .selectAll()
+        .where('country', '=', country)
+        .where('org_number', 'in', orgNumbers)
+        .execute();
     },
 
     /** Companies by number with their relations: one statement (two when any has shareholders). */
@@ -105,7 +136,12 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
       const res = await sql<CompanyRow & RelationColumns>`${sql.raw(PREPARED)}
         SELECT c.*, ${relationColumns(opts)} FROM companies c
         WHERE c.country = ${country} AND c.org_number = ANY(${orgNumbers}::text[])`.execute(db);
-      return assemble(res.rows.map(({ rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners, ...row }) => ({ row, rel: { rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners } })));
+      return assemble(
+        res.rows.map(({ rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners, ...row }) => ({
+          row,
+          rel: { rel_financials, rel_roles, rel_sub_units, rel_licenses, has_owners },
+        })),
+      );
     },
 
     /** Norwegian companies that filed a newer year of accounts than the store holds. */
@@ -130,7 +166,9 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
         FROM companies WHERE country = 'NO' AND NOT is_deleted AND business_address_muni_no = ${municipalityNo}
         UNION ALL
         SELECT 'industry', count(*)::int, percentile_cont(0.5) WITHIN GROUP (ORDER BY employee_count)
-        FROM companies WHERE country = 'NO' AND NOT is_deleted AND nace_code1 LIKE ${(naceDivision ?? '--') + '%'}`.execute(db);
+        FROM companies WHERE country = 'NO' AND NOT is_deleted AND nace_code1 LIKE ${(naceDivision ?? '--') + '%'}`.execute(
+        db,
+      );
       return res.rows;
     },
   };

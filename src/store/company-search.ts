@@ -45,7 +45,11 @@ function conditions(f: SearchFilters): RawBuilder<SqlBool>[] {
   if (f.q !== undefined) {
     // 3+ characters: substring via the trigram index; 1–2 characters cannot use trigrams, so
     // they match name prefixes through the btree (text_pattern_ops) index instead of a scan.
-    w.push(f.q.length >= 3 ? sql`c.name_norm LIKE ${'%' + likeEscape(f.q) + '%'}` : sql`c.name_norm COLLATE "C" LIKE ${likeEscape(f.q) + '%'}`);
+    w.push(
+      f.q.length >= 3
+        ? sql`c.name_norm LIKE ${'%' + likeEscape(f.q) + '%'}`
+        : sql`c.name_norm COLLATE "C" LIKE ${likeEscape(f.q) + '%'}`,
+    );
   }
   if (f.nace) w.push(sql`c.nace_code1 COLLATE "C" LIKE ${likeEscape(f.nace) + '%'}`);
   if (f.orgForm) w.push(sql`c.org_form_code = ${f.orgForm}`);
@@ -56,16 +60,22 @@ function conditions(f: SearchFilters): RawBuilder<SqlBool>[] {
   // below every bound, as "unknown" should be).
   // employee_count is an integer column: a bound beyond its range (1e40 is a valid JSON-schema
   // integer) made the query fail with 500; clamped, it selects the same rows.
-  if (f.minEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) >= ${Math.min(f.minEmployees, INT4_MAX)}`);
-  if (f.maxEmployees !== undefined) w.push(sql`COALESCE(c.employee_count, -1) BETWEEN 0 AND ${Math.min(f.maxEmployees, INT4_MAX)}`);
+  if (f.minEmployees !== undefined)
+    w.push(sql`COALESCE(c.employee_count, -1) >= ${Math.min(f.minEmployees, INT4_MAX)}`);
+  if (f.maxEmployees !== undefined)
+    w.push(sql`COALESCE(c.employee_count, -1) BETWEEN 0 AND ${Math.min(f.maxEmployees, INT4_MAX)}`);
   // latest_revenue is a bigint: a fractional or huge bound bound as-is made PostgreSQL fail the
   // query (500, found by the reliability fuzzer); on whole numbers ceil/floor mean the same.
-  if (f.minRevenue !== undefined) w.push(sql`c.latest_revenue >= ${wholeBound(Math.ceil(f.minRevenue))} AND c.latest_revenue IS NOT NULL`);
-  if (f.maxRevenue !== undefined) w.push(sql`c.latest_revenue <= ${wholeBound(Math.floor(f.maxRevenue))} AND c.latest_revenue IS NOT NULL`);
+  if (f.minRevenue !== undefined)
+    w.push(sql`c.latest_revenue >= ${wholeBound(Math.ceil(f.minRevenue))} AND c.latest_revenue IS NOT NULL`);
+  if (f.maxRevenue !== undefined)
+    w.push(sql`c.latest_revenue <= ${wholeBound(Math.floor(f.maxRevenue))} AND c.latest_revenue IS NOT NULL`);
   if (f.isBankrupt !== undefined) w.push(sql`c.is_bankrupt = ${f.isBankrupt}`);
   if (f.isInGroup !== undefined) w.push(sql`c.is_in_group = ${f.isInGroup}`);
-  if (f.hasParent !== undefined) w.push(f.hasParent ? sql`c.parent_org_number IS NOT NULL` : sql`c.parent_org_number IS NULL`);
-  if (f.hasTechnology) w.push(sql`c.technology_names @> ARRAY[${f.hasTechnology}]::text[] AND c.technology_names <> '{}'`);
+  if (f.hasParent !== undefined)
+    w.push(f.hasParent ? sql`c.parent_org_number IS NOT NULL` : sql`c.parent_org_number IS NULL`);
+  if (f.hasTechnology)
+    w.push(sql`c.technology_names @> ARRAY[${f.hasTechnology}]::text[] AND c.technology_names <> '{}'`);
   if (f.hasAnyAdPixel !== undefined) w.push(sql`c.has_ad_pixel = ${f.hasAnyAdPixel}`);
   return w;
 }
@@ -77,11 +87,23 @@ export interface SearchPage {
 }
 
 export function createCompanySearchRepository(db: Kysely<Database>) {
-  const page = (where: RawBuilder<SqlBool>[], sort: SortKey, order: SortOrder, limit: number, after?: KeysetPosition): Promise<SearchPage> =>
+  const page = (
+    where: RawBuilder<SqlBool>[],
+    sort: SortKey,
+    order: SortOrder,
+    limit: number,
+    after?: KeysetPosition,
+  ): Promise<SearchPage> =>
     keysetPage<CompanyRow>(db, { from: 'companies c', alias: 'c', where, sort: SORTS[sort], order, limit, after });
 
   return {
-    search(filters: SearchFilters, sort: SortKey, order: SortOrder, limit: number, after?: KeysetPosition): Promise<SearchPage> {
+    search(
+      filters: SearchFilters,
+      sort: SortKey,
+      order: SortOrder,
+      limit: number,
+      after?: KeysetPosition,
+    ): Promise<SearchPage> {
       return page(conditions(filters), sort, order, limit, after);
     },
 

@@ -3,7 +3,13 @@
 // re-sync of identical data changes nothing and the change feed carries real changes only.
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { normaliseCompanyName, type CompanyCore, type FinancialInput, type RoleInput, type SubUnitInput } from '../domain/company.ts';
+import {
+  normaliseCompanyName,
+  type CompanyCore,
+  type FinancialInput,
+  type RoleInput,
+  type SubUnitInput,
+} from '../domain/company.ts';
 import type { Database } from './schema.ts';
 
 export interface CompanyWrite {
@@ -83,7 +89,12 @@ const CORE_COLUMNS: Column[] = [
   ['last_submitted_accounts_year', 'text', (c) => c.lastSubmittedAccountsYear],
 ];
 const CORE_NAMES = CORE_COLUMNS.map(([n]) => n);
-const RECORD_TYPE = [...CORE_COLUMNS.map(([n, t]) => `${n} ${t}`), 'content_hash text', 'source text', 'fetched boolean'].join(', ');
+const RECORD_TYPE = [
+  ...CORE_COLUMNS.map(([n, t]) => `${n} ${t}`),
+  'content_hash text',
+  'source text',
+  'fetched boolean',
+].join(', ');
 const UPDATABLE = CORE_NAMES.filter((n) => n !== 'country' && n !== 'org_number');
 
 // The registry parent wins; without one, a parent derived from shareholders (groups.ts) stays.
@@ -97,18 +108,26 @@ const PARENT_SOURCE = `CASE WHEN EXCLUDED.registry_parent_org_number IS NOT NULL
 async function readStoredHashes(db: Db, writes: CompanyWrite[]): Promise<Map<string, string>> {
   const stored = await sql<{ org_number: string; content_hash: string }>`
     SELECT org_number, content_hash FROM companies
-    WHERE country = ${writes[0].core.country} AND org_number = ANY(${writes.map((w) => w.core.orgNumber)}::text[])`.execute(db);
+    WHERE country = ${writes[0].core.country} AND org_number = ANY(${writes.map((w) => w.core.orgNumber)}::text[])`.execute(
+    db,
+  );
   return new Map(stored.rows.map((r) => [r.org_number, r.content_hash]));
 }
 
-async function upsertCores(db: Db, writes: CompanyWrite[], opts: WriteOptions): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
+async function upsertCores(
+  db: Db,
+  writes: CompanyWrite[],
+  opts: WriteOptions,
+): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
   // Read the stored hashes first and write only new or changed cores: a re-sync of an
   // unchanged register then costs one indexed read per batch instead of a write per row.
   // Into a store that was empty the read finds nothing (or what a concurrent writer added, which
   // the ON CONFLICT … WHERE below still leaves alone when unchanged), so it is skipped.
   const hashes = writes.map((w) => hash(w.core));
   const storedHash = opts.storeWasEmpty ? new Map<string, string>() : await readStoredHashes(db, writes);
-  const todo = writes.map((w, i) => ({ w, h: hashes[i] })).filter(({ w, h }) => storedHash.get(w.core.orgNumber) !== h || w.fetched);
+  const todo = writes
+    .map((w, i) => ({ w, h: hashes[i] }))
+    .filter(({ w, h }) => storedHash.get(w.core.orgNumber) !== h || w.fetched);
   if (!todo.length) return { insertedIds: new Set(), changedIds: new Set() };
   const rows = todo.map(({ w, h }) => {
     const r: Record<string, unknown> = {};
@@ -274,11 +293,18 @@ async function writeParts(db: Db, country: string, targets: PartTarget[]): Promi
   if (roleTargets.length) await insertRoles(db, roleTargets);
 
   const finTargets = targets.filter((t) => t.financials?.length).map((t) => ({ id: t.id, financials: t.financials! }));
-  if (finTargets.length) for (const id of await upsertFinancials(db, finTargets)) Object.assign(effect(id), { fin: true, changed: true });
+  if (finTargets.length)
+    for (const id of await upsertFinancials(db, finTargets)) Object.assign(effect(id), { fin: true, changed: true });
 
   const parents = targets.filter((t) => t.subUnits);
   if (parents.length) {
-    const changedParents = new Set(await upsertSubUnits(db, country, parents.flatMap((p) => p.subUnits!)));
+    const changedParents = new Set(
+      await upsertSubUnits(
+        db,
+        country,
+        parents.flatMap((p) => p.subUnits!),
+      ),
+    );
     // A unit no longer listed under its parent is gone from the registry's search.
     const lists = parents.map((p) => ({ parent: p.orgNumber, units: p.subUnits!.map((u) => u.orgNumber) }));
     const gone = await sql<{ parent_org_number: string }>`DELETE FROM sub_units s
@@ -357,15 +383,35 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
-          const known = await findTargets(trx, country, withParts.map((w) => w.core.orgNumber));
+          const known = await findTargets(
+            trx,
+            country,
+            withParts.map((w) => w.core.orgNumber),
+          );
           const targets: PartTarget[] = withParts.flatMap((w) => {
             const k = known.get(w.core.orgNumber);
-            return k ? [{ id: k.id, orgNumber: w.core.orgNumber, storedRolesHash: k.roles_hash, storedSubUnitsHash: k.sub_units_hash, roles: w.roles, financials: w.financials, subUnits: w.subUnits }] : [];
+            return k
+              ? [
+                  {
+                    id: k.id,
+                    orgNumber: w.core.orgNumber,
+                    storedRolesHash: k.roles_hash,
+                    storedSubUnitsHash: k.sub_units_hash,
+                    roles: w.roles,
+                    financials: w.financials,
+                    subUnits: w.subUnits,
+                  },
+                ]
+              : [];
           });
           for (const id of await writeParts(trx, country, targets)) changedIds.add(id);
         }
         for (const id of insertedIds) changedIds.delete(id);
-        return { inserted: insertedIds.size, changed: changedIds.size, unchanged: writes.length - insertedIds.size - changedIds.size };
+        return {
+          inserted: insertedIds.size,
+          changed: changedIds.size,
+          unchanged: writes.length - insertedIds.size - changedIds.size,
+        };
       });
     },
 
@@ -373,16 +419,31 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
      * Roles and/or accounts for companies already in the store (bulk roles file, accounts
      * refresh). Unknown companies are skipped and counted.
      */
-    async writeParts(country: string, parts: { orgNumber: string; roles?: RoleInput[]; financials?: FinancialInput[] }[]): Promise<{ changed: number; unknown: number }> {
+    async writeParts(
+      country: string,
+      parts: { orgNumber: string; roles?: RoleInput[]; financials?: FinancialInput[] }[],
+    ): Promise<{ changed: number; unknown: number }> {
       if (!parts.length) return { changed: 0, unknown: 0 };
       return db.transaction().execute(async (trx) => {
-        const known = await findTargets(trx, country, parts.map((p) => p.orgNumber));
+        const known = await findTargets(
+          trx,
+          country,
+          parts.map((p) => p.orgNumber),
+        );
         const targets: PartTarget[] = [];
         let unknown = 0;
         for (const p of parts) {
           const k = known.get(p.orgNumber);
           if (!k) unknown++;
-          else targets.push({ id: k.id, orgNumber: p.orgNumber, storedRolesHash: k.roles_hash, storedSubUnitsHash: k.sub_units_hash, roles: p.roles, financials: p.financials });
+          else
+            targets.push({
+              id: k.id,
+              orgNumber: p.orgNumber,
+              storedRolesHash: k.roles_hash,
+              storedSubUnitsHash: k.sub_units_hash,
+              roles: p.roles,
+              financials: p.financials,
+            });
         }
         return { changed: (await writeParts(trx, country, targets)).size, unknown };
       });
@@ -393,7 +454,9 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         const parents = await upsertSubUnits(trx, country, units);
         if (parents.length) {
-          await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${parents}::text[])`.execute(trx);
+          await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${parents}::text[])`.execute(
+            trx,
+          );
         }
         return parents.length;
       });
@@ -402,8 +465,14 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
     /** Removed for legal reasons (brreg 410 / Fjernet): every copy goes. */
     async purge(country: string, orgNumber: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        await sql`DELETE FROM sub_units WHERE country = ${country} AND (org_number = ${orgNumber} OR parent_org_number = ${orgNumber})`.execute(trx);
-        const res = await trx.deleteFrom('companies').where('country', '=', country).where('org_number', '=', orgNumber).executeTakeFirst();
+        await sql`DELETE FROM sub_units WHERE country = ${country} AND (org_number = ${orgNumber} OR parent_org_number = ${orgNumber})`.execute(
+          trx,
+        );
+        const res = await trx
+          .deleteFrom('companies')
+          .where('country', '=', country)
+          .where('org_number', '=', orgNumber)
+          .executeTakeFirst();
         return Number(res.numDeletedRows) > 0;
       });
     },

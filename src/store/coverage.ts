@@ -81,10 +81,17 @@ export function createCoverageRepository(db: Kysely<Database>) {
         const rows = await withoutStatementTimeout(db, async (trx) => (await query.execute(trx)).rows);
         for (const r of rows) {
           all.add(r.country);
-          found.set(`${r.country}/${category}`, { country: r.country, category, records: Number(r.records), companiesWith: r.companies === null ? null : Number(r.companies) });
+          found.set(`${r.country}/${category}`, {
+            country: r.country,
+            category,
+            records: Number(r.records),
+            companiesWith: r.companies === null ? null : Number(r.companies),
+          });
         }
       }
-      const lists = await sql<{ entities: number | string }>`SELECT COALESCE(sum(entity_count), 0) AS entities FROM sanction_lists`.execute(db);
+      const lists = await sql<{
+        entities: number | string;
+      }>`SELECT COALESCE(sum(entity_count), 0) AS entities FROM sanction_lists`.execute(db);
       const listed = Number(lists.rows[0].entities);
       const cells: MeasuredCell[] = [];
       for (const country of [...all].sort()) {
@@ -99,7 +106,9 @@ export function createCoverageRepository(db: Kysely<Database>) {
 
     async save(cells: CoverageCell[]): Promise<CoverageSnapshot> {
       const row = await sql<{ id: number | string; taken_at: Date }>`
-        INSERT INTO coverage_snapshots (cells) VALUES (${JSON.stringify(cells)}::jsonb) RETURNING id, taken_at`.execute(db);
+        INSERT INTO coverage_snapshots (cells) VALUES (${JSON.stringify(cells)}::jsonb) RETURNING id, taken_at`.execute(
+        db,
+      );
       return { id: Number(row.rows[0].id), takenAt: new Date(row.rows[0].taken_at).toISOString(), cells };
     },
 
@@ -108,12 +117,18 @@ export function createCoverageRepository(db: Kysely<Database>) {
         SELECT id, taken_at, cells FROM coverage_snapshots ORDER BY taken_at DESC, id DESC LIMIT 1`.execute(db);
       const r = res.rows[0];
       if (!r) return undefined;
-      return { id: Number(r.id), takenAt: new Date(r.taken_at).toISOString(), cells: typeof r.cells === 'string' ? JSON.parse(r.cells) : r.cells };
+      return {
+        id: Number(r.id),
+        takenAt: new Date(r.taken_at).toISOString(),
+        cells: typeof r.cells === 'string' ? JSON.parse(r.cells) : r.cells,
+      };
     },
 
     /** Drops all but the newest `keep` snapshots (one a night adds up over years). */
     async prune(keep: number): Promise<void> {
-      await sql`DELETE FROM coverage_snapshots WHERE id NOT IN (SELECT id FROM coverage_snapshots ORDER BY taken_at DESC, id DESC LIMIT ${keep})`.execute(db);
+      await sql`DELETE FROM coverage_snapshots WHERE id NOT IN (SELECT id FROM coverage_snapshots ORDER BY taken_at DESC, id DESC LIMIT ${keep})`.execute(
+        db,
+      );
     },
   };
 }

@@ -20,7 +20,9 @@ export interface DataDirLock {
 
 export class DataDirBusyError extends Error {
   constructor(readonly holder: LockInfo) {
-    super(`DATA_DIR is in use by another process (pid ${holder.pid}); stop it or use DATABASE_URL for several processes`);
+    super(
+      `DATA_DIR is in use by another process (pid ${holder.pid}); stop it or use DATABASE_URL for several processes`,
+    );
   }
 }
 

@@ -43,7 +43,10 @@ function preparing(Base: typeof pg.Client): typeof pg.Client {
     // pg's overloads: (text, values?, callback?) or (config, ...). Only the text form is named.
     query(...args: unknown[]): never {
       const [text, values, callback] = args;
-      const name = typeof text === 'string' && text.startsWith(PREPARED) && typeof values !== 'function' ? nameOf(text) : undefined;
+      const name =
+        typeof text === 'string' && text.startsWith(PREPARED) && typeof values !== 'function'
+          ? nameOf(text)
+          : undefined;
       const call = super.query as (...a: unknown[]) => never;
       return name ? call.call(this, { name, text, values }, callback) : call.apply(this, args);
     }
@@ -132,12 +135,24 @@ async function openEmbedded(opts: OpenStoreOptions): Promise<Store> {
         super({ ...config, connection: new PglitePgConnection({ pglite: lite as never }) } as pg.ClientConfig);
       }
     }
-    const pool = new pg.Pool({ Client: EmbeddedClient, max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', host: 'localhost' } as unknown as pg.PoolConfig);
-    return wrap('embedded', pool, async () => {
-      await pool.end().catch(() => undefined);
-      await lite.close().catch(() => undefined); // checkpoints, then closes
-      lock?.release();
-    }, lock);
+    const pool = new pg.Pool({
+      Client: EmbeddedClient,
+      max: 1,
+      idleTimeoutMillis: 0,
+      user: 'postgres',
+      database: 'postgres',
+      host: 'localhost',
+    } as unknown as pg.PoolConfig);
+    return wrap(
+      'embedded',
+      pool,
+      async () => {
+        await pool.end().catch(() => undefined);
+        await lite.close().catch(() => undefined); // checkpoints, then closes
+        lock?.release();
+      },
+      lock,
+    );
   } catch (err) {
     lock?.release();
     throw err;

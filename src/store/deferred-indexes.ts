@@ -18,7 +18,11 @@ export function createDeferredIndexes(db: Kysely<Database>) {
     if (!row) return 0;
     const saved = row.state as unknown as Saved;
     const existing = new Set(
-      (await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = ${table}`.execute(db)).rows.map((r) => r.indexname),
+      (
+        await sql<{
+          indexname: string;
+        }>`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = ${table}`.execute(db)
+      ).rows.map((r) => r.indexname),
     );
     let rebuilt = 0;
     for (const { name, definition } of saved.definitions) {
@@ -39,7 +43,11 @@ export function createDeferredIndexes(db: Kysely<Database>) {
 
     /** Restores indexes of any table whose load was interrupted (start-up). */
     async restoreAll(): Promise<number> {
-      const rows = await db.selectFrom('sync_state').select('source').where('source', 'like', 'deferred-indexes:%').execute();
+      const rows = await db
+        .selectFrom('sync_state')
+        .select('source')
+        .where('source', 'like', 'deferred-indexes:%')
+        .execute();
       let n = 0;
       for (const r of rows) n += await restore(r.source.slice('deferred-indexes:'.length));
       return n;

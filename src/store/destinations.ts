@@ -20,7 +20,8 @@ export class DestinationNameTakenError extends Error {
 }
 
 const isNameTaken = (err: unknown) =>
-  (err as { code?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'destinations_project_name';
+  (err as { code?: string }).code === '23505' &&
+  (err as { constraint?: string }).constraint === 'destinations_project_name';
 
 const sealedColumns = (c: SealedConfig) => ({
   config_key_id: c.keyId,
@@ -36,7 +37,15 @@ export function sealedOf(row: DestinationRow): SealedConfig {
 export function createDestinationRepository(db: Kysely<Database>) {
   return {
     /** Throws DestinationNameTakenError when the project already has that name. */
-    async insert(d: { id: string; projectId: number; name: string; type: 'webhook'; isActive: boolean; config: SealedConfig; now: Date }): Promise<DestinationRow> {
+    async insert(d: {
+      id: string;
+      projectId: number;
+      name: string;
+      type: 'webhook';
+      isActive: boolean;
+      config: SealedConfig;
+      now: Date;
+    }): Promise<DestinationRow> {
       try {
         return await db
           .insertInto('destinations')
@@ -60,11 +69,21 @@ export function createDestinationRepository(db: Kysely<Database>) {
 
     async list(projectId: number): Promise<DestinationRow[]> {
       // COLLATE "C": byte order, identical on both engines whatever the database locale.
-      return db.selectFrom('destinations').selectAll().where('project_id', '=', projectId).orderBy(sql`name COLLATE "C"`).execute();
+      return db
+        .selectFrom('destinations')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy(sql`name COLLATE "C"`)
+        .execute();
     },
 
     async find(projectId: number, name: string): Promise<DestinationRow | undefined> {
-      return db.selectFrom('destinations').selectAll().where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+      return db
+        .selectFrom('destinations')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('name', '=', name)
+        .executeTakeFirst();
     },
 
     /** Only the given fields change; undefined when the project has no such destination. */
@@ -89,7 +108,11 @@ export function createDestinationRepository(db: Kysely<Database>) {
 
     /** True when a row was deleted. */
     async remove(projectId: number, name: string): Promise<boolean> {
-      const r = await db.deleteFrom('destinations').where('project_id', '=', projectId).where('name', '=', name).executeTakeFirst();
+      const r = await db
+        .deleteFrom('destinations')
+        .where('project_id', '=', projectId)
+        .where('name', '=', name)
+        .executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
   };

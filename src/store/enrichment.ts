@@ -88,7 +88,15 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
 
     /** Live Norwegian companies never seeded, or changed since they were (by id, keyset). */
     async seedSources(afterId: number, size: number): Promise<SeedSource[]> {
-      const res = await sql<{ id: number; org_number: string; name: string; org_form_code: string | null; website: string | null; email: string | null; input_hash: string | null }>`
+      const res = await sql<{
+        id: number;
+        org_number: string;
+        name: string;
+        org_form_code: string | null;
+        website: string | null;
+        email: string | null;
+        input_hash: string | null;
+      }>`
         SELECT c.id, c.org_number, c.name, c.org_form_code, c.website, c.email, e.input_hash
         FROM companies c LEFT JOIN enrichment e ON e.company_id = c.id
         WHERE c.country = 'NO' AND NOT c.is_deleted AND c.id > ${afterId}
@@ -111,9 +119,17 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
      */
     async saveSeeds(changed: SeedWrite[], unchangedIds: number[]): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        if (unchangedIds.length) await sql`UPDATE enrichment SET seeded_at = now() WHERE company_id = ANY(${unchangedIds}::bigint[])`.execute(trx);
+        if (unchangedIds.length)
+          await sql`UPDATE enrichment SET seeded_at = now() WHERE company_id = ANY(${unchangedIds}::bigint[])`.execute(
+            trx,
+          );
         if (!changed.length) return;
-        const rows = changed.map((c) => ({ company_id: c.companyId, org_number: c.orgNumber, input_hash: c.inputHash, candidates: c.candidates }));
+        const rows = changed.map((c) => ({
+          company_id: c.companyId,
+          org_number: c.orgNumber,
+          input_hash: c.inputHash,
+          candidates: c.candidates,
+        }));
         await sql`INSERT INTO enrichment (company_id, org_number, input_hash, candidates, stage, seeded_at, updated_at)
           SELECT x.company_id, x.org_number, x.input_hash, x.candidates, 'candidates', now(), now()
           FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(company_id bigint, org_number text, input_hash text, candidates jsonb)
@@ -121,7 +137,9 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
             candidates = EXCLUDED.candidates, stage = 'candidates', seeded_at = now(), updated_at = now()`.execute(trx);
         const ids = changed.map((c) => c.companyId);
         await sql`DELETE FROM enrichment_domains WHERE company_id = ANY(${ids}::bigint[])`.execute(trx);
-        const domains = changed.flatMap((c) => c.domains.map((d) => ({ company_id: c.companyId, domain: d.domain, origin: d.origin })));
+        const domains = changed.flatMap((c) =>
+          c.domains.map((d) => ({ company_id: c.companyId, domain: d.domain, origin: d.origin })),
+        );
         if (domains.length) {
           await sql`INSERT INTO enrichment_domains (company_id, domain, origin)
             SELECT x.company_id, x.domain, x.origin FROM jsonb_to_recordset(${JSON.stringify(domains)}::jsonb) AS x(company_id bigint, domain text, origin text)
@@ -132,7 +150,14 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
 
     /** Unfinished passes first, then never completed, then the oldest completed. */
     async due(limit: number): Promise<DueCompany[]> {
-      const res = await sql<{ company_id: number; org_number: string; name: string; org_form_code: string | null; stage: EnrichmentStage; candidates: unknown[] }>`
+      const res = await sql<{
+        company_id: number;
+        org_number: string;
+        name: string;
+        org_form_code: string | null;
+        stage: EnrichmentStage;
+        candidates: unknown[];
+      }>`
         SELECT e.company_id, e.org_number, c.name, c.org_form_code, e.stage, e.candidates
         FROM enrichment e JOIN companies c ON c.id = e.company_id
         ORDER BY (e.stage = 'done'), e.completed_at NULLS FIRST, e.org_number
@@ -162,7 +187,16 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
         WHERE company_id = ${companyId}`.execute(db);
     },
 
-    async saveScored(companyId: number, s: { candidates: unknown[]; status: EnrichmentRowStatus; confidence: number; primaryDomain: string | null; confirmedDomains: string[] }): Promise<void> {
+    async saveScored(
+      companyId: number,
+      s: {
+        candidates: unknown[];
+        status: EnrichmentRowStatus;
+        confidence: number;
+        primaryDomain: string | null;
+        confirmedDomains: string[];
+      },
+    ): Promise<void> {
       await sql`UPDATE enrichment SET stage = 'scored', candidates = ${JSON.stringify(s.candidates)}::jsonb, status = ${s.status},
           confidence = ${s.confidence}, primary_domain = ${s.primaryDomain}, confirmed_domains = ${s.confirmedDomains}::text[], updated_at = now()
         WHERE company_id = ${companyId}`.execute(db);
@@ -187,7 +221,9 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
             IS DISTINCT FROM (${f.primaryDomain}::text, ${f.enrichedDomains}::text[], ${f.linkedinHandle}::text, ${f.facebookHandle}::text,
               ${f.instagramHandle}::text, ${f.twitterHandle}::text, ${techs}::jsonb, ${f.technologyNames}::text[], ${f.hasAdPixel}::boolean,
               (sources - ${SOURCE_KEYS}) || ${sources}::jsonb)`.execute(trx);
-        await sql`UPDATE enrichment SET stage = 'done', completed_at = ${completedAt.toISOString()}::timestamptz, updated_at = now() WHERE company_id = ${companyId}`.execute(trx);
+        await sql`UPDATE enrichment SET stage = 'done', completed_at = ${completedAt.toISOString()}::timestamptz, updated_at = now() WHERE company_id = ${companyId}`.execute(
+          trx,
+        );
         return Number(res.numAffectedRows ?? 0) > 0;
       });
     },
@@ -195,7 +231,9 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
     /** Rows per status at or above the confidence floor (the list's `summary`). */
     async countByStatus(minConfidence: number): Promise<Record<EnrichmentRowStatus, number>> {
       const res = await sql<{ status: EnrichmentRowStatus; n: number }>`
-        SELECT status, count(*)::int AS n FROM enrichment WHERE confidence >= ${minConfidence} GROUP BY status`.execute(db);
+        SELECT status, count(*)::int AS n FROM enrichment WHERE confidence >= ${minConfidence} GROUP BY status`.execute(
+        db,
+      );
       const out: Record<EnrichmentRowStatus, number> = { pending: 0, confirmed: 0, ambiguous: 0, rejected: 0 };
       for (const r of res.rows) out[r.status] = Number(r.n);
       return out;

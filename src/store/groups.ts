@@ -72,7 +72,9 @@ export async function recomputeGroups(db: Transaction<Database>): Promise<Recomp
       WHERE c.id = f.id AND (f.old_parent, f.old_source, f.old_in_group) IS DISTINCT FROM (f.parent, f.source, f.in_group)
       RETURNING (f.old_parent IS DISTINCT FROM f.parent) AS moved, (f.old_in_group IS DISTINCT FROM f.in_group) AS regrouped
     )
-    SELECT count(*) FILTER (WHERE moved)::int AS moved, count(*) FILTER (WHERE regrouped)::int AS regrouped FROM updated`.execute(db);
+    SELECT count(*) FILTER (WHERE moved)::int AS moved, count(*) FILTER (WHERE regrouped)::int AS regrouped FROM updated`.execute(
+    db,
+  );
   return { parentsChanged: res.rows[0].moved, groupFlagsChanged: res.rows[0].regrouped };
 }
 
@@ -94,7 +96,14 @@ const toMember = (r: MemberRow): GroupMember => ({
   parentSource: r.parent_source,
 });
 
-const MEMBER_COLUMNS = ['org_number', 'name', 'org_form_code', 'employee_count', 'parent_org_number', 'parent_source'] as const;
+const MEMBER_COLUMNS = [
+  'org_number',
+  'name',
+  'org_form_code',
+  'employee_count',
+  'parent_org_number',
+  'parent_source',
+] as const;
 
 export function createGroupRepository(db: Kysely<Database>) {
   return {
@@ -104,7 +113,12 @@ export function createGroupRepository(db: Kysely<Database>) {
     },
 
     async member(orgNumber: string): Promise<GroupMember | undefined> {
-      const row = await db.selectFrom('companies').select(MEMBER_COLUMNS).where('country', '=', 'NO').where('org_number', '=', orgNumber).executeTakeFirst();
+      const row = await db
+        .selectFrom('companies')
+        .select(MEMBER_COLUMNS)
+        .where('country', '=', 'NO')
+        .where('org_number', '=', orgNumber)
+        .executeTakeFirst();
       return row ? toMember(row) : undefined;
     },
 

@@ -24,10 +24,16 @@ const hash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest
 export function hashedUpsert<W>(table: string, columns: Column<W>[], keyColumns: string[]) {
   const names = columns.map(([n]) => n);
   const recordType = [...columns.map(([n, t]) => `${n} ${t}`), 'content_hash text'].join(', ');
-  const updates = names.filter((n) => !keyColumns.includes(n)).map((n) => `${n} = EXCLUDED.${n}`).join(', ');
+  const updates = names
+    .filter((n) => !keyColumns.includes(n))
+    .map((n) => `${n} = EXCLUDED.${n}`)
+    .join(', ');
   const statement = {
-    insert: sql.raw(`INSERT INTO ${table} (${names.join(', ')}, content_hash) SELECT ${names.map((n) => `x.${n}`).join(', ')}, x.content_hash`),
-    conflict: sql.raw(`ON CONFLICT (${keyColumns.join(', ')}) DO UPDATE SET ${updates}, content_hash = EXCLUDED.content_hash, synced_at = now()
+    insert: sql.raw(
+      `INSERT INTO ${table} (${names.join(', ')}, content_hash) SELECT ${names.map((n) => `x.${n}`).join(', ')}, x.content_hash`,
+    ),
+    conflict:
+      sql.raw(`ON CONFLICT (${keyColumns.join(', ')}) DO UPDATE SET ${updates}, content_hash = EXCLUDED.content_hash, synced_at = now()
       WHERE ${table}.content_hash IS DISTINCT FROM EXCLUDED.content_hash RETURNING (xmax = 0) AS inserted`),
     recordType: sql.raw(recordType),
   };

@@ -92,14 +92,27 @@ export function createInspectionRepository(db: Kysely<Database>) {
 
     /** Deletes the inspections a full file did not hold (their tilsynid is not in sync_seen). */
     async removeAbsent(runId: number): Promise<number> {
-      const r = await withoutStatementTimeout(db, (trx) => sql`DELETE FROM inspections i
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(trx), { analyzeFirst: ['sync_seen', 'inspections'] });
+      const r = await withoutStatementTimeout(
+        db,
+        (trx) =>
+          sql`DELETE FROM inspections i
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = i.upstream_id)`.execute(trx),
+        { analyzeFirst: ['sync_seen', 'inspections'] },
+      );
       return Number(r.numAffectedRows ?? 0);
     },
 
     /** One page in (sort expression, id) order, after the given keyset position. */
     list(filters: InspectionFilters, sort: InspectionSort, order: SortOrder, limit: number, after?: KeysetPosition) {
-      return keysetPage<InspectionRow>(db, { from: 'inspections i', alias: 'i', where: conditions(filters), sort: SORTS[sort], order, limit, after });
+      return keysetPage<InspectionRow>(db, {
+        from: 'inspections i',
+        alias: 'i',
+        where: conditions(filters),
+        sort: SORTS[sort],
+        order,
+        limit,
+        after,
+      });
     },
   };
 }

@@ -61,11 +61,15 @@ export function createJobLeaseRepository(db: Kysely<Database>) {
 
     /** Frees the lease (the claimed slot stays, so the slot is not run again). */
     async release(job: string, holder: string): Promise<void> {
-      await sql`UPDATE job_leases SET holder = NULL, expires_at = NULL WHERE job = ${job} AND holder = ${holder}`.execute(db);
+      await sql`UPDATE job_leases SET holder = NULL, expires_at = NULL WHERE job = ${job} AND holder = ${holder}`.execute(
+        db,
+      );
     },
 
     async holderOf(job: string): Promise<string | null> {
-      const res = await sql<{ holder: string | null }>`SELECT holder FROM job_leases WHERE job = ${job} AND expires_at > now()`.execute(db);
+      const res = await sql<{
+        holder: string | null;
+      }>`SELECT holder FROM job_leases WHERE job = ${job} AND expires_at > now()`.execute(db);
       return res.rows[0]?.holder ?? null;
     },
 

@@ -25,13 +25,20 @@ export interface KeysetQuery {
   after?: KeysetPosition;
 }
 
-export async function keysetPage<Row>(db: Kysely<Database>, q: KeysetQuery): Promise<{ rows: Row[]; positions: KeysetPosition[] }> {
+export async function keysetPage<Row>(
+  db: Kysely<Database>,
+  q: KeysetQuery,
+): Promise<{ rows: Row[]; positions: KeysetPosition[] }> {
   const expr = sql.raw(q.sort.expr);
   const id = sql.raw(`${q.alias}.id`);
   const clauses = [...q.where];
   if (q.after) {
     const value = sql`CAST(${q.after[0]} AS ${sql.raw(q.sort.type)})`;
-    clauses.push(q.order === 'asc' ? sql`(${expr}, ${id}) > (${value}, ${q.after[1]})` : sql`(${expr}, ${id}) < (${value}, ${q.after[1]})`);
+    clauses.push(
+      q.order === 'asc'
+        ? sql`(${expr}, ${id}) > (${value}, ${q.after[1]})`
+        : sql`(${expr}, ${id}) < (${value}, ${q.after[1]})`,
+    );
   }
   const dir = sql.raw(q.order === 'asc' ? 'ASC' : 'DESC');
   // Ids and sort keys first, rows after: the page is chosen from the narrowest plan (an

@@ -105,14 +105,29 @@ export function createLicenseRepository(db: Kysely<Database>) {
 
     /** Deletes the licences a full file did not hold (their key is not in sync_seen). */
     async removeAbsent(runId: number): Promise<number> {
-      const r = await withoutStatementTimeout(db, (trx) => sql`DELETE FROM licenses l
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(trx), { analyzeFirst: ['sync_seen', 'licenses'] });
+      const r = await withoutStatementTimeout(
+        db,
+        (trx) =>
+          sql`DELETE FROM licenses l
+        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(
+            trx,
+          ),
+        { analyzeFirst: ['sync_seen', 'licenses'] },
+      );
       return Number(r.numAffectedRows ?? 0);
     },
 
     /** One page in (sort expression, id) order, after the given keyset position. */
     list(filters: LicenseFilters, sort: LicenseSort, order: SortOrder, limit: number, after?: KeysetPosition) {
-      return keysetPage<LicenseRow>(db, { from: 'licenses l', alias: 'l', where: conditions(filters), sort: SORTS[sort], order, limit, after });
+      return keysetPage<LicenseRow>(db, {
+        from: 'licenses l',
+        alias: 'l',
+        where: conditions(filters),
+        sort: SORTS[sort],
+        order,
+        limit,
+        after,
+      });
     },
   };
 }

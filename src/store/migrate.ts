@@ -52,9 +52,9 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       const done = new Map(
-        (await client.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')).rows.map(
-          (r) => [r.version, r.checksum],
-        ),
+        (
+          await client.query<{ version: number; checksum: string }>('SELECT version, checksum FROM schema_migrations')
+        ).rows.map((r) => [r.version, r.checksum]),
       );
       for (const m of migrations) {
         if (done.has(m.version)) continue;

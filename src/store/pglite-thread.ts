@@ -76,7 +76,9 @@ export function startPGliteThread(dataDir: string): PGliteThread {
       const reply = await call('exec-protocol', message);
       if (!reply.ok) throw new Error(reply.error);
       const messages: BackendMessage[] = [];
-      new Parser().parse(Buffer.from(reply.data!.buffer, reply.data!.byteOffset, reply.data!.byteLength), (msg) => messages.push(msg));
+      new Parser().parse(Buffer.from(reply.data!.buffer, reply.data!.byteOffset, reply.data!.byteLength), (msg) =>
+        messages.push(msg),
+      );
       return messages;
     },
     async exec(sql) {

@@ -15,7 +15,8 @@ export interface ReferenceSnapshot {
 export function createReferenceRepository(db: Kysely<Database>) {
   return {
     async fileHash(name: string): Promise<string | undefined> {
-      return (await db.selectFrom('ref_files').select('content_hash').where('name', '=', name).executeTakeFirst())?.content_hash;
+      return (await db.selectFrom('ref_files').select('content_hash').where('name', '=', name).executeTakeFirst())
+        ?.content_hash;
     },
 
     /**
@@ -32,7 +33,10 @@ export function createReferenceRepository(db: Kysely<Database>) {
         if (scope) del = del.where(sql.ref(scope.column), '=', scope.value);
         await del.execute();
         for (let i = 0; i < file.rows.length; i += 1000) {
-          await trx.insertInto(table).values(file.rows.slice(i, i + 1000) as never).execute();
+          await trx
+            .insertInto(table)
+            .values(file.rows.slice(i, i + 1000) as never)
+            .execute();
         }
         await trx
           .insertInto('ref_files')

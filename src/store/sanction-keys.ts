@@ -86,7 +86,8 @@ export function matchKeys(name: string, kind: NameKind): MatchKeys {
   for (const a of units) {
     for (const b of units) {
       if (a === b || (a.from <= b.to && b.from <= a.to)) continue; // overlapping units
-      if ((a.to > a.from || b.to > b.from) && a.from < b.from) for (const x of a.codes) for (const y of b.codes) keys.add(pair(x, y));
+      if ((a.to > a.from || b.to > b.from) && a.from < b.from)
+        for (const x of a.codes) for (const y of b.codes) keys.add(pair(x, y));
       for (const c of a.codes) for (const v of variants(b.folded)) keys.add(`${c}/${v}`);
     }
   }

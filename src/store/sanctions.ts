@@ -99,7 +99,12 @@ const entityJson = (e: SanctionEntity) => ({
 
 type Db = Kysely<Database>;
 
-async function insertEntities(db: Db, runId: number, entities: SanctionEntity[], onConflict: 'nothing' | 'error'): Promise<Set<string>> {
+async function insertEntities(
+  db: Db,
+  runId: number,
+  entities: SanctionEntity[],
+  onConflict: 'nothing' | 'error',
+): Promise<Set<string>> {
   const res = await sql<{ entity_id: string }>`
     INSERT INTO sanction_entities (run_id, entity_id, written_by, schema, name, aliases, weak_aliases, birth_dates, countries, topics, datasets, last_change)
     SELECT ${runId}, x.entity_id, ${runId}, x.schema, x.name, x.aliases, x.weak_aliases, x.birth_dates, x.countries, x.topics, x.datasets, x.last_change
@@ -115,11 +120,16 @@ async function insertNames(db: Db, runId: number, rows: NameRow[]): Promise<void
   await sql`
     INSERT INTO sanction_names (run_id, entity_id, kind, trigram_key, match_keys)
     SELECT ${runId}, x.entity_id, x.kind, x.trigram_key, x.match_keys
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(entity_id text, kind text, trigram_key text, match_keys text[])`.execute(db);
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(entity_id text, kind text, trigram_key text, match_keys text[])`.execute(
+    db,
+  );
 }
 
 export function createSanctionsRepository(db: Db) {
-  async function deleteChunked(table: 'sanction_names' | 'sanction_entities' | 'sanction_delta_ids', runId: number): Promise<number> {
+  async function deleteChunked(
+    table: 'sanction_names' | 'sanction_entities' | 'sanction_delta_ids',
+    runId: number,
+  ): Promise<number> {
     let removed = 0;
     for (;;) {
       const r = await sql`DELETE FROM ${sql.table(table)} WHERE ctid = ANY(ARRAY(
@@ -179,9 +189,13 @@ export function createSanctionsRepository(db: Db) {
       }
       const ids = [...last.keys()];
       await db.transaction().execute(async (trx) => {
-        await sql`INSERT INTO sanction_delta_ids (run_id, entity_id) SELECT ${runId}, unnest(${ids}::text[]) ON CONFLICT DO NOTHING`.execute(trx);
+        await sql`INSERT INTO sanction_delta_ids (run_id, entity_id) SELECT ${runId}, unnest(${ids}::text[]) ON CONFLICT DO NOTHING`.execute(
+          trx,
+        );
         await sql`DELETE FROM sanction_names WHERE run_id = ${runId} AND entity_id = ANY(${ids}::text[])`.execute(trx);
-        await sql`DELETE FROM sanction_entities WHERE run_id = ${runId} AND entity_id = ANY(${ids}::text[])`.execute(trx);
+        await sql`DELETE FROM sanction_entities WHERE run_id = ${runId} AND entity_id = ANY(${ids}::text[])`.execute(
+          trx,
+        );
         const staged = [...last.values()].filter((e): e is SanctionEntity => e !== undefined);
         if (staged.length) {
           await insertEntities(trx, runId, staged, 'error');
@@ -191,9 +205,18 @@ export function createSanctionsRepository(db: Db) {
     },
 
     /** Makes `runId` the visible import of `list`; returns the run it replaced (discard it next). */
-    async publish(list: string, runId: number, info: { format: string; version: string | null; entityCount: number }): Promise<{ previousRunId: number | null }> {
+    async publish(
+      list: string,
+      runId: number,
+      info: { format: string; version: string | null; entityCount: number },
+    ): Promise<{ previousRunId: number | null }> {
       return db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('sanction_lists').select('run_id').where('name', '=', list).forUpdate().executeTakeFirst();
+        const before = await trx
+          .selectFrom('sanction_lists')
+          .select('run_id')
+          .where('name', '=', list)
+          .forUpdate()
+          .executeTakeFirst();
         await sql`INSERT INTO sanction_lists (name, run_id, format, version, entity_count, synced_at)
           VALUES (${list}, ${runId}, ${info.format}, ${info.version}, ${info.entityCount}, now())
           ON CONFLICT (name) DO UPDATE SET run_id = EXCLUDED.run_id, format = EXCLUDED.format, version = EXCLUDED.version,
@@ -206,28 +229,57 @@ export function createSanctionsRepository(db: Db) {
      * Applies the delta staged under `deltaRunId` to the list, in one transaction: the list's
      * current version of every touched id goes, the staged versions move into the list's run.
      */
-    async applyDelta(list: string, deltaRunId: number, version: string | null): Promise<{ removed: number; written: number; entityCount: number }> {
+    async applyDelta(
+      list: string,
+      deltaRunId: number,
+      version: string | null,
+    ): Promise<{ removed: number; written: number; entityCount: number }> {
       return db.transaction().execute(async (trx) => {
-        const current = await trx.selectFrom('sanction_lists').select('run_id').where('name', '=', list).forUpdate().executeTakeFirst();
-        if (!current) throw new Error(`the delta is for list "${list}", which has not been loaded: load the full list first`);
+        const current = await trx
+          .selectFrom('sanction_lists')
+          .select('run_id')
+          .where('name', '=', list)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!current)
+          throw new Error(`the delta is for list "${list}", which has not been loaded: load the full list first`);
         const runId = current.run_id;
         const touched = sql`SELECT entity_id FROM sanction_delta_ids WHERE run_id = ${deltaRunId}`;
         await sql`DELETE FROM sanction_names WHERE run_id = ${runId} AND entity_id IN (${touched})`.execute(trx);
-        const removed = await sql`DELETE FROM sanction_entities WHERE run_id = ${runId} AND entity_id IN (${touched})`.execute(trx);
+        const removed =
+          await sql`DELETE FROM sanction_entities WHERE run_id = ${runId} AND entity_id IN (${touched})`.execute(trx);
         await sql`UPDATE sanction_names SET run_id = ${runId} WHERE run_id = ${deltaRunId}`.execute(trx);
-        const written = await sql`UPDATE sanction_entities SET run_id = ${runId} WHERE run_id = ${deltaRunId}`.execute(trx);
+        const written = await sql`UPDATE sanction_entities SET run_id = ${runId} WHERE run_id = ${deltaRunId}`.execute(
+          trx,
+        );
         await sql`DELETE FROM sanction_delta_ids WHERE run_id = ${deltaRunId}`.execute(trx);
-        const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sanction_entities WHERE run_id = ${runId}`.execute(trx);
+        const count = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM sanction_entities WHERE run_id = ${runId}`.execute(trx);
         const entityCount = count.rows[0].n;
         await sql`UPDATE sanction_lists SET entity_count = ${entityCount}, synced_at = now(), version = COALESCE(${version}, version)
           WHERE name = ${list}`.execute(trx);
-        return { removed: Number(removed.numAffectedRows ?? 0), written: Number(written.numAffectedRows ?? 0), entityCount };
+        return {
+          removed: Number(removed.numAffectedRows ?? 0),
+          written: Number(written.numAffectedRows ?? 0),
+          entityCount,
+        };
       });
     },
 
     async lists(): Promise<SanctionList[]> {
-      const rows = await db.selectFrom('sanction_lists').select(['name', 'format', 'version', 'entity_count', 'synced_at']).orderBy('name').execute();
-      return rows.map((r) => ({ name: r.name, format: r.format, version: r.version, entityCount: r.entity_count, syncedAt: new Date(r.synced_at) }));
+      const rows = await db
+        .selectFrom('sanction_lists')
+        .select(['name', 'format', 'version', 'entity_count', 'synced_at'])
+        .orderBy('name')
+        .execute();
+      return rows.map((r) => ({
+        name: r.name,
+        format: r.format,
+        version: r.version,
+        entityCount: r.entity_count,
+        syncedAt: new Date(r.synced_at),
+      }));
     },
 
     /**
@@ -243,8 +295,17 @@ export function createSanctionsRepository(db: Db) {
         }),
       );
       const res = await sql<{
-        i: number; list: string; entity_id: string; written_by: number; schema: SanctionSchema; name: string; aliases: string[];
-        birth_dates: string[]; countries: string[]; topics: string[]; datasets: string[];
+        i: number;
+        list: string;
+        entity_id: string;
+        written_by: number;
+        schema: SanctionSchema;
+        name: string;
+        aliases: string[];
+        birth_dates: string[];
+        countries: string[];
+        topics: string[];
+        datasets: string[];
       }>`
         SELECT c.i, l.name AS list, e.entity_id, e.written_by, e.schema, e.name, e.aliases, e.birth_dates, e.countries, e.topics, e.datasets
         FROM jsonb_to_recordset(${input}::jsonb) AS s(i int, kind text, tkey text, keys text[])

@@ -132,15 +132,24 @@ export function createShareholderRepository(db: Kysely<Database>) {
           holder_org_number, holder_birth_year, postal_code, postal_place, country_code, share_count, total_shares)
         SELECT ${runId}, ${year}, * FROM unnest(${c.orgNumber}::text[], ${c.companyName}::text[], ${c.shareClass}::text[],
           ${c.holderType}::text[], ${c.holderName}::text[], ${c.holderOrgNumber}::text[], ${c.holderBirthYear}::integer[],
-          ${c.postalCode}::text[], ${c.postalPlace}::text[], ${c.countryCode}::text[], ${c.shareCount}::bigint[], ${c.totalShares}::bigint[])`.execute(db);
+          ${c.postalCode}::text[], ${c.postalPlace}::text[], ${c.countryCode}::text[], ${c.shareCount}::bigint[], ${c.totalShares}::bigint[])`.execute(
+        db,
+      );
     },
 
     /** Makes `runId` the visible import of `year` and recomputes group parents, atomically. */
     async publish(runId: number, year: number, rowCount: number): Promise<PublishResult> {
       return db.transaction().execute(async (trx) => {
-        const before = await trx.selectFrom('shareholder_years').select('run_id').where('year', '=', year).forUpdate().executeTakeFirst();
+        const before = await trx
+          .selectFrom('shareholder_years')
+          .select('run_id')
+          .where('year', '=', year)
+          .forUpdate()
+          .executeTakeFirst();
         await sql`INSERT INTO shareholder_years (year, run_id, row_count) VALUES (${year}, ${runId}, ${rowCount})
-          ON CONFLICT (year) DO UPDATE SET run_id = EXCLUDED.run_id, row_count = EXCLUDED.row_count, imported_at = now()`.execute(trx);
+          ON CONFLICT (year) DO UPDATE SET run_id = EXCLUDED.run_id, row_count = EXCLUDED.row_count, imported_at = now()`.execute(
+          trx,
+        );
         const groups = await recomputeGroups(trx);
         return { previousRunId: before && before.run_id !== runId ? before.run_id : null, ...groups };
       });
@@ -166,9 +175,18 @@ export function createShareholderRepository(db: Kysely<Database>) {
      */
     async positions(orgNumber: string, opts: { year?: number; includePersons: boolean }): Promise<PositionRow[]> {
       const res = await sql<{
-        year: number; share_class: string; holder_type: PositionRow['holderType']; holder_name: string | null;
-        holder_org_number: string | null; holder_birth_year: number | null; postal_code: string | null; postal_place: string | null;
-        country_code: string | null; share_count: number; total_shares: number | null; class_positions: number;
+        year: number;
+        share_class: string;
+        holder_type: PositionRow['holderType'];
+        holder_name: string | null;
+        holder_org_number: string | null;
+        holder_birth_year: number | null;
+        postal_code: string | null;
+        postal_place: string | null;
+        country_code: string | null;
+        share_count: number;
+        total_shares: number | null;
+        class_positions: number;
       }>`
         SELECT * FROM (
           SELECT s.year, s.share_class, s.holder_type, s.holder_name, s.holder_org_number, s.holder_birth_year, s.postal_code,
@@ -178,7 +196,9 @@ export function createShareholderRepository(db: Kysely<Database>) {
           WHERE s.run_id = ANY(${VISIBLE}) AND s.org_number = ${orgNumber} ${opts.year === undefined ? sql`` : sql`AND s.year = ${opts.year}`}
         ) t
         WHERE ${opts.includePersons ? sql`true` : sql`t.holder_type <> 'person'`}
-        ORDER BY t.year DESC, t.share_class, t.share_count DESC, t.holder_name NULLS LAST, t.holder_org_number`.execute(db);
+        ORDER BY t.year DESC, t.share_class, t.share_count DESC, t.holder_name NULLS LAST, t.holder_org_number`.execute(
+        db,
+      );
       return res.rows.map((r) => ({
         year: r.year,
         shareClass: r.share_class,
@@ -197,8 +217,15 @@ export function createShareholderRepository(db: Kysely<Database>) {
     /** What one (Norwegian) company holds; the fallback total is computed only where needed. */
     async holdings(holderOrgNumber: string, opts: { year?: number }): Promise<HoldingRow[]> {
       const res = await sql<{
-        org_number: string; company_name: string; org_form_code: string | null; employee_count: number | null;
-        share_class: string; share_count: number; total_shares: number | null; class_positions: number | null; year: number;
+        org_number: string;
+        company_name: string;
+        org_form_code: string | null;
+        employee_count: number | null;
+        share_class: string;
+        share_count: number;
+        total_shares: number | null;
+        class_positions: number | null;
+        year: number;
       }>`
         SELECT h.org_number, COALESCE(c.name, h.company_name) AS company_name, c.org_form_code, c.employee_count,
                h.share_class, h.share_count, h.total_shares, h.year,
@@ -230,7 +257,14 @@ export function createShareholderRepository(db: Kysely<Database>) {
     async ownersOf(orgNumbers: string[]): Promise<Map<string, OwnerSummary>> {
       const out = new Map<string, OwnerSummary>();
       if (!orgNumbers.length) return out;
-      const res = await sql<{ org_number: string; holder_name: string | null; holder_org_number: string | null; shares: number; total: number; year: number }>`
+      const res = await sql<{
+        org_number: string;
+        holder_name: string | null;
+        holder_org_number: string | null;
+        shares: number;
+        total: number;
+        year: number;
+      }>`
         WITH r AS (
           SELECT s.* FROM shareholdings s WHERE s.run_id = (${LATEST_SHAREHOLDER_RUN}) AND s.org_number = ANY(${orgNumbers}::text[])
         ),
@@ -251,8 +285,16 @@ export function createShareholderRepository(db: Kysely<Database>) {
         FROM holders h JOIN totals t ON t.org_number = h.org_number
         ORDER BY h.org_number, h.shares DESC, h.holder_org_number NULLS LAST, h.holder_name`.execute(db);
       for (const r of res.rows) {
-        const owner: Owner = { name: r.holder_name, orgNumber: r.holder_org_number, ownershipPct: ownershipPct(r.shares, r.total), year: r.year };
-        out.set(r.org_number, { largestShareholder: owner, majorityOwner: holdsMajority(r.shares, r.total) ? owner : null });
+        const owner: Owner = {
+          name: r.holder_name,
+          orgNumber: r.holder_org_number,
+          ownershipPct: ownershipPct(r.shares, r.total),
+          year: r.year,
+        };
+        out.set(r.org_number, {
+          largestShareholder: owner,
+          majorityOwner: holdsMajority(r.shares, r.total) ? owner : null,
+        });
       }
       return out;
     },

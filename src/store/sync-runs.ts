@@ -24,7 +24,11 @@ export interface JobRunSummary {
 export function createSyncRunRepository(db: Kysely<Database>) {
   return {
     /** Records a run as started; `slot` and `holder` say which scheduled slot and process it is. */
-    async start(source: string, origin: 'upstream' | 'url' | 'file' | null = null, claim: { slot?: Date; holder?: string } = {}): Promise<number> {
+    async start(
+      source: string,
+      origin: 'upstream' | 'url' | 'file' | null = null,
+      claim: { slot?: Date; holder?: string } = {},
+    ): Promise<number> {
       const res = await sql<{ id: number }>`
         INSERT INTO sync_runs (source, status, origin, slot, holder)
         VALUES (${source}, 'running', ${origin}, ${claim.slot ?? null}::timestamptz, ${claim.holder ?? null})
@@ -34,7 +38,14 @@ export function createSyncRunRepository(db: Kysely<Database>) {
 
     /** The latest run of each job (for `ncd jobs`). */
     async lastRuns(): Promise<Record<string, JobRunSummary>> {
-      const res = await sql<{ source: string; status: JobRunSummary['status']; started_at: Date; finished_at: Date | null; records_processed: number; message: string | null }>`
+      const res = await sql<{
+        source: string;
+        status: JobRunSummary['status'];
+        started_at: Date;
+        finished_at: Date | null;
+        records_processed: number;
+        message: string | null;
+      }>`
         SELECT DISTINCT ON (source) source, status, started_at, finished_at, records_processed, message
         FROM sync_runs ORDER BY source, started_at DESC, id DESC`.execute(db);
       const out: Record<string, JobRunSummary> = {};
@@ -90,7 +101,14 @@ export function createSyncRunRepository(db: Kysely<Database>) {
 
     /** The latest run of every source, with the time of its latest successful run. */
     async latestBySource(): Promise<Record<string, DataSourceStatus>> {
-      const res = await sql<{ source: string; status: DataSourceStatus['status']; at: Date; records_processed: number; message: string | null; last_ok: Date | null }>`
+      const res = await sql<{
+        source: string;
+        status: DataSourceStatus['status'];
+        at: Date;
+        records_processed: number;
+        message: string | null;
+        last_ok: Date | null;
+      }>`
         SELECT DISTINCT ON (r.source) r.source, r.status, COALESCE(r.finished_at, r.started_at) AS at, r.records_processed, r.message,
           (SELECT max(o.finished_at) FROM sync_runs o WHERE o.source = r.source AND o.status = 'ok') AS last_ok
         FROM sync_runs r ORDER BY r.source, r.started_at DESC, r.id DESC`.execute(db);

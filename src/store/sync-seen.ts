@@ -7,7 +7,9 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
   return {
     async mark(runId: number, keys: string[]): Promise<void> {
       if (!keys.length) return;
-      await sql`INSERT INTO sync_seen (run_id, key) SELECT ${runId}, k FROM unnest(${keys}::text[]) AS k ON CONFLICT DO NOTHING`.execute(db);
+      await sql`INSERT INTO sync_seen (run_id, key) SELECT ${runId}, k FROM unnest(${keys}::text[]) AS k ON CONFLICT DO NOTHING`.execute(
+        db,
+      );
     },
 
     async clear(runId: number): Promise<void> {
@@ -16,9 +18,11 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
 
     /** Removes what earlier, killed runs of the same source left behind. */
     async clearLeftovers(runId: number): Promise<void> {
-      await withoutStatementTimeout(db, (trx) => sql`DELETE FROM sync_seen WHERE run_id IN (
+      await withoutStatementTimeout(db, (trx) =>
+        sql`DELETE FROM sync_seen WHERE run_id IN (
         SELECT o.id FROM sync_runs o JOIN sync_runs cur ON cur.id = ${runId}
-        WHERE o.source = cur.source AND o.id <> cur.id)`.execute(trx));
+        WHERE o.source = cur.source AND o.id <> cur.id)`.execute(trx),
+      );
     },
 
     async count(runId: number): Promise<number> {
@@ -35,7 +39,9 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
           content_hash = 'absent:' || c.content_hash
         WHERE c.country = ${country} AND NOT c.is_deleted
           AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = c.org_number)`;
-      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx), { analyzeFirst: ['sync_seen', 'companies'] });
+      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx), {
+        analyzeFirst: ['sync_seen', 'companies'],
+      });
       return Number(r.numAffectedRows ?? 0);
     },
 
@@ -43,7 +49,9 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
       const sweep = sql`UPDATE sub_units u SET is_deleted = true, updated_at = now(), content_hash = 'absent:' || u.content_hash
         WHERE u.country = ${country} AND NOT u.is_deleted
           AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = u.org_number)`;
-      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx), { analyzeFirst: ['sync_seen', 'sub_units'] });
+      const r = await withoutStatementTimeout(db, (trx) => sweep.execute(trx), {
+        analyzeFirst: ['sync_seen', 'sub_units'],
+      });
       return Number(r.numAffectedRows ?? 0);
     },
 
@@ -53,7 +61,9 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
     },
 
     async liveCount(country: string): Promise<number> {
-      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM companies WHERE country = ${country} AND NOT is_deleted`.execute(db);
+      const r = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM companies WHERE country = ${country} AND NOT is_deleted`.execute(db);
       return r.rows[0].n;
     },
   };

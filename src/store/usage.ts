@@ -17,7 +17,8 @@ export interface DailyCount {
   count: number;
 }
 
-export type ConsumeResult = ({ ok: true } & UsageCounts) | ({ ok: false; exhausted: 'daily' | 'monthly' } & UsageCounts);
+export type ConsumeResult =
+  ({ ok: true } & UsageCounts) | ({ ok: false; exhausted: 'daily' | 'monthly' } & UsageCounts);
 
 export function createUsageRepository(db: Kysely<Database>) {
   async function read(projectId: number, today: string, monthStart: string): Promise<UsageCounts> {
@@ -37,7 +38,14 @@ export function createUsageRepository(db: Kysely<Database>) {
    * the row the UPDATE returned (a refused request is not usage) and dates it with the counter's
    * own day, so the chart and the quota always agree.
    */
-  function bump(projectId: number, today: string, monthStart: string, n: number, dailyLimit: number, monthlyLimit: number) {
+  function bump(
+    projectId: number,
+    today: string,
+    monthStart: string,
+    n: number,
+    dailyLimit: number,
+    monthlyLimit: number,
+  ) {
     return sql<{ day_count: number; month_count: number; total: number }>`
         WITH bumped AS (
           UPDATE project_usage SET
@@ -76,7 +84,13 @@ export function createUsageRepository(db: Kysely<Database>) {
     },
 
     /** Counts one request unless a quota is used up. Limits of 0 mean unlimited. */
-    async consume(projectId: number, today: string, monthStart: string, dailyLimit: number, monthlyLimit: number): Promise<ConsumeResult> {
+    async consume(
+      projectId: number,
+      today: string,
+      monthStart: string,
+      dailyLimit: number,
+      monthlyLimit: number,
+    ): Promise<ConsumeResult> {
       const res = await bump(projectId, today, monthStart, 1, dailyLimit, monthlyLimit);
       const r = res.rows[0];
       if (r) return { ok: true, today: r.day_count, thisMonth: r.month_count, total: r.total };

@@ -34,7 +34,10 @@ async function openPage(): Promise<{ page: Page; errors: string[]; requests: { u
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('request', (r) => requests.push({ url: r.url(), referer: r.headers()['referer'] }));
-  page.on('response', (r) => r.status() >= 400 && r.request().resourceType() !== 'document' && errors.push(`${r.status()} ${r.url()}`));
+  page.on(
+    'response',
+    (r) => r.status() >= 400 && r.request().resourceType() !== 'document' && errors.push(`${r.status()} ${r.url()}`),
+  );
   return { page, errors, requests };
 }
 
@@ -48,9 +51,15 @@ describe('setup page in Chromium', () => {
     const { raw, setupUrl } = reg.body as { raw: string; setupUrl: string };
 
     // Requests on four of the last seven days: 3, 5, 2 and, today, 4.
-    for (const [daysAgo, calls] of [[6, 3], [4, 5], [1, 2], [0, 4]]) {
+    for (const [daysAgo, calls] of [
+      [6, 3],
+      [4, 5],
+      [1, 2],
+      [0, 4],
+    ]) {
       clock.set(new Date(TODAY - daysAgo * DAY));
-      for (let i = 0; i < calls; i++) expect((await http(server.url, 'GET', '/api/municipalities?county=03', { key: raw })).status).toBe(200);
+      for (let i = 0; i < calls; i++)
+        expect((await http(server.url, 'GET', '/api/municipalities?county=03', { key: raw })).status).toBe(200);
     }
 
     const { page, errors, requests } = await openPage();
@@ -70,7 +79,11 @@ describe('setup page in Chromium', () => {
     const bars = page.locator('#usage-chart rect.bar');
     expect(await bars.count()).toBe(30);
     const drawn = await page.$$eval('#usage-chart rect.bar:not(.zero)', (rects) =>
-      rects.map((r) => ({ day: r.getAttribute('data-day'), count: Number(r.getAttribute('data-count')), height: (r as unknown as { getBBox(): { height: number } }).getBBox().height })),
+      rects.map((r) => ({
+        day: r.getAttribute('data-day'),
+        count: Number(r.getAttribute('data-count')),
+        height: (r as unknown as { getBBox(): { height: number } }).getBBox().height,
+      })),
     );
     expect(drawn.map(({ day, count }) => ({ day, count }))).toEqual([
       { day: '2026-05-08', count: 3 },
@@ -118,7 +131,9 @@ describe('setup page in Chromium', () => {
     expect(await page.content()).not.toContain(reg.body.raw);
     await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${server.url}/setup`);
     // The document's own 404 is expected; nothing else may fail.
-    expect(errors.filter((e) => !e.startsWith('Failed to load resource: the server responded with a status of 404'))).toEqual([]);
+    expect(
+      errors.filter((e) => !e.startsWith('Failed to load resource: the server responded with a status of 404')),
+    ).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'setup-page-rotated-key.png'), fullPage: true });
     await page.close();
   });

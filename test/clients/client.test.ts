@@ -13,7 +13,10 @@ let client: NcdClient;
 beforeAll(async () => {
   server = await startServer();
   await loadGeneratedCompanies(server, 60, 3);
-  const key = await createKey(server, { tier: 'pro', limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } });
+  const key = await createKey(server, {
+    tier: 'pro',
+    limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 },
+  });
   client = new NcdClient({ baseUrl: server.url, apiKey: key.raw });
 });
 afterAll(() => server?.close());
@@ -88,15 +91,29 @@ describe('typed errors', () => {
 
   it('401 invalid_api_key and missing_api_key', async () => {
     const bad = new NcdClient({ baseUrl: server.url, apiKey: 'ncd_not_a_real_key_000000000000' });
-    await expect(bad.keys.usage()).rejects.toMatchObject({ name: 'NcdApiError', status: 401, code: 'invalid_api_key', message: 'Invalid API key' });
+    await expect(bad.keys.usage()).rejects.toMatchObject({
+      name: 'NcdApiError',
+      status: 401,
+      code: 'invalid_api_key',
+      message: 'Invalid API key',
+    });
     const none = new NcdClient({ baseUrl: server.url });
-    await expect(none.companies.search({ country: 'NO' }).page()).rejects.toMatchObject({ status: 401, code: 'missing_api_key', message: 'Missing API key' });
+    await expect(none.companies.search({ country: 'NO' }).page()).rejects.toMatchObject({
+      status: 401,
+      code: 'missing_api_key',
+      message: 'Missing API key',
+    });
   });
 
   it('429 from the real per-minute limit: waits the Retry-After the server sent, then gives up', async () => {
     const key = await createKey(server, { limits: { rateLimitPerMinute: 1 } });
     const waits: number[] = [];
-    const limited = new NcdClient({ baseUrl: server.url, apiKey: key.raw, maxRetries: 2, sleep: async (ms) => void waits.push(ms) });
+    const limited = new NcdClient({
+      baseUrl: server.url,
+      apiKey: key.raw,
+      maxRetries: 2,
+      sleep: async (ms) => void waits.push(ms),
+    });
     await limited.keys.usage();
     const err = (await limited.keys.usage().catch((e: unknown) => e)) as NcdApiError;
     expect(err).toBeInstanceOf(NcdApiError);

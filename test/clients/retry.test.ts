@@ -36,7 +36,11 @@ function client(opts: { maxRetries?: number; maxRetryDelayMs?: number } = {}) {
   return { c, waits };
 }
 
-const limited = (seconds: string): Reply => ({ status: 429, headers: { 'retry-after': seconds }, body: { error: 'Rate limit exceeded', code: 'rate_limited', retryAfter: Number(seconds) } });
+const limited = (seconds: string): Reply => ({
+  status: 429,
+  headers: { 'retry-after': seconds },
+  body: { error: 'Rate limit exceeded', code: 'rate_limited', retryAfter: Number(seconds) },
+});
 const usage = { projectName: 'p', tier: 'free', keyPrefix: 'ncd_test', limits: {}, usage: {}, resets: {} };
 
 describe('429 backoff', () => {
@@ -68,7 +72,13 @@ describe('429 backoff', () => {
   });
 
   it('does not wait out a Retry-After longer than maxRetryDelayMs (a daily quota)', async () => {
-    script = [{ status: 429, headers: { 'retry-after': '7200' }, body: { error: 'Daily quota exceeded', code: 'daily_quota_exceeded' } }];
+    script = [
+      {
+        status: 429,
+        headers: { 'retry-after': '7200' },
+        body: { error: 'Daily quota exceeded', code: 'daily_quota_exceeded' },
+      },
+    ];
     const { c, waits } = client({ maxRetryDelayMs: 60_000 });
     await expect(c.keys.usage()).rejects.toMatchObject({ status: 429, code: 'daily_quota_exceeded', retryAfter: 7200 });
     expect(waits).toEqual([]);
@@ -77,11 +87,27 @@ describe('429 backoff', () => {
 
 describe('no retry on other client errors', () => {
   it('throws 400 at once with code and details', async () => {
-    script = [{ status: 400, body: { error: 'Invalid request', code: 'validation_failed', details: [{ path: 'params.orgNumber', message: 'must be 9 digits' }], requestId: 'r1' } }];
+    script = [
+      {
+        status: 400,
+        body: {
+          error: 'Invalid request',
+          code: 'validation_failed',
+          details: [{ path: 'params.orgNumber', message: 'must be 9 digits' }],
+          requestId: 'r1',
+        },
+      },
+    ];
     const { c, waits } = client();
     const err = (await c.companies.get('12').catch((e: unknown) => e)) as NcdApiError;
     expect(err).toBeInstanceOf(NcdApiError);
-    expect(err).toMatchObject({ status: 400, code: 'validation_failed', requestId: 'r1', method: 'GET', path: '/api/companies/12' });
+    expect(err).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      requestId: 'r1',
+      method: 'GET',
+      path: '/api/companies/12',
+    });
     expect(err.details).toEqual([{ path: 'params.orgNumber', message: 'must be 9 digits' }]);
     expect(seen).toHaveLength(1);
     expect(waits).toEqual([]);
@@ -96,7 +122,10 @@ describe('no retry on other client errors', () => {
 
 describe('5xx and network failures', () => {
   it('retries a GET on 503 with backoff', async () => {
-    script = [{ status: 503, body: { error: 'Service unavailable', code: 'service_unavailable' } }, { status: 200, body: usage }];
+    script = [
+      { status: 503, body: { error: 'Service unavailable', code: 'service_unavailable' } },
+      { status: 200, body: usage },
+    ];
     const { c, waits } = client();
     expect(await c.keys.usage()).toEqual(usage);
     expect(waits).toHaveLength(1);

@@ -20,8 +20,13 @@ describe('cursor codec', () => {
     fc.assert(
       fc.property(position, (k) => {
         const q = queryHash('companies', { orgForm: 'AS' });
-        expect(decodeCursor(otherKey, encodeCursor(key, { q, k }), q)).toMatchObject({ ok: false, reason: 'signature' });
-        expect(decodeCursor(key, encodeCursor(key, { q, k }), queryHash('companies', { orgForm: 'ENK' }))).toMatchObject({ ok: false, reason: 'query' });
+        expect(decodeCursor(otherKey, encodeCursor(key, { q, k }), q)).toMatchObject({
+          ok: false,
+          reason: 'signature',
+        });
+        expect(
+          decodeCursor(key, encodeCursor(key, { q, k }), queryHash('companies', { orgForm: 'ENK' })),
+        ).toMatchObject({ ok: false, reason: 'query' });
       }),
     );
   });

@@ -16,7 +16,17 @@ import {
 /** An in-memory store of parent links, counting loader calls (one per query). */
 function graph(links: Record<string, string | null>, source = 'shareholders') {
   const members = new Map<string, GroupMember>(
-    Object.entries(links).map(([n, p]) => [n, { orgNumber: n, name: `Company ${n}`, orgFormCode: 'AS', employeeCount: 1, parentOrgNumber: p, parentSource: p ? source : null }]),
+    Object.entries(links).map(([n, p]) => [
+      n,
+      {
+        orgNumber: n,
+        name: `Company ${n}`,
+        orgFormCode: 'AS',
+        employeeCount: 1,
+        parentOrgNumber: p,
+        parentSource: p ? source : null,
+      },
+    ]),
   );
   const calls = { member: 0, children: 0 };
   const loader: GroupLoader = {
@@ -27,7 +37,9 @@ function graph(links: Record<string, string | null>, source = 'shareholders') {
     async children(parents, exclude, limit) {
       calls.children++;
       return [...members.values()]
-        .filter((m) => m.parentOrgNumber !== null && parents.includes(m.parentOrgNumber) && !exclude.includes(m.orgNumber))
+        .filter(
+          (m) => m.parentOrgNumber !== null && parents.includes(m.parentOrgNumber) && !exclude.includes(m.orgNumber),
+        )
         .sort((a, b) => a.orgNumber.localeCompare(b.orgNumber))
         .slice(0, limit);
     },
@@ -101,10 +113,38 @@ describe('group walk', () => {
 
   it('sorts children by name, then number, and counts link sources', async () => {
     const members: GroupMember[] = [
-      { orgNumber: '3', name: 'Root', orgFormCode: 'AS', employeeCount: null, parentOrgNumber: null, parentSource: null },
-      { orgNumber: '2', name: 'Bravo', orgFormCode: 'AS', employeeCount: 1, parentOrgNumber: '3', parentSource: 'registry' },
-      { orgNumber: '1', name: 'Alfa', orgFormCode: 'AS', employeeCount: 2, parentOrgNumber: '3', parentSource: 'shareholders' },
-      { orgNumber: '0', name: 'Alfa', orgFormCode: 'AS', employeeCount: 2, parentOrgNumber: '3', parentSource: 'shareholders' },
+      {
+        orgNumber: '3',
+        name: 'Root',
+        orgFormCode: 'AS',
+        employeeCount: null,
+        parentOrgNumber: null,
+        parentSource: null,
+      },
+      {
+        orgNumber: '2',
+        name: 'Bravo',
+        orgFormCode: 'AS',
+        employeeCount: 1,
+        parentOrgNumber: '3',
+        parentSource: 'registry',
+      },
+      {
+        orgNumber: '1',
+        name: 'Alfa',
+        orgFormCode: 'AS',
+        employeeCount: 2,
+        parentOrgNumber: '3',
+        parentSource: 'shareholders',
+      },
+      {
+        orgNumber: '0',
+        name: 'Alfa',
+        orgFormCode: 'AS',
+        employeeCount: 2,
+        parentOrgNumber: '3',
+        parentSource: 'shareholders',
+      },
     ];
     expect(buildTree('3', members).children.map((c) => c.orgNumber)).toEqual(['0', '1', '2']);
     expect(linkSources('3', members)).toEqual({ registry: 1, shareholders: 2 });
@@ -112,7 +152,11 @@ describe('group walk', () => {
 
   it('on random parent links: terminates, lists each company once, and every node hangs under its parent', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `X${String(i).padStart(2, '0')}`);
-    const arb = fc.tuple(fc.array(fc.option(fc.integer({ min: 0, max: 11 }), { nil: null }), { minLength: 12, maxLength: 12 }), fc.integer({ min: 0, max: 11 }), fc.integer({ min: 1, max: 12 }));
+    const arb = fc.tuple(
+      fc.array(fc.option(fc.integer({ min: 0, max: 11 }), { nil: null }), { minLength: 12, maxLength: 12 }),
+      fc.integer({ min: 0, max: 11 }),
+      fc.integer({ min: 1, max: 12 }),
+    );
     await fc.assert(
       fc.asyncProperty(arb, async ([parents, start, cap]) => {
         const g = graph(Object.fromEntries(ids.map((id, i) => [id, parents[i] === null ? null : ids[parents[i]!]])));
@@ -121,7 +165,8 @@ describe('group walk', () => {
         expect(listed.length).toBe(members.length);
         expect(new Set(listed).size).toBe(listed.length);
         expect(listed.length).toBeLessThanOrEqual(cap);
-        const check = (n: GroupNode) => n.children.forEach((c) => (expect(g.members.get(c.orgNumber)!.parentOrgNumber).toBe(n.orgNumber), check(c)));
+        const check = (n: GroupNode) =>
+          n.children.forEach((c) => (expect(g.members.get(c.orgNumber)!.parentOrgNumber).toBe(n.orgNumber), check(c)));
         check(tree);
         expect(g.calls.member).toBeLessThanOrEqual(5);
         expect(g.calls.children).toBeLessThanOrEqual(12 + 1);
@@ -147,6 +192,12 @@ describe('ownership maths', () => {
     expect(holdsMajority(51, 100)).toBe(true);
     expect(holdsMajority(1, 1)).toBe(true);
     expect(holdsMajority(0, 0)).toBe(false);
-    fc.assert(fc.property(fc.nat({ max: 1e9 }), fc.integer({ min: 1, max: 1e9 }), (s, t) => holdsMajority(s, t) === s / t > 0.5));
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 1e9 }),
+        fc.integer({ min: 1, max: 1e9 }),
+        (s, t) => holdsMajority(s, t) === s / t > 0.5,
+      ),
+    );
   });
 });

@@ -12,13 +12,19 @@ const REQUEST_TIMEOUT_MS = 2000;
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+  server = await startServer({
+    env: { HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+  });
   await loadGeneratedCompanies(server, 60, 4);
 }, 180_000);
 afterAll(() => server?.close());
 
 /** A raw connection: writes `chunks` one by one `gapMs` apart; resolves with what came back and when the server closed. */
-function trickle(chunks: string[], gapMs: number, maxMs: number): Promise<{ data: string; closedAfterMs: number; closedEarly: boolean }> {
+function trickle(
+  chunks: string[],
+  gapMs: number,
+  maxMs: number,
+): Promise<{ data: string; closedAfterMs: number; closedEarly: boolean }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
@@ -46,9 +52,15 @@ function trickle(chunks: string[], gapMs: number, maxMs: number): Promise<{ data
 
 describe('request size limits', () => {
   it('refuses a body over 1 MB with 413 payload_too_large in the error format', async () => {
-    const r = await http(server.url, 'POST', '/api/keys/register', { rawBody: JSON.stringify({ projectName: 'big', email: 'a@example.com', description: 'x'.repeat(1024 * 1024) }) });
+    const r = await http(server.url, 'POST', '/api/keys/register', {
+      rawBody: JSON.stringify({ projectName: 'big', email: 'a@example.com', description: 'x'.repeat(1024 * 1024) }),
+    });
     expect(r.status).toBe(413);
-    expect(r.body).toMatchObject({ code: 'payload_too_large', error: expect.any(String), requestId: expect.any(String) });
+    expect(r.body).toMatchObject({
+      code: 'payload_too_large',
+      error: expect.any(String),
+      requestId: expect.any(String),
+    });
   });
 
   it('refuses a body announced over 1 MB from its Content-Length, before it is sent', async () => {
@@ -66,7 +78,9 @@ describe('request size limits', () => {
       });
       socket.on('error', () => undefined);
       // announces 5 MB and sends none of it
-      socket.write(`POST /api/keys/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`);
+      socket.write(
+        `POST /api/keys/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${5 * 1024 * 1024}\r\n\r\n`,
+      );
     });
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
@@ -104,7 +118,11 @@ describe('page size above the tier cap', () => {
 
 describe('slow-loris protection', () => {
   it('closes a connection that trickles its headers once HTTP_HEADERS_TIMEOUT_MS has passed', async () => {
-    const chunks = ['GET /api/health HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: 1\r\n`)];
+    const chunks = [
+      'GET /api/health HTTP/1.1\r\n',
+      'Host: x\r\n',
+      ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: 1\r\n`),
+    ];
     const r = await trickle(chunks, 200, 15_000);
     expect(r.closedEarly).toBe(true);
     // the deadline: headers timeout plus Node's check interval (a quarter of it) plus slack

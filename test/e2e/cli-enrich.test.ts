@@ -39,11 +39,15 @@ class EnrichProxy {
       }
       const upstream = await fetch(this.target + req.url, {
         method: req.method,
-        headers: { authorization: req.headers.authorization ?? '', 'content-type': req.headers['content-type'] ?? 'application/json' },
+        headers: {
+          authorization: req.headers.authorization ?? '',
+          'content-type': req.headers['content-type'] ?? 'application/json',
+        },
         body: req.method === 'GET' ? undefined : body,
       });
       const headers: Record<string, string> = {};
-      for (const h of ['content-type', 'retry-after', 'x-request-id']) if (upstream.headers.get(h)) headers[h] = upstream.headers.get(h)!;
+      for (const h of ['content-type', 'retry-after', 'x-request-id'])
+        if (upstream.headers.get(h)) headers[h] = upstream.headers.get(h)!;
       res.writeHead(upstream.status, headers).end(await upstream.text());
     });
   }
@@ -59,7 +63,13 @@ class EnrichProxy {
 }
 
 const COMPANIES = 1000;
-const INVALID_AT = new Map([[50, ''], [250, '12345'], [450, 'abc'], [650, '923609017'], [850, '81000000 1']]);
+const INVALID_AT = new Map([
+  [50, ''],
+  [250, '12345'],
+  [450, 'abc'],
+  [650, '923609017'],
+  [850, '81000000 1'],
+]);
 const UNKNOWN_AT = [120, 320, 520, 720, 920];
 
 let brreg: FakeBrreg;
@@ -90,7 +100,8 @@ function buildInput(): string[][] {
   return rows;
 }
 
-const validNumbers = () => inputRows.filter((_, i) => !INVALID_AT.has(i)).map((r) => r[1].replace(/^NO |[ ]|MVA$/g, ''));
+const validNumbers = () =>
+  inputRows.filter((_, i) => !INVALID_AT.has(i)).map((r) => r[1].replace(/^NO |[ ]|MVA$/g, ''));
 
 function readOutput(file: string): string[][] {
   return parse(readFileSync(file)) as string[][];
@@ -104,11 +115,24 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 90_000) {
   }
 }
 
-const enrichArgs = (out: string, extra: string[] = []) => [CLI, 'enrich', input, '--column', 'orgnr', '--out', out, '--url', proxyUrl, ...extra];
+const enrichArgs = (out: string, extra: string[] = []) => [
+  CLI,
+  'enrich',
+  input,
+  '--column',
+  'orgnr',
+  '--out',
+  out,
+  '--url',
+  proxyUrl,
+  ...extra,
+];
 
 beforeAll(async () => {
   brreg = await startFakeBrreg();
-  server = await startServer({ overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 2000 }) } } });
+  server = await startServer({
+    overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 2000 }) } },
+  });
   await loadGeneratedCompanies(server, COMPANIES, 17);
   const key = await createKey(server, { limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } });
   apiKey = key.raw;
@@ -138,7 +162,9 @@ describe('ncd enrich', () => {
     });
     let firstErr = '';
     first.stderr.on('data', (c: Buffer) => (firstErr += c.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => first.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      first.on('exit', (_code, signal) => resolve(signal)),
+    );
     // The fourth call is held, so three batches are on disk and the fourth is in flight.
     await waitFor('the fourth enrich call', () => proxy.held.length === 1 || first.exitCode !== null);
     expect(first.exitCode, firstErr).toBeNull();
@@ -171,7 +197,17 @@ describe('ncd enrich', () => {
 
     // Every input row exactly once, in order, with its own cells intact.
     const [header, ...rows] = readOutput(out);
-    expect(header).toEqual(['id', 'orgnr', 'note', 'name', 'employeeCount', 'revenue', 'ceoName', 'website', 'enrichStatus']);
+    expect(header).toEqual([
+      'id',
+      'orgnr',
+      'note',
+      'name',
+      'employeeCount',
+      'revenue',
+      'ceoName',
+      'website',
+      'enrichStatus',
+    ]);
     expect(rows.map((r) => r.slice(0, 3))).toEqual(inputRows);
     for (const i of INVALID_AT.keys()) expect(rows[i].slice(3)).toEqual(['', '', '', '', '', 'invalid']);
     for (const i of UNKNOWN_AT) expect(rows[i].slice(3)).toEqual(['', '', '', '', '', 'not_found']);
@@ -191,7 +227,8 @@ describe('ncd enrich', () => {
     const client = new NcdClient({ baseUrl: server.url, apiKey });
     const records = new Map<string, CompanyRecord>();
     const valid = validNumbers();
-    for (let i = 0; i < valid.length; i += 100) for (const r of (await client.companies.enrich(valid.slice(i, i + 100))).data) records.set(r.orgNumber, r);
+    for (let i = 0; i < valid.length; i += 100)
+      for (const r of (await client.companies.enrich(valid.slice(i, i + 100))).data) records.set(r.orgNumber, r);
     expect(records.size).toBeGreaterThan(950);
     rows.forEach((row, i) => {
       if (INVALID_AT.has(i)) return;
@@ -200,7 +237,9 @@ describe('ncd enrich', () => {
       expect(row[8]).toBe('found');
       expect(row[3]).toBe(record.name);
       expect(row[4]).toBe(record.employeeCount === null ? '' : String(record.employeeCount));
-      const own = record.financials.filter((f) => f.regnskapstype === 'SELSKAP').sort((a, b) => b.periodTo.localeCompare(a.periodTo))[0];
+      const own = record.financials
+        .filter((f) => f.regnskapstype === 'SELSKAP')
+        .sort((a, b) => b.periodTo.localeCompare(a.periodTo))[0];
       expect(row[5]).toBe(own?.revenue == null ? '' : String(own.revenue));
       const ceo = record.roles.find((r) => r.roleTypeCode === 'DAGL');
       if (!ceo) expect(row[6]).toBe('');
@@ -215,7 +254,22 @@ describe('ncd enrich', () => {
     const small = path.join(dir, 'small.csv');
     writeFileSync(small, stringify([['orgnr'], [orgNumberFor(7)], [orgNumberFor(8)]]));
     const out = path.join(dir, 'small-out.csv');
-    const r = await runProcess([CLI, 'enrich', small, '--column', 'orgnr', '--out', out, '--url', server.url, '--fields', 'orgForm,postalCode,isBankrupt'], { NCD_API_KEY: apiKey });
+    const r = await runProcess(
+      [
+        CLI,
+        'enrich',
+        small,
+        '--column',
+        'orgnr',
+        '--out',
+        out,
+        '--url',
+        server.url,
+        '--fields',
+        'orgForm,postalCode,isBankrupt',
+      ],
+      { NCD_API_KEY: apiKey },
+    );
     expect(r.code, r.stderr).toBe(0);
     const [header, ...rows] = readOutput(out);
     expect(header).toEqual(['orgnr', 'orgForm', 'postalCode', 'isBankrupt', 'enrichStatus']);
@@ -236,17 +290,25 @@ describe('ncd enrich', () => {
 
   it('rejects bad input with a clear message and writes nothing', async () => {
     const out = path.join(dir, 'never.csv');
-    const noColumn = await runProcess([CLI, 'enrich', input, '--column', 'orgnummer', '--out', out, '--url', server.url], { NCD_API_KEY: apiKey });
+    const noColumn = await runProcess(
+      [CLI, 'enrich', input, '--column', 'orgnummer', '--out', out, '--url', server.url],
+      { NCD_API_KEY: apiKey },
+    );
     expect(noColumn.code).toBe(1);
     expect(noColumn.stderr).toContain('Column "orgnummer" is not in');
     expect(noColumn.stderr).toContain('id, orgnr, note');
-    const noFile = await runProcess([CLI, 'enrich', path.join(dir, 'missing.csv'), '--column', 'orgnr', '--out', out], { NCD_API_KEY: apiKey });
+    const noFile = await runProcess([CLI, 'enrich', path.join(dir, 'missing.csv'), '--column', 'orgnr', '--out', out], {
+      NCD_API_KEY: apiKey,
+    });
     expect(noFile.code).toBe(1);
     expect(noFile.stderr).toContain('Input file not found');
     const noKey = await runProcess([CLI, 'enrich', input, '--column', 'orgnr', '--out', out], {});
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toContain('NCD_API_KEY');
-    const badField = await runProcess([CLI, 'enrich', input, '--column', 'orgnr', '--out', out, '--fields', 'name,shoeSize'], { NCD_API_KEY: apiKey });
+    const badField = await runProcess(
+      [CLI, 'enrich', input, '--column', 'orgnr', '--out', out, '--fields', 'name,shoeSize'],
+      { NCD_API_KEY: apiKey },
+    );
     expect(badField.code).toBe(1);
     expect(badField.stderr).toContain('Unknown field: shoeSize');
     expect(existsSync(out)).toBe(false);

@@ -27,12 +27,21 @@ beforeAll(async () => {
   const accounts = fixture('regnskap', 'regnskap-923609016-2024-thirdparty-fixture.json');
   accounts[0].virksomhet.organisasjonsnummer = SESAM;
   brreg.regnskap.set(SESAM, accounts);
-  const sub = { ...fixture('brreg', 'underenheter-details-response.json'), overordnetEnhet: SESAM, nedleggelsesdato: undefined };
+  const sub = {
+    ...fixture('brreg', 'underenheter-details-response.json'),
+    overordnetEnhet: SESAM,
+    nedleggelsesdato: undefined,
+  };
   brreg.underenheter.set(sub.organisasjonsnummer, sub);
-  brreg.enheter.set('123456785', { ...fixture('brreg', 'enheter-details-deleted-response.json'), organisasjonsnummer: '123456785' });
+  brreg.enheter.set('123456785', {
+    ...fixture('brreg', 'enheter-details-deleted-response.json'),
+    organisasjonsnummer: '123456785',
+  });
   for (let i = 0; i < 400; i++) brreg.add(generateCompany(i, 7));
 
-  server = await startServer({ overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 800 }) } } });
+  server = await startServer({
+    overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 800 }) } },
+  });
   key = (await createKey(server, { tier: 'internal' })).raw;
 });
 afterAll(async () => {
@@ -72,13 +81,32 @@ describe('GET /api/companies/{orgNumber}', () => {
       countyCode: '50',
       countyName: 'Trøndelag',
     });
-    expect(c.roles).toEqual([expect.objectContaining({ roleTypeCode: 'LEDE', personFirstName: 'Ove', personLastName: 'Olsen', personBirthYear: 1981 })]);
+    expect(c.roles).toEqual([
+      expect.objectContaining({
+        roleTypeCode: 'LEDE',
+        personFirstName: 'Ove',
+        personLastName: 'Olsen',
+        personBirthYear: 1981,
+      }),
+    ]);
     expect(JSON.stringify(c)).not.toContain('1981-01-01');
     expect(c.financials).toEqual([
-      expect.objectContaining({ regnskapstype: 'SELSKAP', periodTo: '2024-12-31', revenue: 72543000000, netResult: 8141000000, equity: 41090000000, totalAssets: 109150000000, profitMargin: 11.22, equityRatio: 37.65, returnOnEquity: 19.81 }),
+      expect.objectContaining({
+        regnskapstype: 'SELSKAP',
+        periodTo: '2024-12-31',
+        revenue: 72543000000,
+        netResult: 8141000000,
+        equity: 41090000000,
+        totalAssets: 109150000000,
+        profitMargin: 11.22,
+        equityRatio: 37.65,
+        returnOnEquity: 19.81,
+      }),
     ]);
     expect(c.subUnits).toEqual([expect.objectContaining({ orgNumber: '776655441', name: 'SESAM STASJON' })]);
-    expect(c._sources.attribution).toEqual(expect.arrayContaining(['Brønnøysundregistrene', 'Regnskapsregisteret', 'SSB Klass']));
+    expect(c._sources.attribution).toEqual(
+      expect.arrayContaining(['Brønnøysundregistrene', 'Regnskapsregisteret', 'SSB Klass']),
+    );
     expect(c._sources.fields).toMatchObject({
       companyCore: 'Brønnøysundregistrene',
       roles: 'Brønnøysundregistrene',
@@ -109,7 +137,13 @@ describe('GET /api/companies/{orgNumber}', () => {
   it('serves a deleted company with isDeleted and its deletion date', async () => {
     const r = await get('/api/companies/123456785');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ isDeleted: true, deletedDate: '2017-10-20', status: 'deleted', roles: [], financials: [] });
+    expect(r.body).toMatchObject({
+      isDeleted: true,
+      deletedDate: '2017-10-20',
+      status: 'deleted',
+      roles: [],
+      financials: [],
+    });
   });
 
   it.each([
@@ -164,7 +198,14 @@ describe('POST /api/companies/enrich', () => {
     expect(r.body.data.map((d: { orgNumber: string }) => d.orgNumber)).toEqual([n]);
     expect(r.body.notFound).toEqual(['974760673']);
 
-    const p = await enrich({ pairs: [{ orgNumber: n }, { orgNumber: '2646674-9', country: 'FI' }, { orgNumber: '5560000001', country: 'SE' }, { orgNumber: '974760673', country: 'NO' }] });
+    const p = await enrich({
+      pairs: [
+        { orgNumber: n },
+        { orgNumber: '2646674-9', country: 'FI' },
+        { orgNumber: '5560000001', country: 'SE' },
+        { orgNumber: '974760673', country: 'NO' },
+      ],
+    });
     expect(p.status).toBe(200);
     expect(p.body.data.map((d: { orgNumber: string }) => d.orgNumber)).toEqual([n]);
     expect(p.body.notFound).toEqual([

@@ -30,7 +30,8 @@ interface Cell {
 }
 
 const count = async (q: string) => Number((await server.ctx.store.pool.query(q)).rows[0].n);
-const cell = (rows: Cell[], country: string, category: string) => rows.find((r) => r.country === country && r.category === category)!;
+const cell = (rows: Cell[], country: string, category: string) =>
+  rows.find((r) => r.country === country && r.category === category)!;
 
 /** The figures the table must show for NO, counted here straight from the tables. */
 async function expectedNorway() {
@@ -38,20 +39,32 @@ async function expectedNorway() {
   return {
     companies: { records: companies, companiesWith: companies },
     financials: {
-      records: await count(`SELECT count(*) AS n FROM financials f JOIN companies c ON c.id = f.company_id WHERE c.country = 'NO'`),
-      companiesWith: await count(`SELECT count(DISTINCT company_id) AS n FROM financials f JOIN companies c ON c.id = f.company_id WHERE c.country = 'NO'`),
+      records: await count(
+        `SELECT count(*) AS n FROM financials f JOIN companies c ON c.id = f.company_id WHERE c.country = 'NO'`,
+      ),
+      companiesWith: await count(
+        `SELECT count(DISTINCT company_id) AS n FROM financials f JOIN companies c ON c.id = f.company_id WHERE c.country = 'NO'`,
+      ),
     },
     roles: {
-      records: await count(`SELECT count(*) AS n FROM roles r JOIN companies c ON c.id = r.company_id WHERE c.country = 'NO'`),
-      companiesWith: await count(`SELECT count(DISTINCT company_id) AS n FROM roles r JOIN companies c ON c.id = r.company_id WHERE c.country = 'NO'`),
+      records: await count(
+        `SELECT count(*) AS n FROM roles r JOIN companies c ON c.id = r.company_id WHERE c.country = 'NO'`,
+      ),
+      companiesWith: await count(
+        `SELECT count(DISTINCT company_id) AS n FROM roles r JOIN companies c ON c.id = r.company_id WHERE c.country = 'NO'`,
+      ),
     },
     subUnits: {
       records: await count(`SELECT count(*) AS n FROM sub_units WHERE country = 'NO'`),
-      companiesWith: await count(`SELECT count(*) AS n FROM companies c WHERE country = 'NO' AND EXISTS (SELECT 1 FROM sub_units s WHERE s.parent_org_number = c.org_number)`),
+      companiesWith: await count(
+        `SELECT count(*) AS n FROM companies c WHERE country = 'NO' AND EXISTS (SELECT 1 FROM sub_units s WHERE s.parent_org_number = c.org_number)`,
+      ),
     },
     inspections: {
       records: await count(`SELECT count(*) AS n FROM inspections`),
-      companiesWith: await count(`SELECT count(*) AS n FROM companies c WHERE country = 'NO' AND EXISTS (SELECT 1 FROM inspections i WHERE i.org_number = c.org_number)`),
+      companiesWith: await count(
+        `SELECT count(*) AS n FROM companies c WHERE country = 'NO' AND EXISTS (SELECT 1 FROM inspections i WHERE i.org_number = c.org_number)`,
+      ),
     },
     companiesTotal: companies,
   };
@@ -60,7 +73,10 @@ async function expectedNorway() {
 function expectMatches(rows: Cell[], expected: Awaited<ReturnType<typeof expectedNorway>>) {
   for (const category of ['companies', 'financials', 'roles', 'subUnits', 'inspections'] as const) {
     const c = cell(rows, 'NO', category);
-    expect({ category, records: c.records, companiesWith: c.companiesWith }).toEqual({ category, ...expected[category] });
+    expect({ category, records: c.records, companiesWith: c.companiesWith }).toEqual({
+      category,
+      ...expected[category],
+    });
     expect(c.share).toBeCloseTo(expected[category].companiesWith / expected.companiesTotal, 4);
   }
 }
@@ -90,14 +106,34 @@ describe('GET /api/coverage', () => {
     expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(r.headers.get('ratelimit-limit')).toBeNull();
     expect(r.body.countries).toEqual(['FI', 'NO', 'SE']);
-    expect(r.body.categories).toEqual(['companies', 'financials', 'roles', 'subUnits', 'shareholders', 'licenses', 'inspections', 'domains', 'technologies', 'screeningLists']);
+    expect(r.body.categories).toEqual([
+      'companies',
+      'financials',
+      'roles',
+      'subUnits',
+      'shareholders',
+      'licenses',
+      'inspections',
+      'domains',
+      'technologies',
+      'screeningLists',
+    ]);
     expect(r.body.rows).toHaveLength(30);
     const expected = await expectedNorway();
     expect(expected.companies.records).toBeGreaterThan(30);
     expect(expected.financials.records).toBeGreaterThan(0);
     expectMatches(r.body.rows, expected);
     expect(cell(r.body.rows, 'NO', 'inspections').records).toBe(0);
-    expect(cell(r.body.rows, 'FI', 'companies')).toMatchObject({ records: 0, share: null, lastSync: null, sources: ['prh'], cadence: [{ job: 'prh', cron: '0 3 * * 1' }, { job: 'prh-updates', cron: '0 4 * * *' }] });
+    expect(cell(r.body.rows, 'FI', 'companies')).toMatchObject({
+      records: 0,
+      share: null,
+      lastSync: null,
+      sources: ['prh'],
+      cadence: [
+        { job: 'prh', cron: '0 3 * * 1' },
+        { job: 'prh-updates', cron: '0 4 * * *' },
+      ],
+    });
     expect(cell(r.body.rows, 'SE', 'shareholders')).toMatchObject({ records: 0, sources: [], cadence: [] });
     // freshness: the brreg file load was a sync of the brreg-snapshot source
     const companies = cell(r.body.rows, 'NO', 'companies');
@@ -112,7 +148,10 @@ describe('GET /api/coverage', () => {
 
   it('keeps the table for an hour, then shows the numbers of the newest snapshot after a sync', async () => {
     const before = (await http(server.url, 'GET', '/api/coverage')).body;
-    const venues = Array.from({ length: 60 }, (_, i) => ({ orgNumber: i % 4 === 3 ? null : orgNumberFor(i), name: `Kafé ${i} AS` }));
+    const venues = Array.from({ length: 60 }, (_, i) => ({
+      orgNumber: i % 4 === 3 ? null : orgNumberFor(i),
+      name: `Kafé ${i} AS`,
+    }));
     const csv = path.join(dir, 'tilsyn.csv');
     await writeFile(csv, await text(generateInspectionsCsv({ venues, seed: 3 })));
     await runJob(server.ctx, 'inspections', { file: csv }, quiet);

@@ -25,13 +25,23 @@ afterAll(async () => {
   await server?.close();
 });
 
-const call = (method: string, path: string, body?: unknown, k = key) => http(server.url, method, path, { key: k, body });
+const call = (method: string, path: string, body?: unknown, k = key) =>
+  http(server.url, method, path, { key: k, body });
 const create = (body: unknown, k = key) => call('POST', '/api/destinations', body, k);
-const hook = (name: string, config: Record<string, unknown> = {}) => ({ name, type: 'webhook', config: { url: 'https://hooks.example/in', ...config } });
+const hook = (name: string, config: Record<string, unknown> = {}) => ({
+  name,
+  type: 'webhook',
+  config: { url: 'https://hooks.example/in', ...config },
+});
 
 describe('POST /api/destinations', () => {
   it('creates a webhook and answers the masked record', async () => {
-    const r = await create(hook('crm', { headers: { Authorization: 'Bearer create-token-1', 'X-Tenant': 'acme-1' }, signingSecret: 'whsec_' + Buffer.alloc(24, 1).toString('base64') }));
+    const r = await create(
+      hook('crm', {
+        headers: { Authorization: 'Bearer create-token-1', 'X-Tenant': 'acme-1' },
+        signingSecret: 'whsec_' + Buffer.alloc(24, 1).toString('base64'),
+      }),
+    );
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -40,7 +50,12 @@ describe('POST /api/destinations', () => {
       isActive: true,
       createdAt: expect.any(String),
       updatedAt: r.body.createdAt,
-      config: { url: 'https://hooks.example/in', method: 'POST', headers: { Authorization: '***', 'X-Tenant': '***' }, signing: true },
+      config: {
+        url: 'https://hooks.example/in',
+        method: 'POST',
+        headers: { Authorization: '***', 'X-Tenant': '***' },
+        signing: true,
+      },
     });
     expect(JSON.stringify(r.body)).not.toMatch(/create-token-1|acme-1|whsec_/);
   });
@@ -48,7 +63,12 @@ describe('POST /api/destinations', () => {
   it('accepts plain http with a warning', async () => {
     const r = await create(hook('plain', { url: 'http://alt.example:8080/in', method: 'PUT' }));
     expect(r.status).toBe(201);
-    expect(r.body.config).toMatchObject({ url: 'http://alt.example:8080/in', method: 'PUT', headers: {}, signing: false });
+    expect(r.body.config).toMatchObject({
+      url: 'http://alt.example:8080/in',
+      method: 'PUT',
+      headers: {},
+      signing: false,
+    });
     expect(r.body.warnings).toEqual([expect.stringMatching(/plain http/)]);
   });
 
@@ -56,7 +76,10 @@ describe('POST /api/destinations', () => {
     await create(hook('dup'));
     const again = await create(hook('dup'));
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'destination_name_taken', details: [{ path: 'body.name', message: expect.any(String) }] });
+    expect(again.body).toMatchObject({
+      code: 'destination_name_taken',
+      details: [{ path: 'body.name', message: expect.any(String) }],
+    });
     expect((await create(hook('dup'), otherKey)).status).toBe(201);
   });
 
@@ -70,10 +93,18 @@ describe('POST /api/destinations', () => {
     ['reserved header', hook('x', { headers: { 'content-type': 'text/plain' } }), 'body.config.headers.content-type'],
     ['header name not a token', hook('x', { headers: { 'X A': 'v' } }), 'body.config.headers.X A'],
     ['header value over 1 KB', hook('x', { headers: { 'X-A': 'v'.repeat(1025) } }), 'body.config.headers.X-A'],
-    ['more than 20 headers', hook('x', { headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-${i}`, 'v'])) }), 'body.config.headers'],
+    [
+      'more than 20 headers',
+      hook('x', { headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-${i}`, 'v'])) }),
+      'body.config.headers',
+    ],
     ['weak signing secret', hook('x', { signingSecret: 'abc' }), 'body.config.signingSecret'],
     ['credentials in the URL', hook('x', { url: 'https://u:p@hooks.example/' }), 'body.config.url'],
-    ['a name that resolves to a private address among public ones', hook('x', { url: 'https://internal.example/' }), 'body.config.url'],
+    [
+      'a name that resolves to a private address among public ones',
+      hook('x', { url: 'https://internal.example/' }),
+      'body.config.url',
+    ],
     ['a private literal', hook('x', { url: 'https://10.1.2.3/' }), 'body.config.url'],
     ['a name that does not resolve', hook('x', { url: 'https://nowhere.example/' }), 'body.config.url'],
     ['a privileged non-HTTP port', hook('x', { url: 'http://hooks.example:25/' }), 'body.config.url'],
@@ -97,7 +128,7 @@ describe('reading, changing and deleting', () => {
     for (const name of ['zeta', 'alpha', 'Mid', 'beta']) expect((await create(hook(`list-${name}`))).status).toBe(201);
   });
 
-  it('lists the project\'s destinations sorted by name, and only those', async () => {
+  it("lists the project's destinations sorted by name, and only those", async () => {
     const mine = await call('GET', '/api/destinations');
     expect(mine.status).toBe(200);
     const names: string[] = mine.body.data.map((d: { name: string }) => d.name);
@@ -107,7 +138,7 @@ describe('reading, changing and deleting', () => {
     expect(theirs.body.data.map((d: { name: string }) => d.name)).toEqual(['dup']);
   });
 
-  it('answers 404 for a missing destination and for another project\'s', async () => {
+  it("answers 404 for a missing destination and for another project's", async () => {
     expect((await call('GET', '/api/destinations/nope')).body.code).toBe('destination_not_found');
     for (const [method, body] of [['GET'], ['PUT', { isActive: false }], ['DELETE']] as const) {
       const r = await call(method, '/api/destinations/crm', body, otherKey);
@@ -127,9 +158,16 @@ describe('reading, changing and deleting', () => {
   });
 
   it('PUT with a config replaces the whole config', async () => {
-    const r = await call('PUT', '/api/destinations/crm', { config: { url: 'https://alt.example/v2', method: 'PATCH', headers: { 'X-New': 'n' } } });
+    const r = await call('PUT', '/api/destinations/crm', {
+      config: { url: 'https://alt.example/v2', method: 'PATCH', headers: { 'X-New': 'n' } },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.config).toEqual({ url: 'https://alt.example/v2', method: 'PATCH', headers: { 'X-New': '***' }, signing: false });
+    expect(r.body.config).toEqual({
+      url: 'https://alt.example/v2',
+      method: 'PATCH',
+      headers: { 'X-New': '***' },
+      signing: false,
+    });
     expect((await call('GET', '/api/destinations/crm')).body.config).toEqual(r.body.config);
   });
 
@@ -158,12 +196,20 @@ describe('reading, changing and deleting', () => {
 describe('storage', () => {
   it('keeps no header value, signing secret or URL in clear anywhere in the database', async () => {
     const secrets = ['dump-header-value-Zq81', 'dump-signing-secret-Kx77', 'dump-path-token-Pp3'];
-    const r = await create(hook('dump', { url: `https://hooks.example/in/${secrets[2]}`, headers: { Authorization: `Bearer ${secrets[0]}` }, signingSecret: secrets[1] }));
+    const r = await create(
+      hook('dump', {
+        url: `https://hooks.example/in/${secrets[2]}`,
+        headers: { Authorization: `Bearer ${secrets[0]}` },
+        signingSecret: secrets[1],
+      }),
+    );
     expect(r.status).toBe(201);
     expect((await call('GET', '/api/destinations/dump')).body.config.url).toContain(secrets[2]);
 
     const pool = server.ctx.store.pool;
-    const tables = await pool.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+    const tables = await pool.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    );
     expect(tables.rows.map((t) => t.table_name)).toContain('destinations');
     let scanned = 0;
     for (const { table_name } of tables.rows) {
@@ -203,7 +249,9 @@ describe('storage', () => {
     const one = await call('GET', '/api/destinations/sealed-elsewhere');
     expect(one.status).toBe(500);
     expect(one.body.code).toBe('destination_unreadable');
-    const fixed = await call('PUT', '/api/destinations/sealed-elsewhere', { config: { url: 'https://hooks.example/new' } });
+    const fixed = await call('PUT', '/api/destinations/sealed-elsewhere', {
+      config: { url: 'https://hooks.example/new' },
+    });
     expect(fixed.status).toBe(200);
     expect((await call('GET', '/api/destinations/sealed-elsewhere')).body.config.url).toBe('https://hooks.example/new');
   });

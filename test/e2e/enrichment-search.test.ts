@@ -25,7 +25,9 @@ beforeAll(async () => {
   });
   // Scenario companies plus ordinary generated ones (their websites resolve nowhere).
   const others = Array.from({ length: 30 }, (_, i) => generateCompany(i, 5).enhet).map(mapEnhet);
-  await server.ctx.repos.companyWrites.write([...Object.values(companies), ...others].map((core) => ({ core, fetched: true })));
+  await server.ctx.repos.companyWrites.write(
+    [...Object.values(companies), ...others].map((core) => ({ core, fetched: true })),
+  );
   await runJob(server.ctx, 'domains', { limit: 100 }, () => {});
   key = (await createKey(server, { tier: 'internal' })).raw;
 });
@@ -64,8 +66,16 @@ describe('search filters from the enrichment pipeline', () => {
 
   it('search rows carry the enrichment fields with their provenance', async () => {
     const [row] = await search('hasTechnology=Shopify');
-    expect(row).toMatchObject({ primaryDomain: 'nordlysstrikk.no', instagramHandle: 'nordlysstrikk', hasAnyAdPixel: true });
+    expect(row).toMatchObject({
+      primaryDomain: 'nordlysstrikk.no',
+      instagramHandle: 'nordlysstrikk',
+      hasAnyAdPixel: true,
+    });
     expect(row.technologies.map((t: any) => t.name)).toContain('Shopify');
-    expect(row._sources.fields).toMatchObject({ domain: 'Enrichment pipeline', socialHandles: 'Enrichment pipeline', technologies: 'Enrichment pipeline' });
+    expect(row._sources.fields).toMatchObject({
+      domain: 'Enrichment pipeline',
+      socialHandles: 'Enrichment pipeline',
+      technologies: 'Enrichment pipeline',
+    });
   });
 });

@@ -59,7 +59,8 @@ describe('domains pipeline against fake websites', () => {
       maakeskjaer: 'rejected',
       polar: 'rejected',
     });
-    for (const k of Object.keys(companies)) expect(row(k)).toMatchObject({ stage: 'done', completedAt: expect.any(String) });
+    for (const k of Object.keys(companies))
+      expect(row(k)).toMatchObject({ stage: 'done', completedAt: expect.any(String) });
   });
 
   it('confirms the site with the org number in its footer and its redirecting alias', () => {
@@ -74,18 +75,34 @@ describe('domains pipeline against fake websites', () => {
       facebookHandle: 'fjordlysregnskap',
     });
     const site = candidate('fjordlys', 'fjordlys.no');
-    expect(site).toMatchObject({ origin: 'brreg-website', status: 'confirmed', score: 100, httpStatus: 200, error: null, finalUrl: 'http://www.fjordlys.no/' });
+    expect(site).toMatchObject({
+      origin: 'brreg-website',
+      status: 'confirmed',
+      score: 100,
+      httpStatus: 200,
+      error: null,
+      finalUrl: 'http://www.fjordlys.no/',
+    });
     expect(site.signals).toMatchObject({ orgNumberOnPage: true, nameInTitle: true, otherOrgNumbers: ['921845634'] });
     expect(site.ledger.map((e: any) => e.signal)).toEqual(['origin', 'live-page', 'org-number', 'name-in-title']);
     const alias = candidate('fjordlys', 'fjordlys.com');
-    expect(alias).toMatchObject({ origin: 'name-guess', status: 'confirmed', redirectsToCandidate: 'fjordlys.no', redirects: ['http://www.fjordlys.no/'] });
+    expect(alias).toMatchObject({
+      origin: 'name-guess',
+      status: 'confirmed',
+      redirectsToCandidate: 'fjordlys.no',
+      redirects: ['http://www.fjordlys.no/'],
+    });
     expect(alias.ledger).toContainEqual(expect.objectContaining({ signal: 'redirects-to-candidate', points: 0 }));
     // A name guess that is parked is rejected on its own.
     const parked = candidate('fjordlys', 'fjordlysregnskap.com');
     expect(parked.status).toBe('rejected');
     expect(parked.signals.parkedMarkers.length).toBeGreaterThan(0);
     // Guesses that do not resolve are recorded as such, never fetched.
-    expect(candidate('fjordlys', 'fjordlys-regnskap.no')).toMatchObject({ status: 'rejected', error: 'dns', httpStatus: null });
+    expect(candidate('fjordlys', 'fjordlys-regnskap.no')).toMatchObject({
+      status: 'rejected',
+      error: 'dns',
+      httpStatus: null,
+    });
     // Internal detection data stays out of the ledger.
     expect(site).not.toHaveProperty('technologies');
   });
@@ -108,7 +125,11 @@ describe('domains pipeline against fake websites', () => {
       expect(t.confidence).toBeLessThanOrEqual(1);
       expect(typeof t.category).toBe('string');
     }
-    expect(r.body._sources.fields).toMatchObject({ domain: 'Enrichment pipeline', socialHandles: 'Enrichment pipeline', technologies: 'Enrichment pipeline' });
+    expect(r.body._sources.fields).toMatchObject({
+      domain: 'Enrichment pipeline',
+      socialHandles: 'Enrichment pipeline',
+      technologies: 'Enrichment pipeline',
+    });
     expect(r.body._sources.attribution).toContain('Enrichment pipeline');
   });
 
@@ -121,13 +142,21 @@ describe('domains pipeline against fake websites', () => {
       twitterHandle: 'BergenBygg',
       hasAnyAdPixel: true,
     });
-    expect(r.body.technologies.map((t: any) => t.name)).toEqual(expect.arrayContaining(['WordPress', 'LinkedIn Insight Tag', 'Meta Pixel']));
+    expect(r.body.technologies.map((t: any) => t.name)).toEqual(
+      expect.arrayContaining(['WordPress', 'LinkedIn Insight Tag', 'Meta Pixel']),
+    );
   });
 
   it('writes nothing onto a company whose only site is parked', async () => {
     expect(candidate('havbris', 'havbris.no').signals.parkedMarkers.length).toBeGreaterThan(0);
     const r = await get(`/api/companies/${org('havbris')}`);
-    expect(r.body).toMatchObject({ primaryDomain: null, enrichedDomains: [], technologies: [], hasAnyAdPixel: false, facebookHandle: null });
+    expect(r.body).toMatchObject({
+      primaryDomain: null,
+      enrichedDomains: [],
+      technologies: [],
+      hasAnyAdPixel: false,
+      facebookHandle: null,
+    });
     expect(r.body._sources.fields).not.toHaveProperty('domain');
     expect(r.body._sources.fields).not.toHaveProperty('technologies');
   });
@@ -149,9 +178,21 @@ describe('domains pipeline against fake websites', () => {
 
   it('never contacts the private address a site redirects to', () => {
     const c = candidate('maakeskjaer', 'maakeskjaer.no');
-    expect(c).toMatchObject({ status: 'rejected', error: 'private-address', httpStatus: 302, finalUrl: 'http://www.maakeskjaer.no/', redirects: ['http://127.0.0.99/'] });
+    expect(c).toMatchObject({
+      status: 'rejected',
+      error: 'private-address',
+      httpStatus: 302,
+      finalUrl: 'http://www.maakeskjaer.no/',
+      redirects: ['http://127.0.0.99/'],
+    });
     // Both redirects were met: to the IP literal (www.) and to a name resolving to it (bare host).
-    expect(sites.site('maakeskjaer').requests.filter((q) => q.path === '/').map((q) => q.host).sort()).toEqual(['maakeskjaer.no', 'www.maakeskjaer.no']);
+    expect(
+      sites
+        .site('maakeskjaer')
+        .requests.filter((q) => q.path === '/')
+        .map((q) => q.host)
+        .sort(),
+    ).toEqual(['maakeskjaer.no', 'www.maakeskjaer.no']);
     const sink = sites.site('sink');
     expect(sink.requests).toEqual([]);
     expect(sink.connections).toBe(0);
@@ -165,7 +206,16 @@ describe('domains pipeline against fake websites', () => {
   });
 
   it('asks each host for robots.txt once and identifies itself', () => {
-    for (const name of ['fjordlys', 'fjordlys-alias', 'parked', 'nordlys', 'bergen', 'vestweb', 'maakeskjaer', 'polar']) {
+    for (const name of [
+      'fjordlys',
+      'fjordlys-alias',
+      'parked',
+      'nordlys',
+      'bergen',
+      'vestweb',
+      'maakeskjaer',
+      'polar',
+    ]) {
       const site = sites.site(name);
       const robots = site.requests.filter((q) => q.path === '/robots.txt').map((q) => q.host);
       expect(robots.length).toBeGreaterThan(0);
@@ -179,7 +229,12 @@ describe('GET /api/enrichment', () => {
   it('orders by confidence, then org number, and summarises by status', async () => {
     const r = await get('/api/enrichment');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ summary: { confirmed: 3, ambiguous: 0, rejected: 7 }, total: 10, limit: 50, offset: 0 });
+    expect(r.body).toMatchObject({
+      summary: { confirmed: 3, ambiguous: 0, rejected: 7 },
+      total: 10,
+      limit: 50,
+      offset: 0,
+    });
     const keys: [number, string][] = r.body.data.map((d: any) => [d.confidence, d.orgNumber]);
     const sorted = [...keys].sort((a, b) => b[0] - a[0] || a[1].localeCompare(b[1]));
     expect(keys).toEqual(sorted);
@@ -191,7 +246,9 @@ describe('GET /api/enrichment', () => {
   it('filters by status and minimum confidence and pages by offset', async () => {
     const confirmed = await get('/api/enrichment?status=confirmed');
     expect(confirmed.body.total).toBe(3);
-    expect(confirmed.body.data.map((d: any) => d.orgNumber).sort()).toEqual([org('fjordlys'), org('nordlys'), org('bergen')].sort());
+    expect(confirmed.body.data.map((d: any) => d.orgNumber).sort()).toEqual(
+      [org('fjordlys'), org('nordlys'), org('bergen')].sort(),
+    );
     const high = await get('/api/enrichment?minConfidence=65');
     expect(high.body.total).toBe(3);
     expect(high.body.summary).toEqual({ confirmed: 3, ambiguous: 0, rejected: 0 });
@@ -199,7 +256,9 @@ describe('GET /api/enrichment', () => {
     const page2 = await get('/api/enrichment?limit=4&offset=4');
     const all = await get('/api/enrichment?limit=200');
     expect(page1.body.data).toHaveLength(4);
-    expect([...page1.body.data, ...page2.body.data].map((d: any) => d.orgNumber)).toEqual(all.body.data.slice(0, 8).map((d: any) => d.orgNumber));
+    expect([...page1.body.data, ...page2.body.data].map((d: any) => d.orgNumber)).toEqual(
+      all.body.data.slice(0, 8).map((d: any) => d.orgNumber),
+    );
     expect(page2.body).toMatchObject({ limit: 4, offset: 4, total: 10 });
   });
 
@@ -226,11 +285,19 @@ describe('GET /api/enrichment', () => {
 describe('re-runs', () => {
   it('lists a company not scored yet only as pending', async () => {
     const extra = scenarioCompanies(11, 900).fjordlys;
-    await server.ctx.repos.companyWrites.write([{ core: { ...extra, name: 'TINDVED PRAKSIS AS', website: null, email: null }, fetched: true }]);
+    await server.ctx.repos.companyWrites.write([
+      { core: { ...extra, name: 'TINDVED PRAKSIS AS', website: null, email: null }, fetched: true },
+    ]);
     await run(0); // candidates only
     const pending = await get('/api/enrichment?status=pending');
     expect(pending.body.total).toBe(1);
-    expect(pending.body.data[0]).toMatchObject({ orgNumber: extra.orgNumber, status: 'pending', stage: 'candidates', completedAt: null, confidence: 0 });
+    expect(pending.body.data[0]).toMatchObject({
+      orgNumber: extra.orgNumber,
+      status: 'pending',
+      stage: 'candidates',
+      completedAt: null,
+      confidence: 0,
+    });
     expect(pending.body.data[0].candidates.every((c: any) => c.status === 'pending' && c.score === null)).toBe(true);
     expect((await get('/api/enrichment')).body.total).toBe(10);
   });
@@ -247,7 +314,9 @@ describe('re-runs', () => {
     const after = (await get(`/api/companies/${org('fjordlys')}`)).body;
     expect(after.updatedAt).toBe(before.updatedAt);
     expect(after.primaryDomain).toBe('fjordlys.no');
-    const again = (await get('/api/enrichment?status=confirmed')).body.data.find((d: any) => d.orgNumber === org('fjordlys'));
+    const again = (await get('/api/enrichment?status=confirmed')).body.data.find(
+      (d: any) => d.orgNumber === org('fjordlys'),
+    );
     expect(new Date(again.completedAt).getTime()).toBeGreaterThan(new Date(completedBefore).getTime());
     expect(sites.site('sink').connections).toBe(0);
   });

@@ -14,12 +14,21 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const LEAKS = [/\bat [\w$.<>]+ \(?(?:file:|node:|\/)/, /node_modules|node:internal/, /\bSELECT\b|\bINSERT INTO\b|\bWHERE\b|syntax error at|relation "|violates .* constraint/i, /(?:Type|Reference|Range)Error:/];
+const LEAKS = [
+  /\bat [\w$.<>]+ \(?(?:file:|node:|\/)/,
+  /node_modules|node:internal/,
+  /\bSELECT\b|\bINSERT INTO\b|\bWHERE\b|syntax error at|relation "|violates .* constraint/i,
+  /(?:Type|Reference|Range)Error:/,
+];
 
 function expectCleanError(r: JsonResponse, status: number, code?: string) {
   expect(r.status).toBe(status);
   expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(r.body).toMatchObject({ error: expect.any(String), code: code ?? expect.any(String), requestId: expect.any(String) });
+  expect(r.body).toMatchObject({
+    error: expect.any(String),
+    code: code ?? expect.any(String),
+    requestId: expect.any(String),
+  });
   expect(r.body).not.toHaveProperty('stack');
   expect(r.body).not.toHaveProperty('statusCode');
   const text = JSON.stringify(r.body);
@@ -31,23 +40,57 @@ describe('error bodies', () => {
     const u = server.url;
     expectCleanError(await http(u, 'GET', '/api/nope'), 404, 'route_not_found');
     expectCleanError(await http(u, 'GET', '/api/municipalities'), 401, 'missing_api_key');
-    expectCleanError(await http(u, 'GET', '/api/municipalities', { key: 'ncd_' + 'Z'.repeat(38) }), 401, 'invalid_api_key');
-    expectCleanError(await http(u, 'GET', '/api/municipalities', { headers: { authorization: 'Basic ' + 'x'.repeat(300) } }), 401, 'missing_api_key');
-    expectCleanError(await http(u, 'POST', '/api/keys/register', { rawBody: '{"projectName": "x",' }), 400, 'invalid_json');
+    expectCleanError(
+      await http(u, 'GET', '/api/municipalities', { key: 'ncd_' + 'Z'.repeat(38) }),
+      401,
+      'invalid_api_key',
+    );
+    expectCleanError(
+      await http(u, 'GET', '/api/municipalities', { headers: { authorization: 'Basic ' + 'x'.repeat(300) } }),
+      401,
+      'missing_api_key',
+    );
+    expectCleanError(
+      await http(u, 'POST', '/api/keys/register', { rawBody: '{"projectName": "x",' }),
+      400,
+      'invalid_json',
+    );
     expectCleanError(await http(u, 'POST', '/api/keys/register', { rawBody: '' }), 400, 'invalid_json');
-    expectCleanError(await http(u, 'POST', '/api/keys/register', { rawBody: '<x/>', headers: { 'content-type': 'application/xml' } }), 415, 'unsupported_media_type');
+    expectCleanError(
+      await http(u, 'POST', '/api/keys/register', { rawBody: '<x/>', headers: { 'content-type': 'application/xml' } }),
+      415,
+      'unsupported_media_type',
+    );
     const v = await http(u, 'POST', '/api/keys/register', { body: { projectName: 5, email: 'nope' } });
     expectCleanError(v, 400, 'validation_failed');
     expect(v.body.details.length).toBeGreaterThan(0);
-    expectCleanError(await http(u, 'GET', "/api/companies?q=x'%3B%20DROP%20TABLE%20companies%3B--&cursor=%27%20OR%201%3D1", { key }), 400, 'invalid_cursor');
+    expectCleanError(
+      await http(u, 'GET', "/api/companies?q=x'%3B%20DROP%20TABLE%20companies%3B--&cursor=%27%20OR%201%3D1", { key }),
+      400,
+      'invalid_cursor',
+    );
     expectCleanError(await http(u, 'GET', '/api/companies/123/group', { key }), 400, 'validation_failed');
     expectCleanError(await http(u, 'GET', '/api/companies/923609016/group', { key }), 404);
     expectCleanError(await http(u, 'GET', '/api/updates?since=not-a-date', { key }), 400, 'validation_failed');
-    expectCleanError(await http(u, 'POST', '/api/companies/enrich', { key, body: { orgNumbers: Array.from({ length: 101 }, () => '910000001') } }), 400, 'validation_failed');
+    expectCleanError(
+      await http(u, 'POST', '/api/companies/enrich', {
+        key,
+        body: { orgNumbers: Array.from({ length: 101 }, () => '910000001') },
+      }),
+      400,
+      'validation_failed',
+    );
   });
 
   it('answers extreme numeric filters with 200 or 400, never a database error', async () => {
-    for (const q of ['minRevenue=-999999999.9999977', 'maxRevenue=1e300', 'minRevenue=0.5&maxRevenue=0.7', 'minEmployees=1e40', 'maxEmployees=2147483648', 'minEmployees=9223372036854775808']) {
+    for (const q of [
+      'minRevenue=-999999999.9999977',
+      'maxRevenue=1e300',
+      'minRevenue=0.5&maxRevenue=0.7',
+      'minEmployees=1e40',
+      'maxEmployees=2147483648',
+      'minEmployees=9223372036854775808',
+    ]) {
       const r = await http(server.url, 'GET', `/api/companies?orgForm=AS&${q}`, { key });
       expect([200, 400], `${q}: ${JSON.stringify(r.body)}`).toContain(r.status);
       if (r.status === 400) expectCleanError(r, 400, 'validation_failed');
@@ -57,14 +100,19 @@ describe('error bodies', () => {
   it('refuses a NUL character in a path, query or body field with 400 and its place, never a database error', async () => {
     const u = server.url;
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const r = await http(u, method, '/api/destinations/%00', { key, ...(method === 'PUT' ? { body: { isActive: false } } : {}) });
+      const r = await http(u, method, '/api/destinations/%00', {
+        key,
+        ...(method === 'PUT' ? { body: { isActive: false } } : {}),
+      });
       expectCleanError(r, 400, 'validation_failed');
       expect(r.body.details).toContainEqual({ path: 'params.name', message: expect.stringMatching(/NUL/) });
     }
     const q = await http(u, 'GET', '/api/companies?q=ab%00c', { key });
     expectCleanError(q, 400, 'validation_failed');
     expect(q.body.details).toContainEqual({ path: 'query.q', message: expect.stringMatching(/NUL/) });
-    const b = await http(u, 'POST', '/api/keys/register', { rawBody: '{"projectName":"a\\u0000b","email":"a@example.com"}' });
+    const b = await http(u, 'POST', '/api/keys/register', {
+      rawBody: '{"projectName":"a\\u0000b","email":"a@example.com"}',
+    });
     expectCleanError(b, 400, 'validation_failed');
     expect(b.body.details).toContainEqual({ path: 'body.projectName', message: expect.stringMatching(/NUL/) });
   });

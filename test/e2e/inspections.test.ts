@@ -13,7 +13,8 @@ import { walkPages } from '../helpers/pages.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-const FIXTURE = new URL('../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url).pathname;
+const FIXTURE = new URL('../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url)
+  .pathname;
 
 interface Row {
   id: number;
@@ -33,7 +34,10 @@ beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'inspections-e2e-'));
   try {
     // Mixed-case names (upstream has both) so the name sort is seen to ignore case.
-    const venues = Array.from({ length: 200 }, (_, i) => ({ orgNumber: i % 9 === 8 ? null : orgNumberFor(i % 150), name: i % 2 ? `KAFÉ ${i} AS` : `bistro ${i}` }));
+    const venues = Array.from({ length: 200 }, (_, i) => ({
+      orgNumber: i % 9 === 8 ? null : orgNumberFor(i % 150),
+      name: i % 2 ? `KAFÉ ${i} AS` : `bistro ${i}`,
+    }));
     const csv = await text(generateInspectionsCsv({ venues, seed: 3, maxInspectionsPerVenue: 4 }));
     const file = path.join(dir, 'tilsyn.csv');
     await writeFile(file, csv);
@@ -43,7 +47,11 @@ beforeAll(async () => {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  all = (await server.ctx.store.pool.query<Row>(`SELECT id::int AS id, org_number, name, postnr, total_rating, to_char(date, 'YYYY-MM-DD') AS date FROM inspections`)).rows;
+  all = (
+    await server.ctx.store.pool.query<Row>(
+      `SELECT id::int AS id, org_number, name, postnr, total_rating, to_char(date, 'YYYY-MM-DD') AS date FROM inspections`,
+    )
+  ).rows;
   internal = (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
 }, 180_000);
 afterAll(() => server?.close());
@@ -52,7 +60,8 @@ const get = (p: string, key = internal) => http(server.url, 'GET', p, { key });
 const freshKey = async () => (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
 
 /** Follows nextCursor to the end with a key of its own; returns the rows in order. */
-const walk = async (query: string, limit = 100) => walkPages(server.url, '/api/inspections', `${query}&limit=${limit}`, await freshKey());
+const walk = async (query: string, limit = 100) =>
+  walkPages(server.url, '/api/inspections', `${query}&limit=${limit}`, await freshKey());
 const ids = (rows: { id: string | number }[]) => rows.map((r) => String(r.id)).sort();
 
 describe('filters', () => {
@@ -68,13 +77,25 @@ describe('filters', () => {
     ['orgNumber', () => `orgNumber=${busyOrg()}`, (r) => r.org_number === busyOrg()],
     ['minRating', () => 'minRating=2', (r) => r.total_rating >= 2],
     ['maxRating', () => 'maxRating=0', (r) => r.total_rating === 0],
-    ['minRating and maxRating (inclusive)', () => 'minRating=1&maxRating=2', (r) => r.total_rating >= 1 && r.total_rating <= 2],
+    [
+      'minRating and maxRating (inclusive)',
+      () => 'minRating=1&maxRating=2',
+      (r) => r.total_rating >= 1 && r.total_rating <= 2,
+    ],
     ['minRating = maxRating', () => 'minRating=3&maxRating=3', (r) => r.total_rating === 3],
     ['postnr', () => `postnr=${somePostnr()}`, (r) => r.postnr === somePostnr()],
     ['fromDate (on or after)', () => `fromDate=${midDate()}`, (r) => r.date >= midDate()],
     ['toDate (on or before)', () => `toDate=${midDate()}`, (r) => r.date <= midDate()],
-    ['fromDate = toDate (one day, inclusive)', () => `fromDate=${midDate()}&toDate=${midDate()}`, (r) => r.date === midDate()],
-    ['combined', () => `minRating=1&fromDate=2023-01-01&toDate=2023-12-31`, (r) => r.total_rating >= 1 && r.date.startsWith('2023')],
+    [
+      'fromDate = toDate (one day, inclusive)',
+      () => `fromDate=${midDate()}&toDate=${midDate()}`,
+      (r) => r.date === midDate(),
+    ],
+    [
+      'combined',
+      () => `minRating=1&fromDate=2023-01-01&toDate=2023-12-31`,
+      (r) => r.total_rating >= 1 && r.date.startsWith('2023'),
+    ],
   ])('%s returns exactly the matching inspections', async (_name, query, predicate) => {
     const expected = all.filter(predicate);
     expect(expected.length).toBeGreaterThan(0);
@@ -86,10 +107,25 @@ describe('filters', () => {
   });
 
   it.each([
-    'minRating=-1', 'minRating=4', 'maxRating=4', 'maxRating=1.5', 'minRating=x', 'minRating=3&maxRating=1',
-    'postnr=123', 'postnr=12345', 'postnr=abcd', 'fromDate=2024-13-01', 'fromDate=2024-02-30', 'toDate=yesterday',
-    'toDate=20240101', 'fromDate=2024-05-02&toDate=2024-05-01', 'orgNumber=12345678', 'sort=rating', 'order=up',
-    'limit=0', 'limit=101',
+    'minRating=-1',
+    'minRating=4',
+    'maxRating=4',
+    'maxRating=1.5',
+    'minRating=x',
+    'minRating=3&maxRating=1',
+    'postnr=123',
+    'postnr=12345',
+    'postnr=abcd',
+    'fromDate=2024-13-01',
+    'fromDate=2024-02-30',
+    'toDate=yesterday',
+    'toDate=20240101',
+    'fromDate=2024-05-02&toDate=2024-05-01',
+    'orgNumber=12345678',
+    'sort=rating',
+    'order=up',
+    'limit=0',
+    'limit=101',
   ])('answers 400 with details for %s', async (query) => {
     const r = await get(`/api/inspections?${query}`);
     expect(r.status).toBe(400);
@@ -106,8 +142,17 @@ describe('filters', () => {
 describe('sort and order', () => {
   const SQL: Record<string, string> = { date: 'date', totalRating: 'total_rating', name: 'lower(name)' };
 
-  it.each(['date', 'totalRating', 'name'].flatMap((s) => [[s, 'asc'], [s, 'desc']]))('sort=%s order=%s matches the database order, in pages that add up to the whole', async (sort, order) => {
-    const expected = (await server.ctx.store.pool.query(`SELECT id::text AS key FROM inspections ORDER BY ${SQL[sort]} ${order}, id ${order}`)).rows.map((r) => r.key);
+  it.each(
+    ['date', 'totalRating', 'name'].flatMap((s) => [
+      [s, 'asc'],
+      [s, 'desc'],
+    ]),
+  )('sort=%s order=%s matches the database order, in pages that add up to the whole', async (sort, order) => {
+    const expected = (
+      await server.ctx.store.pool.query(
+        `SELECT id::text AS key FROM inspections ORDER BY ${SQL[sort]} ${order}, id ${order}`,
+      )
+    ).rows.map((r) => r.key);
     const whole = await walk(`sort=${sort}&order=${order}`);
     expect(whole.map((r) => r.id)).toEqual(expected);
     const paged = await walk(`sort=${sort}&order=${order}`, 17); // under 50 follows, the depth limit
@@ -118,7 +163,9 @@ describe('sort and order', () => {
     const r = await get('/api/inspections?limit=50');
     const dates = r.body.data.map((d: { date: string }) => d.date);
     expect(dates).toEqual([...dates].sort().reverse());
-    expect(r.body.data.map((d: { id: string }) => d.id)).toEqual((await walk('sort=date&order=desc')).slice(0, 50).map((d) => d.id));
+    expect(r.body.data.map((d: { id: string }) => d.id)).toEqual(
+      (await walk('sort=date&order=desc')).slice(0, 50).map((d) => d.id),
+    );
   });
 });
 
@@ -143,10 +190,38 @@ describe('rows', () => {
         poststed: 'OSLO',
         inspectionType: 'ordinary',
         themes: [
-          { number: 1, nameNo: 'Rutiner og ledelse', nameNn: 'Rutiner og ledelse', grade: 0, applicable: true, assessed: true },
-          { number: 2, nameNo: 'Lokaler og utstyr', nameNn: 'Lokaler og utstyr', grade: 1, applicable: true, assessed: true },
-          { number: 3, nameNo: 'Mathåndtering og tilberedning', nameNn: 'Mathåndtering og tilberedning', grade: 0, applicable: true, assessed: true },
-          { number: 4, nameNo: 'Merking og sporbarhet', nameNn: 'Merking og sporbarhet', grade: 4, applicable: false, assessed: false },
+          {
+            number: 1,
+            nameNo: 'Rutiner og ledelse',
+            nameNn: 'Rutiner og ledelse',
+            grade: 0,
+            applicable: true,
+            assessed: true,
+          },
+          {
+            number: 2,
+            nameNo: 'Lokaler og utstyr',
+            nameNn: 'Lokaler og utstyr',
+            grade: 1,
+            applicable: true,
+            assessed: true,
+          },
+          {
+            number: 3,
+            nameNo: 'Mathåndtering og tilberedning',
+            nameNn: 'Mathåndtering og tilberedning',
+            grade: 0,
+            applicable: true,
+            assessed: true,
+          },
+          {
+            number: 4,
+            nameNo: 'Merking og sporbarhet',
+            nameNn: 'Merking og sporbarhet',
+            grade: 4,
+            applicable: false,
+            assessed: false,
+          },
         ],
       },
     ]);

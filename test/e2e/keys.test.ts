@@ -24,20 +24,30 @@ afterAll(async () => {
 
 describe('POST /api/keys/register', () => {
   it('creates a free key, returns it once and e-mails the setup link', async () => {
-    const res = await register({ projectName: 'CRM sync', email: 'dev@example.com', description: 'Pulls firmographics' });
+    const res = await register({
+      projectName: 'CRM sync',
+      email: 'dev@example.com',
+      description: 'Pulls firmographics',
+    });
     expect(res.status).toBe(201);
     const b = res.body;
     expect(isWellFormedKey(b.raw)).toBe(true);
     expect(b.raw.startsWith('ncd_')).toBe(true);
     expect(b.keyPrefix).toBe(b.raw.slice(0, 12));
-    expect(b).toMatchObject({ projectName: 'CRM sync', tier: 'free', limits: { rateLimitPerMinute: 20, dailyLimit: 500, monthlyLimit: 5000, maxPageSize: 20 } });
+    expect(b).toMatchObject({
+      projectName: 'CRM sync',
+      tier: 'free',
+      limits: { rateLimitPerMinute: 20, dailyLimit: 500, monthlyLimit: 5000, maxPageSize: 20 },
+    });
     expect(b.setupUrl).toBe(`${server.url}/setup?key=${b.raw}`);
     expect(res.headers.get('x-request-id')).toBeTruthy();
 
     const mail = smtp.messages.find((m) => m.to.includes('dev@example.com'));
     expect(mail).toBeDefined();
     expect(mail!.from).toBe('keys@example.test');
-    const decoded = mail!.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const decoded = mail!.raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     expect(decoded).toContain(`/setup?key=${b.raw}`);
 
     const usage = await http(server.url, 'GET', '/api/keys/usage', { key: b.raw });
@@ -72,7 +82,10 @@ describe('POST /api/keys/register', () => {
   });
 
   it('refuses a body that is not JSON with 400', async () => {
-    const res = await http(server.url, 'POST', '/api/keys/register', { rawBody: '{"projectName":', headers: { 'x-forwarded-for': nextIp() } });
+    const res = await http(server.url, 'POST', '/api/keys/register', {
+      rawBody: '{"projectName":',
+      headers: { 'x-forwarded-for': nextIp() },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_json');
   });
@@ -85,10 +98,16 @@ describe('POST /api/keys/register', () => {
   });
 
   it('gives a bot that fills the honeypot a fake success and no key', async () => {
-    const res = await register({ projectName: 'honeypot-victim', email: 'bot@example.com', website: 'http://spam.example' });
+    const res = await register({
+      projectName: 'honeypot-victim',
+      email: 'bot@example.com',
+      website: 'http://spam.example',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    const rows = await server.ctx.store.pool.query(`SELECT count(*)::int AS n FROM projects WHERE name = 'honeypot-victim'`);
+    const rows = await server.ctx.store.pool.query(
+      `SELECT count(*)::int AS n FROM projects WHERE name = 'honeypot-victim'`,
+    );
     expect(rows.rows[0].n).toBe(0);
   });
 
@@ -128,7 +147,8 @@ describe('POST /api/keys/rotate', () => {
   it('deactivates the presented key at once and keeps tier, limits and usage', async () => {
     const { body: first } = await register({ projectName: 'rotating', email: 'r@example.com' });
     await server.services.keys.setLimits(first.keyPrefix, { dailyLimit: 123 });
-    for (let i = 0; i < 3; i++) expect((await http(server.url, 'GET', '/api/municipalities', { key: first.raw })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await http(server.url, 'GET', '/api/municipalities', { key: first.raw })).status).toBe(200);
 
     const rotated = await http(server.url, 'POST', '/api/keys/rotate', { key: first.raw });
     expect(rotated.status).toBe(201);
@@ -165,7 +185,9 @@ describe('authentication', () => {
     ['Bearer ncd_notakey', 'Invalid API key'],
     ['Bearer ncd_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'Invalid API key'],
   ])('Authorization %j -> 401 %s', async (header, message) => {
-    const res = await http(server.url, 'GET', '/api/keys/usage', { headers: header === undefined ? {} : { authorization: header } });
+    const res = await http(server.url, 'GET', '/api/keys/usage', {
+      headers: header === undefined ? {} : { authorization: header },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe(message);
     expect(res.body.code).toBe(message === 'Missing API key' ? 'missing_api_key' : 'invalid_api_key');
@@ -182,7 +204,8 @@ describe('authentication', () => {
 describe('storage of keys', () => {
   it('keeps no raw key anywhere in the database', async () => {
     const raws: string[] = [];
-    for (let i = 0; i < 3; i++) raws.push((await register({ projectName: `scan-${i}`, email: 's@example.com' })).body.raw);
+    for (let i = 0; i < 3; i++)
+      raws.push((await register({ projectName: `scan-${i}`, email: 's@example.com' })).body.raw);
     const rotated = await http(server.url, 'POST', '/api/keys/rotate', { key: raws[0] });
     raws.push(rotated.body.raw);
 

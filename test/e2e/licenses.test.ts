@@ -47,12 +47,30 @@ const EDGE = [
 beforeAll(async () => {
   server = await startServer({ overrides: { clock } });
   await loadGeneratedCompanies(server, 120, 21);
-  holders = (await server.ctx.store.pool.query<{ org_number: string; name: string }>(`SELECT org_number, name FROM companies ORDER BY org_number`)).rows.map((r) => r.org_number);
-  const companies = (await server.ctx.store.pool.query<{ org_number: string; name: string }>(`SELECT org_number, name FROM companies ORDER BY org_number`)).rows;
+  holders = (
+    await server.ctx.store.pool.query<{ org_number: string; name: string }>(
+      `SELECT org_number, name FROM companies ORDER BY org_number`,
+    )
+  ).rows.map((r) => r.org_number);
+  const companies = (
+    await server.ctx.store.pool.query<{ org_number: string; name: string }>(
+      `SELECT org_number, name FROM companies ORDER BY org_number`,
+    )
+  ).rows;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'licenses-e2e-'));
   try {
     const generated = path.join(dir, 'licenses.csv');
-    await writeFile(generated, await text(generateLicensesCsv({ companies: companies.map((c) => ({ orgNumber: c.org_number, name: c.name })), seed: 9, maxLicensesPerCompany: 4, toYear: 2026 })));
+    await writeFile(
+      generated,
+      await text(
+        generateLicensesCsv({
+          companies: companies.map((c) => ({ orgNumber: c.org_number, name: c.name })),
+          seed: 9,
+          maxLicensesPerCompany: 4,
+          toYear: 2026,
+        }),
+      ),
+    );
     await runJob(server.ctx, 'licenses', { file: generated }, () => undefined);
     const edge = path.join(dir, 'edge.csv');
     await writeFile(edge, EDGE);
@@ -60,7 +78,11 @@ beforeAll(async () => {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  all = (await server.ctx.store.pool.query<Row>('SELECT id::int AS id, org_number, register_type, license_type_code, municipality_no, valid_to FROM licenses')).rows;
+  all = (
+    await server.ctx.store.pool.query<Row>(
+      'SELECT id::int AS id, org_number, register_type, license_type_code, municipality_no, valid_to FROM licenses',
+    )
+  ).rows;
   internal = (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
 }, 240_000);
 afterAll(() => server?.close());
@@ -69,7 +91,8 @@ const get = (p: string, key = internal) => http(server.url, 'GET', p, { key });
 const freshKey = async () => (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
 
 /** Follows nextCursor to the end with a key of its own; returns the rows in order. */
-const walk = async (query: string, limit = 100) => walkPages(server.url, '/api/licenses', `${query}&limit=${limit}`, await freshKey());
+const walk = async (query: string, limit = 100) =>
+  walkPages(server.url, '/api/licenses', `${query}&limit=${limit}`, await freshKey());
 const ids = (rows: { id: string | number }[]) => rows.map((r) => String(r.id)).sort();
 const activeAt = (at: Date) => (r: Row) => r.valid_to === null || new Date(r.valid_to).getTime() > at.getTime();
 
@@ -82,13 +105,25 @@ describe('filters', () => {
 
   it.each<[string, () => string, (r: Row) => boolean]>([
     ['orgNumber', () => `orgNumber=${busyHolder()}`, (r) => r.org_number === busyHolder()],
-    ['registerType=Alkoholsbevilling', () => 'registerType=Alkoholsbevilling', (r) => r.register_type === 'Alkoholsbevilling'],
-    ['registerType=Tobakksbevilling', () => 'registerType=Tobakksbevilling', (r) => r.register_type === 'Tobakksbevilling'],
+    [
+      'registerType=Alkoholsbevilling',
+      () => 'registerType=Alkoholsbevilling',
+      (r) => r.register_type === 'Alkoholsbevilling',
+    ],
+    [
+      'registerType=Tobakksbevilling',
+      () => 'registerType=Tobakksbevilling',
+      (r) => r.register_type === 'Tobakksbevilling',
+    ],
     ['licenseTypeCode', () => 'licenseTypeCode=11ENGR', (r) => r.license_type_code === '11ENGR'],
     ['municipalityNo', () => 'municipalityNo=0301', (r) => r.municipality_no === '0301'],
     ['activeOnly=true', () => 'activeOnly=true', activeAt(new Date(NOW))],
     ['activeOnly=false (everything)', () => 'activeOnly=false', () => true],
-    ['combined', () => 'registerType=Alkoholsbevilling&licenseTypeCode=01SKJE&activeOnly=true', (r) => r.license_type_code === '01SKJE' && activeAt(new Date(NOW))(r)],
+    [
+      'combined',
+      () => 'registerType=Alkoholsbevilling&licenseTypeCode=01SKJE&activeOnly=true',
+      (r) => r.license_type_code === '01SKJE' && activeAt(new Date(NOW))(r),
+    ],
   ])('%s returns exactly the matching licences', async (_name, query, predicate) => {
     const expected = all.filter(predicate);
     expect(expected.length).toBeGreaterThan(0);
@@ -115,9 +150,18 @@ describe('filters', () => {
   });
 
   it.each([
-    'registerType=Skjenkebevilling', 'registerType=alkoholsbevilling', 'municipalityNo=301', 'municipalityNo=03011',
-    'licenseTypeCode=01-SKJE', 'licenseTypeCode=', 'activeOnly=maybe', 'orgNumber=12345', 'sort=name', 'order=up',
-    'limit=0', 'limit=101',
+    'registerType=Skjenkebevilling',
+    'registerType=alkoholsbevilling',
+    'municipalityNo=301',
+    'municipalityNo=03011',
+    'licenseTypeCode=01-SKJE',
+    'licenseTypeCode=',
+    'activeOnly=maybe',
+    'orgNumber=12345',
+    'sort=name',
+    'order=up',
+    'limit=0',
+    'limit=101',
   ])('answers 400 with details for %s', async (query) => {
     const r = await get(`/api/licenses?${query}`);
     expect(r.status).toBe(400);
@@ -138,8 +182,17 @@ describe('sort and order', () => {
     municipality: "COALESCE(municipality, '')",
   };
 
-  it.each(['validFrom', 'validTo', 'venueName', 'municipality'].flatMap((s) => [[s, 'asc'], [s, 'desc']]))('sort=%s order=%s matches the database order, in pages that add up to the whole', async (sort, order) => {
-    const expected = (await server.ctx.store.pool.query(`SELECT id::text AS key FROM licenses ORDER BY ${SQL[sort]} ${order}, id ${order}`)).rows.map((r) => r.key);
+  it.each(
+    ['validFrom', 'validTo', 'venueName', 'municipality'].flatMap((s) => [
+      [s, 'asc'],
+      [s, 'desc'],
+    ]),
+  )('sort=%s order=%s matches the database order, in pages that add up to the whole', async (sort, order) => {
+    const expected = (
+      await server.ctx.store.pool.query(
+        `SELECT id::text AS key FROM licenses ORDER BY ${SQL[sort]} ${order}, id ${order}`,
+      )
+    ).rows.map((r) => r.key);
     const whole = await walk(`sort=${sort}&order=${order}`);
     expect(whole.map((r) => r.id)).toEqual(expected);
     const paged = await walk(`sort=${sort}&order=${order}`, Math.ceil(expected.length / 30));
@@ -205,11 +258,19 @@ describe('limits and cursors', () => {
     const [body, sig] = cursor.split('.');
     const flipped = body.slice(0, -2) + (body.at(-2) === 'A' ? 'B' : 'A') + body.at(-1);
     for (const bad of [`${flipped}.${sig}`, `${body}.${sig.slice(1)}`, 'garbage']) {
-      const r = await get(`/api/licenses?registerType=Alkoholsbevilling&limit=5&cursor=${encodeURIComponent(bad)}`, key);
+      const r = await get(
+        `/api/licenses?registerType=Alkoholsbevilling&limit=5&cursor=${encodeURIComponent(bad)}`,
+        key,
+      );
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('invalid_cursor');
     }
-    for (const other of ['registerType=Tobakksbevilling', 'registerType=Alkoholsbevilling&activeOnly=true', 'registerType=Alkoholsbevilling&sort=validTo', 'registerType=Alkoholsbevilling&order=asc']) {
+    for (const other of [
+      'registerType=Tobakksbevilling',
+      'registerType=Alkoholsbevilling&activeOnly=true',
+      'registerType=Alkoholsbevilling&sort=validTo',
+      'registerType=Alkoholsbevilling&order=asc',
+    ]) {
       const r = await get(`/api/licenses?${other}&limit=5&cursor=${encodeURIComponent(cursor)}`, key);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('cursor_query_mismatch');

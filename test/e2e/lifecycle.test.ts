@@ -73,21 +73,26 @@ describe('shutdown and restart', () => {
     expect(usage.body.projectName).toBe('survivor');
   });
 
-  it(serverMode ? 'lets several processes share one PostgreSQL database' : 'refuses a second process on the same embedded DATA_DIR', async () => {
-    const env = await freshEnv();
-    const first = await startServerProcess(env);
-    procs.push(first);
-    if (serverMode) {
-      const second = await startServerProcess(env);
-      procs.push(second);
-      expect((await http(second.url, 'GET', '/api/health')).status).toBe(200);
-    } else {
-      const r = await runProcess([MAIN], { ...env, PORT: '0' });
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain('DATA_DIR is in use by another process');
-      expect((await http(first.url, 'GET', '/api/health')).status).toBe(200);
-    }
-  });
+  it(
+    serverMode
+      ? 'lets several processes share one PostgreSQL database'
+      : 'refuses a second process on the same embedded DATA_DIR',
+    async () => {
+      const env = await freshEnv();
+      const first = await startServerProcess(env);
+      procs.push(first);
+      if (serverMode) {
+        const second = await startServerProcess(env);
+        procs.push(second);
+        expect((await http(second.url, 'GET', '/api/health')).status).toBe(200);
+      } else {
+        const r = await runProcess([MAIN], { ...env, PORT: '0' });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain('DATA_DIR is in use by another process');
+        expect((await http(first.url, 'GET', '/api/health')).status).toBe(200);
+      }
+    },
+  );
 });
 
 describe('ncd keys while the server runs', () => {
@@ -103,12 +108,25 @@ describe('ncd keys while the server runs', () => {
     if (!serverMode) expect(setTier.stderr).toContain('running the command there');
     let usage = await http(server.url, 'GET', '/api/keys/usage', { key: key.raw });
     expect(usage.body.tier).toBe('pro');
-    expect(usage.body.limits).toMatchObject({ rateLimitPerMinute: 60, dailyLimit: 5000, maxPageSize: 100, canPush: true });
+    expect(usage.body.limits).toMatchObject({
+      rateLimitPerMinute: 60,
+      dailyLimit: 5000,
+      maxPageSize: 100,
+      canPush: true,
+    });
 
-    const setLimits = await runProcess([CLI, 'keys', 'set-limits', key.keyPrefix, '--rpm', '7', '--daily', '0', '--page-size', '50'], env);
+    const setLimits = await runProcess(
+      [CLI, 'keys', 'set-limits', key.keyPrefix, '--rpm', '7', '--daily', '0', '--page-size', '50'],
+      env,
+    );
     expect(setLimits.code).toBe(0);
     usage = await http(server.url, 'GET', '/api/keys/usage', { key: key.raw });
-    expect(usage.body.limits).toMatchObject({ rateLimitPerMinute: 7, dailyLimit: null, monthlyLimit: 50000, maxPageSize: 50 });
+    expect(usage.body.limits).toMatchObject({
+      rateLimitPerMinute: 7,
+      dailyLimit: null,
+      monthlyLimit: 50000,
+      maxPageSize: 50,
+    });
 
     const bad = await runProcess([CLI, 'keys', 'set-tier', key.keyPrefix, 'platinum'], env);
     expect(bad.code).toBe(1);

@@ -135,7 +135,8 @@ describe('usage of keys without daily or monthly quotas (counted in memory, writ
     // without a read, another process (here: SQL) sees the counts within the flush interval
     await Promise.all(Array.from({ length: 7 }, () => call(key.raw)));
     const deadline = Date.now() + 3000;
-    while ((await usageRow(key.projectName)).total !== 37 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await usageRow(key.projectName)).total !== 37 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await usageRow(key.projectName)).toEqual({ day_count: 37, total: 37 });
 
     // counted just before a graceful stop: written by the stop
@@ -153,10 +154,17 @@ describe('trial expiry', () => {
     clock.set('2026-09-01T00:00:00Z');
     const key = await createKey(server);
     const pro = await createKey(server, { tier: 'pro' });
-    await server.ctx.store.pool.query(`UPDATE projects SET created_at = '2026-07-01T00:00:00Z' WHERE name = $1 OR name = $2`, [key.projectName, pro.projectName]);
+    await server.ctx.store.pool.query(
+      `UPDATE projects SET created_at = '2026-07-01T00:00:00Z' WHERE name = $1 OR name = $2`,
+      [key.projectName, pro.projectName],
+    );
     const res = await call(key.raw);
     expect(res.status).toBe(402);
-    expect(res.body).toMatchObject({ error: 'Trial expired', code: 'trial_expired', upgradeUrl: `${server.config.baseUrl}/activate` });
+    expect(res.body).toMatchObject({
+      error: 'Trial expired',
+      code: 'trial_expired',
+      upgradeUrl: `${server.config.baseUrl}/activate`,
+    });
     expect((await http(server.url, 'GET', '/api/keys/usage', { key: key.raw })).status).toBe(402);
     expect((await call(pro.raw)).status).toBe(200); // paid tiers have no trial
   });
@@ -170,7 +178,14 @@ describe('operator overrides while the server runs', () => {
     await server.services.keys.setTier(key.keyPrefix, 'enterprise');
     const u = await http(server.url, 'GET', '/api/keys/usage', { key: key.raw });
     expect(u.body.tier).toBe('enterprise');
-    expect(u.body.limits).toMatchObject({ rateLimitPerMinute: 120, dailyLimit: null, monthlyLimit: null, maxPageSize: 100, canPush: true, requireFilterOnSearch: false });
+    expect(u.body.limits).toMatchObject({
+      rateLimitPerMinute: 120,
+      dailyLimit: null,
+      monthlyLimit: null,
+      maxPageSize: 100,
+      canPush: true,
+      requireFilterOnSearch: false,
+    });
     expect(u.body.usage.dailyRemaining).toBeNull();
     // two calls already counted in this minute: a new limit of 3 leaves one
     await server.services.keys.setLimits(key.keyPrefix, { rateLimitPerMinute: 3 });

@@ -77,9 +77,11 @@ async function connect(key: string): Promise<Client> {
   return client;
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-const usageToday = async (key: string) => (await http(server.url, 'GET', '/api/keys/usage', { key })).body.usage.today as number;
+const usageToday = async (key: string) =>
+  (await http(server.url, 'GET', '/api/keys/usage', { key })).body.usage.today as number;
 
 describe('MCP endpoint', () => {
   it('lists the twelve tools with their input schemas', async () => {
@@ -87,7 +89,9 @@ describe('MCP endpoint', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const search = tools.find((t) => t.name === 'search_companies')!;
-    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'country', 'compact', 'limit', 'cursor']));
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['query', 'country', 'compact', 'limit', 'cursor']),
+    );
     expect(Object.keys(search.inputSchema.properties ?? {})).not.toContain('q');
     const network = tools.find((t) => t.name === 'get_ownership_network')!;
     expect(network.inputSchema.required).toEqual(['shareholderOrgNumber']);
@@ -113,8 +117,14 @@ describe('MCP endpoint', () => {
 
     const fin = await call(client, 'get_financials', { orgNumber: SESAM, country: 'NO' });
     expect(fin.isError).toBeFalsy();
-    expect(fin.structuredContent).toMatchObject({ orgNumber: SESAM, financials: [expect.objectContaining({ periodTo: '2024-12-31', revenue: 72543000000 })] });
-    expect((fin.structuredContent as { _sources: { fields: object } })._sources.fields).toEqual({ financials: 'Regnskapsregisteret', financialRatios: { source: 'Regnskapsregisteret', computed: true } });
+    expect(fin.structuredContent).toMatchObject({
+      orgNumber: SESAM,
+      financials: [expect.objectContaining({ periodTo: '2024-12-31', revenue: 72543000000 })],
+    });
+    expect((fin.structuredContent as { _sources: { fields: object } })._sources.fields).toEqual({
+      financials: 'Regnskapsregisteret',
+      financialRatios: { source: 'Regnskapsregisteret', computed: true },
+    });
   });
 
   it('reports failures as isError tool results with a clear message', async () => {
@@ -150,31 +160,68 @@ describe('MCP endpoint', () => {
       expect(r.isError, `${name}: ${text(r)}`).toBeFalsy();
       return r.structuredContent as Record<string, any>;
     };
-    expect(await ok('get_corporate_group', { orgNumber: SESAM })).toMatchObject({ root: { orgNumber: SESAM, name: 'SESAM AS', children: [] }, totalMembers: 1 });
+    expect(await ok('get_corporate_group', { orgNumber: SESAM })).toMatchObject({
+      root: { orgNumber: SESAM, name: 'SESAM AS', children: [] },
+      totalMembers: 1,
+    });
     expect(await ok('get_shareholders', { orgNumber: SESAM })).toEqual({ data: [], availableYears: [] });
-    expect(await ok('get_ownership_network', { shareholderOrgNumber: SESAM })).toEqual({ shareholderOrgNumber: SESAM, data: [] });
-    expect(await ok('search_inspections', { orgNumber: SESAM })).toEqual({ data: [], nextCursor: null, hasMore: false });
-    expect(await ok('search_licenses', { orgNumber: SESAM, activeOnly: true })).toEqual({ data: [], nextCursor: null, hasMore: false });
-    expect(await ok('screen_company', { orgNumber: SESAM })).toMatchObject({ orgNumber: SESAM, country: 'NO', companyName: 'SESAM AS', matches: [] });
+    expect(await ok('get_ownership_network', { shareholderOrgNumber: SESAM })).toEqual({
+      shareholderOrgNumber: SESAM,
+      data: [],
+    });
+    expect(await ok('search_inspections', { orgNumber: SESAM })).toEqual({
+      data: [],
+      nextCursor: null,
+      hasMore: false,
+    });
+    expect(await ok('search_licenses', { orgNumber: SESAM, activeOnly: true })).toEqual({
+      data: [],
+      nextCursor: null,
+      hasMore: false,
+    });
+    expect(await ok('screen_company', { orgNumber: SESAM })).toMatchObject({
+      orgNumber: SESAM,
+      country: 'NO',
+      companyName: 'SESAM AS',
+      matches: [],
+    });
   });
 
   it('pushes to a destination with a key that can push, showing no header value', async () => {
     const created = await http(server.url, 'POST', '/api/destinations', {
       key: internalKey,
-      body: { name: 'mcp-hook', type: 'webhook', config: { url: `${receiver.url}/mcp`, headers: { Authorization: 'Bearer receiver-secret-9x' } } },
+      body: {
+        name: 'mcp-hook',
+        type: 'webhook',
+        config: { url: `${receiver.url}/mcp`, headers: { Authorization: 'Bearer receiver-secret-9x' } },
+      },
     });
     expect(created.status).toBe(201);
     const client = await connect(internalKey);
     const listed = await call(client, 'list_destinations');
-    expect(listed.structuredContent).toMatchObject({ data: [{ name: 'mcp-hook', config: { headers: { Authorization: '***' } } }] });
+    expect(listed.structuredContent).toMatchObject({
+      data: [{ name: 'mcp-hook', config: { headers: { Authorization: '***' } } }],
+    });
     expect(text(listed)).not.toContain('receiver-secret-9x');
 
     receiver.reset();
-    const pushed = await call(client, 'push_to_destination', { destinationName: 'mcp-hook', orgNumbers: [SESAM, UNKNOWN] });
+    const pushed = await call(client, 'push_to_destination', {
+      destinationName: 'mcp-hook',
+      orgNumbers: [SESAM, UNKNOWN],
+    });
     expect(pushed.isError).toBeFalsy();
-    expect(pushed.structuredContent).toEqual({ destination: 'mcp-hook', requested: 2, delivered: 1, notFound: [UNKNOWN], unavailable: [], errors: [] });
+    expect(pushed.structuredContent).toEqual({
+      destination: 'mcp-hook',
+      requested: 2,
+      delivered: 1,
+      notFound: [UNKNOWN],
+      unavailable: [],
+      errors: [],
+    });
     expect(receiver.requests).toHaveLength(1);
-    expect(JSON.parse(receiver.requests[0].body).companies.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([SESAM]);
+    expect(JSON.parse(receiver.requests[0].body).companies.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([
+      SESAM,
+    ]);
 
     const missing = await call(client, 'push_to_destination', { destinationName: 'nowhere', orgNumbers: [SESAM] });
     expect(missing.isError).toBe(true);
@@ -193,10 +240,17 @@ describe('MCP endpoint', () => {
     expect(page.data).toHaveLength(20);
     expect(page.hasMore).toBe(true);
 
-    const next = await call(client, 'search_companies', { minEmployees: 0, limit: 100, compact: true, cursor: page.nextCursor });
+    const next = await call(client, 'search_companies', {
+      minEmployees: 0,
+      limit: 100,
+      compact: true,
+      cursor: page.nextCursor,
+    });
     const rest = next.structuredContent as { data: Record<string, unknown>[]; hasMore: boolean };
     expect(rest.data.length).toBeGreaterThan(0);
-    expect(Object.keys(rest.data[0])).toEqual(expect.arrayContaining(['orgNumber', 'name', 'employeeCount', 'revenue']));
+    expect(Object.keys(rest.data[0])).toEqual(
+      expect.arrayContaining(['orgNumber', 'name', 'employeeCount', 'revenue']),
+    );
     expect(rest.data[0]).not.toHaveProperty('roles');
 
     const push = await call(client, 'push_to_destination', { destinationName: 'crm', orgNumbers: [SESAM] });
@@ -207,7 +261,11 @@ describe('MCP endpoint', () => {
     expect(destinations.structuredContent).toEqual({ data: [] });
 
     const oslo = await call(client, 'list_municipalities', { county: '03' });
-    expect(oslo.structuredContent).toEqual({ data: [expect.objectContaining({ countyCode: '03', municipalities: [expect.objectContaining({ code: '0301' })] })] });
+    expect(oslo.structuredContent).toEqual({
+      data: [
+        expect.objectContaining({ countyCode: '03', municipalities: [expect.objectContaining({ code: '0301' })] }),
+      ],
+    });
   });
 
   it('counts each MCP HTTP request once against the key’s usage', async () => {
@@ -242,21 +300,35 @@ describe('MCP endpoint', () => {
     const missing = await http(server.url, 'POST', '/api/mcp', { body, headers });
     expect(missing.status).toBe(401);
     expect(missing.body).toMatchObject({ error: 'Missing API key', code: 'missing_api_key' });
-    const invalid = await http(server.url, 'POST', '/api/mcp', { body, headers, key: 'ncd_not_a_real_key_000000000000000000000' });
+    const invalid = await http(server.url, 'POST', '/api/mcp', {
+      body,
+      headers,
+      key: 'ncd_not_a_real_key_000000000000000000000',
+    });
     expect(invalid.status).toBe(401);
     expect(invalid.body).toMatchObject({ error: 'Invalid API key' });
-    await expect(connect('ncd_not_a_real_key_000000000000000000000')).rejects.toThrow(/401|Unauthorized|Invalid API key/i);
+    await expect(connect('ncd_not_a_real_key_000000000000000000000')).rejects.toThrow(
+      /401|Unauthorized|Invalid API key/i,
+    );
   });
 
   it('answers keyed requests with rate-limit headers and refuses batches and other methods', async () => {
     const headers = { accept: 'application/json, text/event-stream' };
-    const list = await http(server.url, 'POST', '/api/mcp', { key: freeKey, headers, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const list = await http(server.url, 'POST', '/api/mcp', {
+      key: freeKey,
+      headers,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(list.status).toBe(200);
     expect(list.headers.get('ratelimit-limit')).toBe('20');
     expect(list.headers.get('x-request-id')).toBeTruthy();
     expect(list.body.result.tools).toHaveLength(TOOLS.length);
 
-    const batch = await http(server.url, 'POST', '/api/mcp', { key: freeKey, headers, body: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }] });
+    const batch = await http(server.url, 'POST', '/api/mcp', {
+      key: freeKey,
+      headers,
+      body: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }],
+    });
     expect(batch.status).toBe(400);
     expect(batch.body.details.length).toBeGreaterThan(0);
 

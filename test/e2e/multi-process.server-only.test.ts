@@ -26,7 +26,9 @@ describe('three processes, one PostgreSQL + Redis', () => {
       headers: { 'x-forwarded-for': '203.0.113.10' },
     });
     expect(reg.status).toBe(201);
-    const calls = Array.from({ length: 45 }, (_, i) => http(servers[i % 3].url, 'GET', '/api/municipalities?county=03', { key: reg.body.raw }));
+    const calls = Array.from({ length: 45 }, (_, i) =>
+      http(servers[i % 3].url, 'GET', '/api/municipalities?county=03', { key: reg.body.raw }),
+    );
     const results = await Promise.all(calls);
     const byProcess = [0, 1, 2].map((p) => results.filter((r, i) => i % 3 === p && r.status === 200).length);
     expect(results.filter((r) => r.status === 200)).toHaveLength(20);
@@ -36,7 +38,9 @@ describe('three processes, one PostgreSQL + Redis', () => {
     // the quota counter agrees (read from the database: /usage is itself rate limited now)
     const c = new pg.Client({ connectionString: db.env.DATABASE_URL });
     await c.connect();
-    const row = await c.query(`SELECT u.day_count FROM project_usage u JOIN projects p ON p.id = u.project_id WHERE p.name = 'spread'`);
+    const row = await c.query(
+      `SELECT u.day_count FROM project_usage u JOIN projects p ON p.id = u.project_id WHERE p.name = 'spread'`,
+    );
     await c.end();
     expect(row.rows[0].day_count).toBe(20);
   });
@@ -53,7 +57,8 @@ describe('three processes, one PostgreSQL + Redis', () => {
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(3);
     expect(results.filter((r) => r.status === 429)).toHaveLength(17);
-    for (const r of results.filter((x) => x.status === 429)) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const r of results.filter((x) => x.status === 429))
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     const created = results.filter((r) => r.status === 201).map((r) => r.body.projectName);
     // and exactly those three exist in the database, as working keys
     for (const r of results.filter((x) => x.status === 201)) {

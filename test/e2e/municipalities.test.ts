@@ -34,7 +34,9 @@ describe('GET /api/municipalities', () => {
 
   it('filters by county', async () => {
     const r = await http(server.url, 'GET', '/api/municipalities?county=03', { key });
-    expect(r.body).toEqual({ data: [{ countyCode: '03', countyName: 'Oslo', municipalities: [{ code: '0301', name: 'Oslo' }] }] });
+    expect(r.body).toEqual({
+      data: [{ countyCode: '03', countyName: 'Oslo', municipalities: [{ code: '0301', name: 'Oslo' }] }],
+    });
     const none = await http(server.url, 'GET', '/api/municipalities?county=99', { key });
     expect(none.status).toBe(200);
     expect(none.body).toEqual({ data: [] });

@@ -36,7 +36,10 @@ beforeAll(async () => {
   noLive = generateCompany(3, 5).enhet.organisasjonsnummer;
   upstream = await startFakePrh();
   upstream.companies = [JSON.parse(fixture('prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json')).companies[0]];
-  upstream.files.set(BULK_PATH, { body: await zipOf('bolagsverket_bulkfil.txt', quirks), contentType: 'application/zip' });
+  upstream.files.set(BULK_PATH, {
+    body: await zipOf('bolagsverket_bulkfil.txt', quirks),
+    contentType: 'application/zip',
+  });
   server = await startServer({
     env: { PRH_BASE_URL: upstream.baseUrl, BOLAGSVERKET_BULK_URL: `${upstream.url}${BULK_PATH}` },
     overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 2000 }) } },
@@ -71,9 +74,9 @@ describe('Finnish and Swedish companies', () => {
     ];
     const r = await http(server.url, 'POST', '/api/companies/enrich', { key, body: { pairs } });
     expect(r.status).toBe(200);
-    expect(r.body.data.map((c: { country: string; orgNumber: string }) => `${c.country}:${c.orgNumber}`).sort()).toEqual(
-      [`FI:${WOLT}`, `NO:${noLive}`, `SE:${SE_HIT}`].sort(),
-    );
+    expect(
+      r.body.data.map((c: { country: string; orgNumber: string }) => `${c.country}:${c.orgNumber}`).sort(),
+    ).toEqual([`FI:${WOLT}`, `NO:${noLive}`, `SE:${SE_HIT}`].sort());
     expect(r.body.notFound).toEqual([
       { orgNumber: FI_MISS, country: 'FI' },
       { orgNumber: SE_MISS, country: 'SE' },
@@ -82,7 +85,10 @@ describe('Finnish and Swedish companies', () => {
     expect(r.body.unavailable).toEqual([]);
     const byCountry = Object.fromEntries(r.body.data.map((c: { country: string }) => [c.country, c]));
     expect(byCountry.FI).toMatchObject({ name: 'Wolt Oy', _sources: { fields: { companyCore: 'YTJ' } } });
-    expect(byCountry.SE).toMatchObject({ name: 'Nordlys Logistik AB', _sources: { fields: { companyCore: 'Bolagsverket' } } });
+    expect(byCountry.SE).toMatchObject({
+      name: 'Nordlys Logistik AB',
+      _sources: { fields: { companyCore: 'Bolagsverket' } },
+    });
     expect(byCountry.NO._sources.fields.companyCore).toBe('Brønnøysundregistrene');
     expect(byCountry.FI.orgFormName).toBeUndefined(); // enrich records carry no labels
     expect(brreg.requestsFor(noLive).length).toBeGreaterThan(0);
@@ -92,11 +98,25 @@ describe('Finnish and Swedish companies', () => {
   it('lookup with country=FI|SE serves the stored record with labels; a miss is 404 without any upstream request', async () => {
     const fi = await get(`/api/companies/${WOLT}?country=FI`);
     expect(fi.status).toBe(200);
-    expect(fi.body).toMatchObject({ country: 'FI', orgFormCode: '16', orgFormName: 'Osakeyhtiö', countryName: 'Finland' });
-    expect(fi.body._sources.fields).toMatchObject({ companyCore: 'YTJ', orgFormLabel: 'YTJ', countryLabel: 'SSB Klass' });
+    expect(fi.body).toMatchObject({
+      country: 'FI',
+      orgFormCode: '16',
+      orgFormName: 'Osakeyhtiö',
+      countryName: 'Finland',
+    });
+    expect(fi.body._sources.fields).toMatchObject({
+      companyCore: 'YTJ',
+      orgFormLabel: 'YTJ',
+      countryLabel: 'SSB Klass',
+    });
     const se = await get(`/api/companies/${SE_HIT}?country=SE`);
     expect(se.status).toBe(200);
-    expect(se.body).toMatchObject({ country: 'SE', orgFormCode: 'AB', orgFormName: 'Aktiebolag', countryName: 'Sverige' });
+    expect(se.body).toMatchObject({
+      country: 'SE',
+      orgFormCode: 'AB',
+      orgFormName: 'Aktiebolag',
+      countryName: 'Sverige',
+    });
     expect(se.body._sources.attribution).toContain('Bolagsverket');
 
     for (const [n, c] of [
@@ -136,10 +156,15 @@ describe('Finnish and Swedish companies', () => {
 
     const before = new Date().toISOString();
     const lines = quirks.split('\n').filter((l) => !l.includes(`${SE_HIT}$ORGNR`));
-    upstream.files.set(BULK_PATH, { body: await zipOf('bolagsverket_bulkfil.txt', lines.join('\n')), contentType: 'application/zip' });
+    upstream.files.set(BULK_PATH, {
+      body: await zipOf('bolagsverket_bulkfil.txt', lines.join('\n')),
+      contentType: 'application/zip',
+    });
     const r = await runJob(server.ctx, 'bolagsverket', {}, () => undefined);
     expect(r.details).toMatchObject({ deregistered: 1 });
     const changed = await get(`/api/updates?since=${encodeURIComponent(before)}`);
-    expect(changed.body.data).toEqual([expect.objectContaining({ orgNumber: SE_HIT, country: 'SE', isDeleted: true, status: 'deregistered' })]);
+    expect(changed.body.data).toEqual([
+      expect.objectContaining({ orgNumber: SE_HIT, country: 'SE', isDeleted: true, status: 'deregistered' }),
+    ]);
   });
 });

@@ -14,8 +14,19 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 
 const PUBLIC = '93.184.216.34';
 const HOSTS = [
-  '127.0.0.1', 'localhost', '0.0.0.0', '[::1]', '10.0.0.1', '169.254.169.254', '[::ffff:127.0.0.1]',
-  '2130706433', '0x7f000001', '127.1', 'loopback.example', '[::]', '0177.0.0.1',
+  '127.0.0.1',
+  'localhost',
+  '0.0.0.0',
+  '[::1]',
+  '10.0.0.1',
+  '169.254.169.254',
+  '[::ffff:127.0.0.1]',
+  '2130706433',
+  '0x7f000001',
+  '127.1',
+  'loopback.example',
+  '[::]',
+  '0177.0.0.1',
 ];
 
 // DNS as a mutable table; "flip.example" answers public the first time, loopback after.
@@ -74,7 +85,8 @@ afterEach(() => {
   expect(sink4.hits + sink6.hits).toBe(0);
 });
 
-const create = (name: string, url: string) => http(server.url, 'POST', '/api/destinations', { key, body: { name, type: 'webhook', config: { url } } });
+const create = (name: string, url: string) =>
+  http(server.url, 'POST', '/api/destinations', { key, body: { name, type: 'webhook', config: { url } } });
 const push = (name: string) => http(server.url, 'POST', `/api/push/${name}`, { key, body: { orgNumbers: [ORG] } });
 const safeName = (host: string) => 'd-' + host.replace(/[^A-Za-z0-9]/g, '_');
 

@@ -36,7 +36,11 @@ beforeAll(async () => {
     [LICENSED],
   );
   for (const [name, config] of Object.entries({
-    crm: { url: `${receiver.url}/hooks/crm?src=ncd`, method: 'PATCH', headers: { Authorization: TOKEN, 'X-Tenant': 'acme' } },
+    crm: {
+      url: `${receiver.url}/hooks/crm?src=ncd`,
+      method: 'PATCH',
+      headers: { Authorization: TOKEN, 'X-Tenant': 'acme' },
+    },
     signed: { url: `${receiver.url}/signed`, signingSecret: SIGNING },
     refused: { url: `http://127.0.0.1:${await closedPort()}/` },
   })) {
@@ -51,7 +55,8 @@ afterAll(async () => {
 });
 beforeEach(() => receiver.reset());
 
-const push = (name: string, orgNumbers: unknown, k = key) => http(server.url, 'POST', `/api/push/${name}`, { key: k, body: { orgNumbers } });
+const push = (name: string, orgNumbers: unknown, k = key) =>
+  http(server.url, 'POST', `/api/push/${name}`, { key: k, body: { orgNumbers } });
 
 describe('a delivered push', () => {
   it('sends 100 companies with all four relations in exactly one request', async () => {
@@ -83,7 +88,9 @@ describe('a delivered push', () => {
     expect(companies.some((c) => c.roles.length > 0 && c.roles[0].roleTypeCode)).toBe(true);
     expect(companies.some((c) => c.subUnits.length > 0 && c.subUnits[0].orgNumber)).toBe(true);
     const licensed = companies.find((c) => c.orgNumber === LICENSED)!;
-    expect(licensed.licenses).toEqual([expect.objectContaining({ licenseNumber: 'LIC-1', licenseTypeCode: '01SKJE', venueName: 'Testkroa' })]);
+    expect(licensed.licenses).toEqual([
+      expect.objectContaining({ licenseNumber: 'LIC-1', licenseTypeCode: '01SKJE', venueName: 'Testkroa' }),
+    ]);
 
     // The result accounts for every number asked for.
     expect(r.body).toEqual({
@@ -118,7 +125,9 @@ describe('a delivered push', () => {
     const [req] = receiver.requests;
     expect(req.method).toBe('POST');
     expect(req.headers['webhook-id']).toMatch(/^msg_/);
-    const verified = new Webhook(SIGNING).verify(req.body, req.headers as Record<string, string>) as { companies: unknown[] };
+    const verified = new Webhook(SIGNING).verify(req.body, req.headers as Record<string, string>) as {
+      companies: unknown[];
+    };
     expect(verified.companies).toHaveLength(3);
     expect(req.body).not.toContain(SIGNING.slice(6));
   });
@@ -126,12 +135,19 @@ describe('a delivered push', () => {
 
 describe('a failed delivery is reported, not thrown', () => {
   it('a 500 lands in errors[] with the status and without the receiver body', async () => {
-    receiver.reset({ kind: 'status', status: 500, body: 'RECEIVER-INTERNAL-DETAILS', headers: { 'x-debug': 'RECEIVER-HEADER' } });
+    receiver.reset({
+      kind: 'status',
+      status: 500,
+      body: 'RECEIVER-INTERNAL-DETAILS',
+      headers: { 'x-debug': 'RECEIVER-HEADER' },
+    });
     const r = await push('crm', HUNDRED.slice(0, 5));
     expect(r.status).toBe(200);
     expect(receiver.requests).toHaveLength(1);
     expect(r.body).toMatchObject({ requested: 5, delivered: 0 });
-    expect(r.body.errors).toEqual([{ batch: 1, class: 'http_status', status: 500, message: 'The destination answered with a non-2xx status' }]);
+    expect(r.body.errors).toEqual([
+      { batch: 1, class: 'http_status', status: 500, message: 'The destination answered with a non-2xx status' },
+    ]);
     expect(JSON.stringify(r.body)).not.toMatch(/RECEIVER-/);
   });
 
@@ -168,14 +184,27 @@ describe('refusals', () => {
   it('400 with details for bad org numbers, none or too many', async () => {
     const bad = await push('crm', [HUNDRED[0], '123456789', '12345678', 'abcdefghi']);
     expect(bad.status).toBe(400);
-    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['body.orgNumbers.1', 'body.orgNumbers.2', 'body.orgNumbers.3']);
+    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual([
+      'body.orgNumbers.1',
+      'body.orgNumbers.2',
+      'body.orgNumbers.3',
+    ]);
     expect((await push('crm', [])).status).toBe(400);
-    expect((await push('crm', Array.from({ length: 101 }, (_, i) => orgNumberFor(i)))).status).toBe(400);
-    expect((await http(server.url, 'POST', '/api/push/crm', { key, body: {} })).body.details).toEqual([{ path: 'body.orgNumbers', message: 'is required' }]);
+    expect(
+      (
+        await push(
+          'crm',
+          Array.from({ length: 101 }, (_, i) => orgNumberFor(i)),
+        )
+      ).status,
+    ).toBe(400);
+    expect((await http(server.url, 'POST', '/api/push/crm', { key, body: {} })).body.details).toEqual([
+      { path: 'body.orgNumbers', message: 'is required' },
+    ]);
     expect(receiver.hits).toBe(0);
   });
 
-  it('404 for a missing destination and for another project\'s', async () => {
+  it("404 for a missing destination and for another project's", async () => {
     expect((await push('nope', HUNDRED.slice(0, 1))).body.code).toBe('destination_not_found');
     const other = await createKey(server, { tier: 'pro' });
     const r = await push('crm', HUNDRED.slice(0, 1), other.raw);

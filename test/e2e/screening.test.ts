@@ -10,8 +10,25 @@ import type { RoleInput } from '../../src/domain/company.ts';
 import { runJob } from '../../src/jobs/registry.ts';
 import '../../src/jobs/sanctions.ts';
 import '../../src/jobs/shareholders.ts';
-import { byCompany, byForeign, byPerson, company, org, removeRegisters, writeRegister } from '../fixtures/aksjonaer/build.ts';
-import { add, del, fillers, ftm, ndjson, removeListFiles, writeListFile, type FtmInput } from '../fixtures/screening/ftm.ts';
+import {
+  byCompany,
+  byForeign,
+  byPerson,
+  company,
+  org,
+  removeRegisters,
+  writeRegister,
+} from '../fixtures/aksjonaer/build.ts';
+import {
+  add,
+  del,
+  fillers,
+  ftm,
+  ndjson,
+  removeListFiles,
+  writeListFile,
+  type FtmInput,
+} from '../fixtures/screening/ftm.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -21,29 +38,75 @@ let server: TestServer;
 let key: string;
 const quiet = () => undefined;
 
-const [A, B, C, D, E, F, UNKNOWN, INTER] = [org(500), org(501), org(502), org(503), org(504), org(505), org(599), org(600)];
+const [A, B, C, D, E, F, UNKNOWN, INTER] = [
+  org(500),
+  org(501),
+  org(502),
+  org(503),
+  org(504),
+  org(505),
+  org(599),
+  org(600),
+];
 
 function person(code: string, first: string, last: string, birthYear: number | null, position = 0): RoleInput {
   return {
-    groupCode: null, groupDescription: null, roleTypeCode: code, roleTypeDescription: null,
-    personFirstName: first, personMiddleName: null, personLastName: last, personBirthYear: birthYear,
-    entityOrgNumber: null, entityName: null, electedBy: null, responsibilityShare: null, position,
+    groupCode: null,
+    groupDescription: null,
+    roleTypeCode: code,
+    roleTypeDescription: null,
+    personFirstName: first,
+    personMiddleName: null,
+    personLastName: last,
+    personBirthYear: birthYear,
+    entityOrgNumber: null,
+    entityName: null,
+    electedBy: null,
+    responsibilityShare: null,
+    position,
   };
 }
 function entity(code: string, orgNumber: string, name: string): RoleInput {
-  return { ...person(code, '', '', null), personFirstName: null, personLastName: null, entityOrgNumber: orgNumber, entityName: name };
+  return {
+    ...person(code, '', '', null),
+    personFirstName: null,
+    personLastName: null,
+    entityOrgNumber: orgNumber,
+    entityName: name,
+  };
 }
 const withRoles = (orgNumber: string, name: string, roles: RoleInput[]) => ({ ...company(orgNumber, name), roles });
 
-const ZHURAVLEV: FtmInput = { id: 'NK-zh', schema: 'Person', caption: 'Дмитрий Сергеевич Журавлёв', birthDate: '1970-05-12', country: 'ru', datasets: ['eu_fsf'] };
-const OLA: FtmInput = { id: 'NK-ola', schema: 'Person', caption: 'Ola TESTMANN', birthDate: '1950', country: 'no', topics: ['role.pep'], datasets: ['no_peps'] };
+const ZHURAVLEV: FtmInput = {
+  id: 'NK-zh',
+  schema: 'Person',
+  caption: 'Дмитрий Сергеевич Журавлёв',
+  birthDate: '1970-05-12',
+  country: 'ru',
+  datasets: ['eu_fsf'],
+};
+const OLA: FtmInput = {
+  id: 'NK-ola',
+  schema: 'Person',
+  caption: 'Ola TESTMANN',
+  birthDate: '1950',
+  country: 'no',
+  topics: ['role.pep'],
+  datasets: ['no_peps'],
+};
 const MAIN_LIST: FtmInput[] = [
   ZHURAVLEV,
   OLA,
   // Persons never match organisations, whatever the names say.
   { id: 'NK-ola-org', schema: 'Organization', caption: 'Ola Testmann' },
   { id: 'NK-ship-person', schema: 'Person', caption: 'Nordlys Shipping' },
-  { id: 'NK-inter', schema: 'Organization', caption: 'RAB „Inter Tobacco“', aliases: ['LLC “Inter Tobacco”'], country: 'by' },
+  {
+    id: 'NK-inter',
+    schema: 'Organization',
+    caption: 'RAB „Inter Tobacco“',
+    aliases: ['LLC “Inter Tobacco”'],
+    country: 'by',
+  },
   { id: 'NK-vessel', schema: 'Vessel', caption: 'Kari Nordmann' },
   { id: 'NK-support', schema: 'Address', caption: 'Kari Nordmann', target: false },
 ];
@@ -52,29 +115,65 @@ const GJENSTAND: FtmInput = { id: 'NK-gjenstand', schema: 'Person', caption: 'Gu
 const NYKOMMER: FtmInput = { id: 'NK-nykommer', schema: 'Person', caption: 'Petter NYKOMMER', birthDate: '1965' };
 
 const screen = (n: string, query = '') => http(server.url, 'GET', `/api/screening/${n}${query}`, { key });
-type Match = { subject: string; entityId: string; score: number; matchType: string; schema: string; list: string; explanation: any };
+type Match = {
+  subject: string;
+  entityId: string;
+  score: number;
+  matchType: string;
+  schema: string;
+  list: string;
+  explanation: any;
+};
 const matchesOf = (body: { matches: Match[] }, entityId: string) => body.matches.filter((m) => m.entityId === entityId);
 
 beforeAll(async () => {
   server = await startServer({ env: { SYNC_SECRET } });
   key = (await createKey(server, { tier: 'internal' })).raw;
   await server.ctx.repos.companyWrites.write([
-    withRoles(A, 'FJORDLYS HANDEL AS', [person('DAGL', 'Dmitrij', 'Zjuravljov', 1970), person('LEDE', 'Kari', 'Nordmann', 1975), entity('REVI', INTER, 'INTER TOBACCO AS')]),
-    withRoles(B, 'TESTMANN HOLDING AS', [person('DAGL', 'Ola', 'Testmann', 1950), person('LEDE', 'Ola', 'Testmann', 1950)]),
-    withRoles(C, 'ANNEN HOLDING AS', [person('LEDE', 'Ola', 'Testmann', 1952), person('MEDL', 'Ola', 'Testmann', 1990, 1)]),
+    withRoles(A, 'FJORDLYS HANDEL AS', [
+      person('DAGL', 'Dmitrij', 'Zjuravljov', 1970),
+      person('LEDE', 'Kari', 'Nordmann', 1975),
+      entity('REVI', INTER, 'INTER TOBACCO AS'),
+    ]),
+    withRoles(B, 'TESTMANN HOLDING AS', [
+      person('DAGL', 'Ola', 'Testmann', 1950),
+      person('LEDE', 'Ola', 'Testmann', 1950),
+    ]),
+    withRoles(C, 'ANNEN HOLDING AS', [
+      person('LEDE', 'Ola', 'Testmann', 1952),
+      person('MEDL', 'Ola', 'Testmann', 1990, 1),
+    ]),
     withRoles(D, 'NORDLYS SHIPPING AS', [person('DAGL', 'Ola', 'Testmann', null)]),
     withRoles(E, 'TOBAKK INVEST AS', []),
-    withRoles(F, 'GJENSTAND EIENDOM AS', [person('DAGL', 'Gunnar', 'Gjenstand', 1960), person('MEDL', 'Petter', 'Nykommer', 1965, 1)]),
-  ]);
-  await runJob(server.ctx, 'shareholders', {
-    file: writeRegister('aksjeeierbok_2024.csv', [
-      byCompany(E, 'TOBAKK INVEST AS', INTER, 'INTER TOBACCO AS', 600, 1000),
-      byPerson(E, 'TOBAKK INVEST AS', 'DMITRIJ ZJURAVLJOV', 1970, 300, 1000),
-      byForeign(E, 'TOBAKK INVEST AS', 'NORDISK KAPITAL AB', 100, 1000),
+    withRoles(F, 'GJENSTAND EIENDOM AS', [
+      person('DAGL', 'Gunnar', 'Gjenstand', 1960),
+      person('MEDL', 'Petter', 'Nykommer', 1965, 1),
     ]),
-  }, quiet);
-  await runJob(server.ctx, 'sanctions', { file: writeListFile('main.ftm.json', ndjson(MAIN_LIST.map(ftm))), list: 'e2e' }, quiet);
-  await runJob(server.ctx, 'sanctions', { file: writeListFile('b.ftm.json', ndjson([GJENSTAND, ...fillers(0, 10)].map(ftm))), list: 'e2e-b' }, quiet);
+  ]);
+  await runJob(
+    server.ctx,
+    'shareholders',
+    {
+      file: writeRegister('aksjeeierbok_2024.csv', [
+        byCompany(E, 'TOBAKK INVEST AS', INTER, 'INTER TOBACCO AS', 600, 1000),
+        byPerson(E, 'TOBAKK INVEST AS', 'DMITRIJ ZJURAVLJOV', 1970, 300, 1000),
+        byForeign(E, 'TOBAKK INVEST AS', 'NORDISK KAPITAL AB', 100, 1000),
+      ]),
+    },
+    quiet,
+  );
+  await runJob(
+    server.ctx,
+    'sanctions',
+    { file: writeListFile('main.ftm.json', ndjson(MAIN_LIST.map(ftm))), list: 'e2e' },
+    quiet,
+  );
+  await runJob(
+    server.ctx,
+    'sanctions',
+    { file: writeListFile('b.ftm.json', ndjson([GJENSTAND, ...fillers(0, 10)].map(ftm))), list: 'e2e-b' },
+    quiet,
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -89,14 +188,27 @@ describe('GET /api/screening/{orgNumber}', () => {
     expect(r.body).toMatchObject({ orgNumber: A, country: 'NO', companyName: 'FJORDLYS HANDEL AS', threshold: 0.75 });
     expect(r.body.subjects).toEqual([
       { id: 'company', kind: 'company', role: 'company', roles: ['company'], name: 'FJORDLYS HANDEL AS' },
-      { id: 'p1', kind: 'person', role: 'role:DAGL', roles: ['role:DAGL'], name: 'Dmitrij Zjuravljov', birthYear: 1970 },
+      {
+        id: 'p1',
+        kind: 'person',
+        role: 'role:DAGL',
+        roles: ['role:DAGL'],
+        name: 'Dmitrij Zjuravljov',
+        birthYear: 1970,
+      },
       { id: 'p2', kind: 'person', role: 'role:LEDE', roles: ['role:LEDE'], name: 'Kari Nordmann', birthYear: 1975 },
     ]); // the auditor (REVI) is not screened
     expect(r.body.matches).toHaveLength(1);
     const [m] = r.body.matches;
     expect(m).toMatchObject({
-      subject: 'p1', list: 'e2e', entityId: 'NK-zh', entityName: 'Дмитрий Сергеевич Журавлёв', schema: 'Person',
-      topics: ['sanction'], datasets: ['eu_fsf'], matchType: expect.stringMatching(/^(phonetic|fuzzy)$/),
+      subject: 'p1',
+      list: 'e2e',
+      entityId: 'NK-zh',
+      entityName: 'Дмитрий Сергеевич Журавлёв',
+      schema: 'Person',
+      topics: ['sanction'],
+      datasets: ['eu_fsf'],
+      matchType: expect.stringMatching(/^(phonetic|fuzzy)$/),
     });
     expect(m.score).toBeGreaterThanOrEqual(0.75);
     expect(m.score).toBeLessThanOrEqual(1);
@@ -104,7 +216,11 @@ describe('GET /api/screening/{orgNumber}', () => {
     expect(m.explanation.nameSimilarity).toBeGreaterThan(0.8);
     expect(r.body.summary).toEqual({ subjectsScreened: 3, possibleMatches: 1, highestScore: m.score, listsChecked: 2 });
     expect(r.body.lists.map((l: { name: string }) => l.name)).toEqual(['e2e', 'e2e-b']);
-    expect(r.body.lists[0]).toMatchObject({ entityCount: 5, version: '2024-06-01T00:00:00', lastSync: expect.any(String) });
+    expect(r.body.lists[0]).toMatchObject({
+      entityCount: 5,
+      version: '2024-06-01T00:00:00',
+      lastSync: expect.any(String),
+    });
     // No full birth date anywhere in what is said about subjects and matches (the file had 1970-05-12).
     expect(JSON.stringify([r.body.subjects, r.body.matches])).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
@@ -115,11 +231,21 @@ describe('GET /api/screening/{orgNumber}', () => {
     expect(r.body.subjects).toEqual([
       { id: 'company', kind: 'company', role: 'company', roles: ['company'], name: 'TOBAKK INVEST AS' },
       { id: 'o1', kind: 'organisation', role: 'shareholder', roles: ['shareholder'], name: 'INTER TOBACCO AS' },
-      { id: 'p1', kind: 'person', role: 'shareholder', roles: ['shareholder'], name: 'DMITRIJ ZJURAVLJOV', birthYear: 1970 },
+      {
+        id: 'p1',
+        kind: 'person',
+        role: 'shareholder',
+        roles: ['shareholder'],
+        name: 'DMITRIJ ZJURAVLJOV',
+        birthYear: 1970,
+      },
       { id: 'o2', kind: 'organisation', role: 'shareholder', roles: ['shareholder'], name: 'NORDISK KAPITAL AB' },
     ]);
     expect(r.body.matches.map((m: Match) => [m.subject, m.entityId, m.matchType])).toEqual(
-      expect.arrayContaining([['o1', 'NK-inter', 'alias'], ['p1', 'NK-zh', expect.any(String)]]),
+      expect.arrayContaining([
+        ['o1', 'NK-inter', 'alias'],
+        ['p1', 'NK-zh', expect.any(String)],
+      ]),
     );
     expect(r.body.matches).toHaveLength(2);
   });
@@ -127,7 +253,10 @@ describe('GET /api/screening/{orgNumber}', () => {
   it('lowers the score on a birth-year conflict, and a distant year drops a name below the threshold', async () => {
     const exact = matchesOf((await screen(B)).body, 'NK-ola');
     expect(exact).toHaveLength(1); // one subject: the same person in two roles
-    expect((await screen(B)).body.subjects[1]).toMatchObject({ name: 'Ola Testmann', roles: ['role:DAGL', 'role:LEDE'] });
+    expect((await screen(B)).body.subjects[1]).toMatchObject({
+      name: 'Ola Testmann',
+      roles: ['role:DAGL', 'role:LEDE'],
+    });
     expect(exact[0]).toMatchObject({ matchType: 'exact', explanation: { birthYear: 'match' } });
 
     const r = await screen(C);
@@ -136,7 +265,10 @@ describe('GET /api/screening/{orgNumber}', () => {
     expect(near).toHaveLength(1);
     expect(near[0].subject).toBe(byYear.get(1952));
     expect(near[0].score).toBeLessThan(exact[0].score);
-    expect(near[0].explanation).toMatchObject({ birthYear: 'mismatch', adjustments: [{ feature: 'birthYear', delta: -0.1 }] });
+    expect(near[0].explanation).toMatchObject({
+      birthYear: 'mismatch',
+      adjustments: [{ feature: 'birthYear', delta: -0.1 }],
+    });
 
     const low = await screen(C, '?threshold=0.5');
     expect(low.body.threshold).toBe(0.5);
@@ -147,7 +279,10 @@ describe('GET /api/screening/{orgNumber}', () => {
 
   it('never matches persons with organisations', async () => {
     const r = await screen(D);
-    expect(r.body.subjects.map((s: { kind: string; name: string }) => [s.kind, s.name])).toEqual([['company', 'NORDLYS SHIPPING AS'], ['person', 'Ola Testmann']]);
+    expect(r.body.subjects.map((s: { kind: string; name: string }) => [s.kind, s.name])).toEqual([
+      ['company', 'NORDLYS SHIPPING AS'],
+      ['person', 'Ola Testmann'],
+    ]);
     // The company is not matched with the Person "Nordlys Shipping", the person not with the Organization "Ola Testmann".
     expect(r.body.matches.map((m: Match) => [m.subject, m.entityId])).toEqual([['p1', 'NK-ola']]);
     for (const n of [A, B, C, E]) {
@@ -158,7 +293,16 @@ describe('GET /api/screening/{orgNumber}', () => {
   });
 
   it('answers 400 for a bad org number, country or threshold, 401 without a key, 404 for an unknown company', async () => {
-    for (const q of [['12345678', ''], ['923609017', ''], ['abcdefghi', ''], [A, '?country=DK'], [A, '?country=SE'], [A, '?threshold=0.2'], [A, '?threshold=1.5'], [A, '?threshold=high']]) {
+    for (const q of [
+      ['12345678', ''],
+      ['923609017', ''],
+      ['abcdefghi', ''],
+      [A, '?country=DK'],
+      [A, '?country=SE'],
+      [A, '?threshold=0.2'],
+      [A, '?threshold=1.5'],
+      [A, '?threshold=high'],
+    ]) {
       const r = await screen(q[0], q[1]);
       expect(r.status, q.join('')).toBe(400);
       expect(r.body.code).toBe('validation_failed');
@@ -183,17 +327,34 @@ describe('GET /api/screening/{orgNumber}', () => {
     const op = doc.paths['/api/screening/{orgNumber}'].get;
     // One example on the schema becomes the media type's `example` (@fastify/swagger).
     const media = op.responses['200'].content['application/json'];
-    expect(media.example).toMatchObject({ matches: [expect.objectContaining({ matchType: 'fuzzy' })], summary: expect.any(Object) });
+    expect(media.example).toMatchObject({
+      matches: [expect.objectContaining({ matchType: 'fuzzy' })],
+      summary: expect.any(Object),
+    });
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '402', '404', '429', '500']);
   });
 
   it('applies a delta: a deleted entity no longer matches, an added one does, a modified one is re-scored', async () => {
     const before = (await screen(A)).body.matches[0].score;
-    const delta = [del(OLA.id), add({ id: 'NK-kari', schema: 'Person', caption: 'Kari NORDMANN', birthDate: '1975' }), add({ ...ZHURAVLEV, birthDate: '1971' }, 'MOD')];
-    await runJob(server.ctx, 'sanctions', { file: writeListFile('entities.delta.json', ndjson(delta)), list: 'e2e' }, quiet);
+    const delta = [
+      del(OLA.id),
+      add({ id: 'NK-kari', schema: 'Person', caption: 'Kari NORDMANN', birthDate: '1975' }),
+      add({ ...ZHURAVLEV, birthDate: '1971' }, 'MOD'),
+    ];
+    await runJob(
+      server.ctx,
+      'sanctions',
+      { file: writeListFile('entities.delta.json', ndjson(delta)), list: 'e2e' },
+      quiet,
+    );
     expect(matchesOf((await screen(B)).body, OLA.id)).toEqual([]);
     const a = (await screen(A)).body;
-    expect(a.matches.map((m: Match) => [m.subject, m.entityId])).toEqual(expect.arrayContaining([['p2', 'NK-kari'], ['p1', 'NK-zh']]));
+    expect(a.matches.map((m: Match) => [m.subject, m.entityId])).toEqual(
+      expect.arrayContaining([
+        ['p2', 'NK-kari'],
+        ['p1', 'NK-zh'],
+      ]),
+    );
     const zh = matchesOf(a, 'NK-zh')[0];
     expect(zh.explanation.birthYear).toBe('close');
     expect(zh.score).toBeLessThan(before);
@@ -225,14 +386,23 @@ describe('list replacement is atomic', () => {
   });
 
   const staged = async () =>
-    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM sanction_entities WHERE run_id <> ALL(ARRAY(SELECT run_id FROM sanction_lists))`.execute(server.ctx.store.db)).rows[0].n;
+    (
+      await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM sanction_entities WHERE run_id <> ALL(ARRAY(SELECT run_id FROM sanction_lists))`.execute(
+        server.ctx.store.db,
+      )
+    ).rows[0].n;
   const listed = async () => (await screen(F)).body.matches.map((m: Match) => m.entityId).sort();
 
   it('shows the old list while the new one streams in, then the whole new list', async () => {
     expect(await listed()).toEqual(['NK-gjenstand']);
     const job = runJob(server.ctx, 'sanctions', { url: gate.url, list: 'e2e-b' }, quiet);
     job.catch(() => undefined);
-    await vi.waitFor(async () => expect(await staged()).toBeGreaterThanOrEqual(1000), { timeout: 30_000, interval: 20 });
+    await vi.waitFor(async () => expect(await staged()).toBeGreaterThanOrEqual(1000), {
+      timeout: 30_000,
+      interval: 20,
+    });
     const during = await screen(F);
     expect(during.body.matches.map((m: Match) => m.entityId)).toEqual(['NK-gjenstand']);
     expect(during.body.lists.find((l: { name: string }) => l.name === 'e2e-b').entityCount).toBe(11);
@@ -244,12 +414,17 @@ describe('list replacement is atomic', () => {
 
   it('keeps the previous list intact when a re-ingest fails half-way, and records the failure per list', async () => {
     const broken = ndjson([GJENSTAND, ...fillers(5000, 1500)].map(ftm)) + '{"id": "NK-bad", "schema": \n';
-    await expect(runJob(server.ctx, 'sanctions', { file: writeListFile('broken.ftm.json', broken), list: 'e2e-b' }, quiet)).rejects.toThrow(/line 1502/);
+    await expect(
+      runJob(server.ctx, 'sanctions', { file: writeListFile('broken.ftm.json', broken), list: 'e2e-b' }, quiet),
+    ).rejects.toThrow(/line 1502/);
     expect(await listed()).toEqual(['NK-nykommer']);
     expect((await screen(F)).body.lists.find((l: { name: string }) => l.name === 'e2e-b').entityCount).toBe(2501);
     expect(await staged()).toBe(0);
     const health = await http(server.url, 'GET', '/api/health', { headers: { 'x-sync-secret': SYNC_SECRET } });
-    expect(health.body.dataSources['sanctions:e2e-b']).toMatchObject({ status: 'error', lastSuccess: expect.any(String) });
+    expect(health.body.dataSources['sanctions:e2e-b']).toMatchObject({
+      status: 'error',
+      lastSuccess: expect.any(String),
+    });
     expect(health.body.dataSources['sanctions:e2e']).toMatchObject({ status: 'ok', recordsProcessed: 3 });
     expect(health.body.dataSources.sanctions).toMatchObject({ status: 'error' });
   });

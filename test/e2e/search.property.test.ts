@@ -21,7 +21,12 @@ async function pages(query: string, limit: number, key: string): Promise<string[
   const out: string[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < 45; i++) {
-    const r: { status: number; body: any } = await http(server.url, 'GET', `/api/companies?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const r: { status: number; body: any } = await http(
+      server.url,
+      'GET',
+      `/api/companies?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key },
+    );
     if (r.status !== 200) throw new Error(`${r.status} ${JSON.stringify(r.body)}`);
     out.push(...r.body.data.map((d: { orgNumber: string }) => d.orgNumber));
     if (!r.body.hasMore) return out;
@@ -51,7 +56,11 @@ describe('search properties', () => {
         fc.constantFrom('asc', 'desc'),
         fc.integer({ min: 7, max: 40 }),
         async (filters, sort, order, limit) => {
-          const query = new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])), sort, order }).toString();
+          const query = new URLSearchParams({
+            ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])),
+            sort,
+            order,
+          }).toString();
           const key = await freshKey();
           const whole = await pages(query, 100, key);
           const paged = await pages(query, limit, key);
@@ -67,9 +76,12 @@ describe('search properties', () => {
     const key = await freshKey();
     const first = await http(server.url, 'GET', '/api/companies?orgForm=AS&limit=3', { key });
     const cursor: string = first.body.nextCursor;
-    const other: string = (await http(server.url, 'GET', '/api/companies?orgForm=ENK&limit=3', { key })).body.nextCursor;
+    const other: string = (await http(server.url, 'GET', '/api/companies?orgForm=ENK&limit=3', { key })).body
+      .nextCursor;
     const mutation = fc.oneof(
-      fc.tuple(fc.nat(cursor.length - 1), fc.constantFrom(...'AZaz09-_.=+/ %'.split(''))).map(([i, c]) => cursor.slice(0, i) + c + cursor.slice(i + 1)),
+      fc
+        .tuple(fc.nat(cursor.length - 1), fc.constantFrom(...'AZaz09-_.=+/ %'.split('')))
+        .map(([i, c]) => cursor.slice(0, i) + c + cursor.slice(i + 1)),
       fc.nat(cursor.length - 1).map((i) => cursor.slice(0, i) + cursor.slice(i + 1)),
       fc.nat(cursor.length).map((i) => cursor.slice(0, i)),
       fc.string({ minLength: 1, maxLength: 60 }).map((s) => cursor + s),
@@ -77,12 +89,16 @@ describe('search properties', () => {
       fc.base64String({ minLength: 4, maxLength: 200 }),
       fc.constant(`${other.split('.')[0]}.${cursor.split('.')[1]}`),
       fc.constant(`${cursor.split('.')[0]}.${other.split('.')[1]}`),
-      fc.constant(Buffer.from(JSON.stringify({ q: 'x', k: ['a', 1] })).toString('base64url') + '.' + cursor.split('.')[1]),
+      fc.constant(
+        Buffer.from(JSON.stringify({ q: 'x', k: ['a', 1] })).toString('base64url') + '.' + cursor.split('.')[1],
+      ),
     );
     await fc.assert(
       fc.asyncProperty(mutation, async (bad) => {
         fc.pre(bad !== cursor && bad.length > 0);
-        const r = await http(server.url, 'GET', `/api/companies?orgForm=AS&limit=3&cursor=${encodeURIComponent(bad)}`, { key });
+        const r = await http(server.url, 'GET', `/api/companies?orgForm=AS&limit=3&cursor=${encodeURIComponent(bad)}`, {
+          key,
+        });
         expect(r.status).toBe(400);
         expect(['invalid_cursor', 'validation_failed', 'cursor_query_mismatch']).toContain(r.body.code);
       }),

@@ -52,7 +52,13 @@ const freshKey = async () => (await createKey(server, { tier: 'internal', limits
 
 /** Follows nextCursor to the end; returns the org numbers in order. */
 async function walk(query: string, key?: string): Promise<string[]> {
-  const rows = await walkPages<{ orgNumber: string }>(server.url, '/api/companies', `${query}&limit=100`, key ?? (await freshKey()), 200);
+  const rows = await walkPages<{ orgNumber: string }>(
+    server.url,
+    '/api/companies',
+    `${query}&limit=100`,
+    key ?? (await freshKey()),
+    200,
+  );
   return rows.map((d) => d.orgNumber);
 }
 
@@ -63,15 +69,35 @@ describe('filters', () => {
   const pick = () => live().find((r) => r.nace_code1 && r.business_address_muni_no)!;
   it.each<[string, () => string, (r: Row) => boolean]>([
     ['q (substring, any case)', () => 'q=BAKERI', (r) => r.name_norm.includes('bakeri')],
-    ['q with Nordic letters in another case', () => 'q=' + encodeURIComponent('SØLVI'), (r) => r.name_norm.includes('sølvi')],
+    [
+      'q with Nordic letters in another case',
+      () => 'q=' + encodeURIComponent('SØLVI'),
+      (r) => r.name_norm.includes('sølvi'),
+    ],
     ['q of two characters (name prefix)', () => 'q=fj', (r) => r.name_norm.startsWith('fj')],
-    ['nace division prefix', () => `nace=${pick().nace_code1!.slice(0, 2)}`, (r) => (r.nace_code1 ?? '').startsWith(pick().nace_code1!.slice(0, 2))],
+    [
+      'nace division prefix',
+      () => `nace=${pick().nace_code1!.slice(0, 2)}`,
+      (r) => (r.nace_code1 ?? '').startsWith(pick().nace_code1!.slice(0, 2)),
+    ],
     ['nace full code', () => `nace=${pick().nace_code1}`, (r) => r.nace_code1 === pick().nace_code1],
     ['orgForm', () => 'orgForm=ENK', (r) => r.org_form_code === 'ENK'],
-    ['municipality', () => `municipality=${pick().business_address_muni_no}`, (r) => r.business_address_muni_no === pick().business_address_muni_no],
+    [
+      'municipality',
+      () => `municipality=${pick().business_address_muni_no}`,
+      (r) => r.business_address_muni_no === pick().business_address_muni_no,
+    ],
     ['county', () => 'county=03', (r) => (r.business_address_muni_no ?? '').startsWith('03')],
-    ['employee bounds', () => 'minEmployees=10&maxEmployees=49', (r) => r.employee_count !== null && r.employee_count >= 10 && r.employee_count <= 49],
-    ['revenue bounds', () => 'minRevenue=10000000&maxRevenue=50000000', (r) => r.latest_revenue !== null && r.latest_revenue >= 1e7 && r.latest_revenue <= 5e7],
+    [
+      'employee bounds',
+      () => 'minEmployees=10&maxEmployees=49',
+      (r) => r.employee_count !== null && r.employee_count >= 10 && r.employee_count <= 49,
+    ],
+    [
+      'revenue bounds',
+      () => 'minRevenue=10000000&maxRevenue=50000000',
+      (r) => r.latest_revenue !== null && r.latest_revenue >= 1e7 && r.latest_revenue <= 5e7,
+    ],
     ['isBankrupt=true', () => 'isBankrupt=true', (r) => r.is_bankrupt],
     ['isBankrupt=false', () => 'isBankrupt=false', (r) => !r.is_bankrupt],
     ['isInGroup=true', () => 'isInGroup=true', (r) => r.is_in_group],
@@ -80,7 +106,14 @@ describe('filters', () => {
     ['hasTechnology', () => 'hasTechnology=Shopify', (r) => r.technology_names.includes('Shopify')],
     ['hasAnyAdPixel=true', () => 'hasAnyAdPixel=true', (r) => r.has_ad_pixel],
     ['country', () => 'country=NO&orgForm=AS', (r) => r.country === 'NO' && r.org_form_code === 'AS'],
-    ['combined', () => 'orgForm=AS&minEmployees=5&county=46', (r) => r.org_form_code === 'AS' && (r.employee_count ?? -1) >= 5 && (r.business_address_muni_no ?? '').startsWith('46')],
+    [
+      'combined',
+      () => 'orgForm=AS&minEmployees=5&county=46',
+      (r) =>
+        r.org_form_code === 'AS' &&
+        (r.employee_count ?? -1) >= 5 &&
+        (r.business_address_muni_no ?? '').startsWith('46'),
+    ],
   ])('%s returns exactly the matching companies', async (_name, query, predicate) => {
     const expected = numbers(live().filter(predicate));
     expect(expected.length).toBeGreaterThan(0);
@@ -92,7 +125,9 @@ describe('filters', () => {
     await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = true WHERE id IN (2, 3)`);
     try {
       const got = await walk('orgForm=AS&includeDeleted=true');
-      const gone = (await server.ctx.store.pool.query(`SELECT org_number FROM companies WHERE id IN (2,3) AND org_form_code = 'AS'`)).rows.map((r) => r.org_number);
+      const gone = (
+        await server.ctx.store.pool.query(`SELECT org_number FROM companies WHERE id IN (2,3) AND org_form_code = 'AS'`)
+      ).rows.map((r) => r.org_number);
       for (const n of gone) expect(got).toContain(n);
       const without = await walk('orgForm=AS');
       for (const n of [...gone, ...deleted]) expect(without).not.toContain(n);
@@ -102,8 +137,21 @@ describe('filters', () => {
   });
 
   it.each([
-    'nace=5', 'nace=56.1234', 'municipality=301', 'county=3', 'minEmployees=-1', 'isBankrupt=maybe', 'sort=revenue',
-    'order=up', 'limit=0', 'limit=101', 'country=DK', 'minEmployees=10&maxEmployees=5', 'minRevenue=9&maxRevenue=1', 'q=%20%20', 'include=everything',
+    'nace=5',
+    'nace=56.1234',
+    'municipality=301',
+    'county=3',
+    'minEmployees=-1',
+    'isBankrupt=maybe',
+    'sort=revenue',
+    'order=up',
+    'limit=0',
+    'limit=101',
+    'country=DK',
+    'minEmployees=10&maxEmployees=5',
+    'minRevenue=9&maxRevenue=1',
+    'q=%20%20',
+    'include=everything',
   ])('answers 400 with details for %s', async (query) => {
     const r = await get(`/api/companies?${query}`);
     expect(r.status).toBe(400);
@@ -112,10 +160,24 @@ describe('filters', () => {
 });
 
 describe('sort and order', () => {
-  const sortValue = (sort: string, r: { employeeCount: number | null; foundingDate: string | null; updatedAt: string; name: string }) =>
-    sort === 'employeeCount' ? (r.employeeCount ?? -1) : sort === 'foundingDate' ? (r.foundingDate ?? '0001-01-01') : sort === 'updatedAt' ? r.updatedAt : r.name;
+  const sortValue = (
+    sort: string,
+    r: { employeeCount: number | null; foundingDate: string | null; updatedAt: string; name: string },
+  ) =>
+    sort === 'employeeCount'
+      ? (r.employeeCount ?? -1)
+      : sort === 'foundingDate'
+        ? (r.foundingDate ?? '0001-01-01')
+        : sort === 'updatedAt'
+          ? r.updatedAt
+          : r.name;
 
-  it.each(['name', 'employeeCount', 'foundingDate', 'updatedAt'].flatMap((s) => [[s, 'asc'], [s, 'desc']]))('sort=%s order=%s is ordered and pages add up to the whole', async (sort, order) => {
+  it.each(
+    ['name', 'employeeCount', 'foundingDate', 'updatedAt'].flatMap((s) => [
+      [s, 'asc'],
+      [s, 'desc'],
+    ]),
+  )('sort=%s order=%s is ordered and pages add up to the whole', async (sort, order) => {
     const apiKey = await freshKey();
     const whole = await get(`/api/companies?orgForm=AS&sort=${sort}&order=${order}&limit=100`);
     expect(whole.status).toBe(200);
@@ -128,20 +190,27 @@ describe('sort and order', () => {
       else expect(a >= b).toBe(true);
     }
     if (sort === 'name') {
-      const db = await server.ctx.store.pool.query(`SELECT org_number FROM companies WHERE org_form_code = 'AS' AND NOT is_deleted ORDER BY name_norm ${order}, id ${order} LIMIT 100`);
+      const db = await server.ctx.store.pool.query(
+        `SELECT org_number FROM companies WHERE org_form_code = 'AS' AND NOT is_deleted ORDER BY name_norm ${order}, id ${order} LIMIT 100`,
+      );
       expect(rows.map((r: { orgNumber: string }) => r.orgNumber)).toEqual(db.rows.map((r) => r.org_number));
     }
     // the same order in pages of 7
     const paged: string[] = [];
     let cursor: string | null = null;
     while (paged.length < 100) {
-      const r = await get(`/api/companies?orgForm=AS&sort=${sort}&order=${order}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, apiKey);
+      const r = await get(
+        `/api/companies?orgForm=AS&sort=${sort}&order=${order}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        apiKey,
+      );
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       paged.push(...r.body.data.map((d: { orgNumber: string }) => d.orgNumber));
       if (!r.body.hasMore) break;
       cursor = r.body.nextCursor;
     }
-    expect(paged.slice(0, rows.length)).toEqual(rows.map((r: { orgNumber: string }) => r.orgNumber).slice(0, paged.length));
+    expect(paged.slice(0, rows.length)).toEqual(
+      rows.map((r: { orgNumber: string }) => r.orgNumber).slice(0, paged.length),
+    );
   });
 });
 
@@ -204,7 +273,12 @@ describe('cursors', () => {
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('invalid_cursor');
     }
-    for (const other of ['orgForm=ENK', 'orgForm=AS&sort=employeeCount', 'orgForm=AS&order=desc', 'orgForm=AS&county=03']) {
+    for (const other of [
+      'orgForm=ENK',
+      'orgForm=AS&sort=employeeCount',
+      'orgForm=AS&order=desc',
+      'orgForm=AS&county=03',
+    ]) {
       const r = await get(`/api/companies?${other}&limit=5&cursor=${encodeURIComponent(cursor)}`);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('cursor_query_mismatch');
@@ -261,11 +335,14 @@ describe('cursors', () => {
 });
 
 describe('GET /api/updates', () => {
-  it.each(['', 'since=', 'since=yesterday', 'since=2026-13-01', 'since=2026-02-30', 'since=20260101'])('answers 400 for %j', async (q) => {
-    const r = await get(`/api/updates?${q}`);
-    expect(r.status).toBe(400);
-    expect(r.body.details[0].path).toMatch(/since/);
-  });
+  it.each(['', 'since=', 'since=yesterday', 'since=2026-13-01', 'since=2026-02-30', 'since=20260101'])(
+    'answers 400 for %j',
+    async (q) => {
+      const r = await get(`/api/updates?${q}`);
+      expect(r.status).toBe(400);
+      expect(r.body.details[0].path).toMatch(/since/);
+    },
+  );
 
   it('walks every company changed since a time, oldest first, never repeating or skipping within ties', async () => {
     const key = await freshKey();
@@ -274,13 +351,17 @@ describe('GET /api/updates', () => {
     // 150 companies share one updated_at exactly
     await db.query(`UPDATE companies SET updated_at = '2030-01-01T00:00:00.123456Z' WHERE id % 3 = 0`);
     await db.query(`UPDATE companies SET updated_at = '2030-01-01T00:00:01Z' WHERE id % 3 = 1`);
-    const expected = (await db.query(`SELECT org_number FROM companies WHERE updated_at >= '2030-01-01' ORDER BY updated_at, id`)).rows.map((r) => r.org_number);
+    const expected = (
+      await db.query(`SELECT org_number FROM companies WHERE updated_at >= '2030-01-01' ORDER BY updated_at, id`)
+    ).rows.map((r) => r.org_number);
     expect(expected.length).toBeGreaterThan(300);
     const seen: string[] = [];
     let cursor: string | null = null;
     let last = '';
     for (let i = 0; i < 100; i++) {
-      const r = await get(`/api/updates?since=2030-01-01&limit=17${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const r = await get(
+        `/api/updates?since=2030-01-01&limit=17${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(r.status).toBe(200);
       for (const row of r.body.data) {
         expect(row.updatedAt >= last).toBe(true);
@@ -295,8 +376,16 @@ describe('GET /api/updates', () => {
 
   it('accepts dates and timestamps; since is inclusive and carries deleted companies', async () => {
     const db = server.ctx.store.pool;
-    await db.query(`UPDATE companies SET updated_at = '2031-05-05T10:00:00.000Z', is_deleted = (id = 4) WHERE id IN (4, 5)`);
-    for (const since of ['2031-05-05T10:00:00Z', '2031-05-05T10:00:00.000Z', '2031-05-05T12:00:00+02:00', '2031-05-05T10:00:00', '2031-05-05']) {
+    await db.query(
+      `UPDATE companies SET updated_at = '2031-05-05T10:00:00.000Z', is_deleted = (id = 4) WHERE id IN (4, 5)`,
+    );
+    for (const since of [
+      '2031-05-05T10:00:00Z',
+      '2031-05-05T10:00:00.000Z',
+      '2031-05-05T12:00:00+02:00',
+      '2031-05-05T10:00:00',
+      '2031-05-05',
+    ]) {
       const r = await get(`/api/updates?since=${encodeURIComponent(since)}`);
       expect(r.status).toBe(200);
       expect(r.body.data.map((d: { id: string }) => d.id)).toEqual(['4', '5']);

@@ -22,7 +22,10 @@ beforeAll(async () => {
     },
   });
   // One after the other: two boots at once on a busy 2-core machine can exceed Fastify's plugin timeout.
-  mailing = await startServer({ env: { TRUST_PROXY: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'keys@example.test' }, overrides: { logger: createLogger('info', sink) } });
+  mailing = await startServer({
+    env: { TRUST_PROXY: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'keys@example.test' },
+    overrides: { logger: createLogger('info', sink) },
+  });
   logging = await startServer({ env: { TRUST_PROXY: 'true' }, overrides: { logger: createLogger('info', sink) } });
 });
 afterAll(async () => {
@@ -60,7 +63,12 @@ function mimeParts(raw: string): { headers: string; parts: MimePart[] } {
       const h = chunk.slice(0, at);
       const b = chunk.slice(at + 4).replace(/\r\n$/, '');
       const encoding = /content-transfer-encoding:\s*(\S+)/i.exec(h)?.[1]?.toLowerCase();
-      const body = encoding === 'quoted-printable' ? decodeQp(b) : encoding === 'base64' ? Buffer.from(b, 'base64').toString('utf8') : b;
+      const body =
+        encoding === 'quoted-printable'
+          ? decodeQp(b)
+          : encoding === 'base64'
+            ? Buffer.from(b, 'base64').toString('utf8')
+            : b;
       return { headers: h, body: body.replace(/\r\n/g, '\n') };
     });
   return { headers, parts };
@@ -105,7 +113,12 @@ describe('setup e-mail over SMTP', () => {
     const down = await startSmtpReceiver();
     const url = down.url;
     await down.close();
-    const server = await startServer({ env: { TRUST_PROXY: 'true', SMTP_URL: url }, overrides: { logger: createLogger('info', new Writable({ write: (c, _e, d) => (logLines.push(String(c)), d()) })) } });
+    const server = await startServer({
+      env: { TRUST_PROXY: 'true', SMTP_URL: url },
+      overrides: {
+        logger: createLogger('info', new Writable({ write: (c, _e, d) => (logLines.push(String(c)), d()) })),
+      },
+    });
     try {
       const res = await register(server, { projectName: 'smtp-down', email: 'down@example.com' });
       expect(res.status).toBe(201);

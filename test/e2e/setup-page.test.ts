@@ -33,7 +33,11 @@ const page = async (query: string) => {
 };
 const call = (key: string) => http(server.url, 'GET', '/api/municipalities?county=03', { key });
 const textOf = (html: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(html)?.[1];
-const chartBars = (html: string) => [...html.matchAll(/data-day="(\d{4}-\d\d-\d\d)" data-count="(\d+)"/g)].map((m) => ({ day: m[1], count: Number(m[2]) }));
+const chartBars = (html: string) =>
+  [...html.matchAll(/data-day="(\d{4}-\d\d-\d\d)" data-count="(\d+)"/g)].map((m) => ({
+    day: m[1],
+    count: Number(m[2]),
+  }));
 
 describe('GET /setup with a live key', () => {
   it('shows project, tier, limits, usage, the 30-day chart from stored daily rows, and does not count as usage', async () => {
@@ -41,7 +45,12 @@ describe('GET /setup with a live key', () => {
     // over the quota) and today. Time only moves forward: counters never go back a day.
     clock.set(new Date(Date.parse('2026-03-20T12:00:00Z') - 40 * DAY));
     const key = await createKey(server, { limits: { rateLimitPerMinute: 0, dailyLimit: 3 } });
-    const spread: [number, number][] = [[40, 1], [2, 2], [1, 4], [0, 1]];
+    const spread: [number, number][] = [
+      [40, 1],
+      [2, 2],
+      [1, 4],
+      [0, 1],
+    ];
     for (const [daysAgo, calls] of spread) {
       clock.set(new Date(Date.parse('2026-03-20T12:00:00Z') - daysAgo * DAY));
       for (let i = 0; i < calls; i++) await call(key.raw);
@@ -71,9 +80,13 @@ describe('GET /setup with a live key', () => {
     ]);
 
     // Quick starts carry the key and the base URL; docs are linked.
-    expect(res.html).toContain(`curl -H &#34;Authorization: Bearer ${key.raw}&#34; &#34;${server.url}/api/keys/usage&#34;`);
+    expect(res.html).toContain(
+      `curl -H &#34;Authorization: Bearer ${key.raw}&#34; &#34;${server.url}/api/keys/usage&#34;`,
+    );
     expect(res.html).toContain(`new NcdClient({ baseUrl: &#39;${server.url}&#39;, apiKey: &#39;${key.raw}&#39; })`);
-    expect(res.html).toContain(`npx ncd enrich input.csv --column orgnr --out enriched.csv --url ${server.url} --key ${key.raw}`);
+    expect(res.html).toContain(
+      `npx ncd enrich input.csv --column orgnr --out enriched.csv --url ${server.url} --key ${key.raw}`,
+    );
     expect(res.html).toContain(`href="${server.url}/docs"`);
 
     // Viewing the page twice more changed nothing.
@@ -110,7 +123,10 @@ describe('GET /setup with a live key', () => {
   });
 
   it('escapes the project name', async () => {
-    const created = await server.services.keys.register({ projectName: '<img src=x onerror=alert(1)> & "Co"', email: 'x@example.com' });
+    const created = await server.services.keys.register({
+      projectName: '<img src=x onerror=alert(1)> & "Co"',
+      email: 'x@example.com',
+    });
     const res = await page(`?key=${created.raw}`);
     expect(res.status).toBe(200);
     expect(res.html).not.toContain('<img src=x');
@@ -135,7 +151,12 @@ describe('GET /setup without a live key', () => {
     ['no key', '', 400, 'This setup link has no key'],
     ['an empty key', '?key=', 400, 'This setup link has no key'],
     ['a truncated key', '?key=ncd_abc123', 400, 'This setup link is incomplete'],
-    ['a key with a wrong checksum', `?key=${withWrongChecksum(generateRawKey())}`, 400, 'This setup link is incomplete'],
+    [
+      'a key with a wrong checksum',
+      `?key=${withWrongChecksum(generateRawKey())}`,
+      400,
+      'This setup link is incomplete',
+    ],
     ['a repeated key', `?key=${generateRawKey()}&key=${generateRawKey()}`, 400, 'This setup link is incomplete'],
     ['a very long value', `?key=${'x'.repeat(5000)}`, 400, 'This setup link is incomplete'],
     ['a well-formed key never issued', `?key=${generateRawKey()}`, 404, 'This key is not active'],

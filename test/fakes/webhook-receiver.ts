@@ -27,7 +27,13 @@ export class WebhookReceiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const rawHeaderNames = req.rawHeaders.filter((_, i) => i % 2 === 0);
-      this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaderNames, body: Buffer.concat(chunks).toString('utf8') });
+      this.requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaderNames,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const m = this.mode;
       if (m.kind === 'hang') {
         this.hanging.add(res);

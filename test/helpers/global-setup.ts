@@ -49,8 +49,11 @@ export default async function setup(project: TestProject) {
     if (!admin) return;
     // Per-file databases are dropped by their suites; drop any of THIS run a crashed suite left
     // behind (other runs on the same server keep theirs).
-    const left = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${runPrefix}%`]);
-    for (const { datname } of left.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
+    const left = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+      `${runPrefix}%`,
+    ]);
+    for (const { datname } of left.rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
   };
 }

@@ -66,8 +66,16 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 60_0
 }
 
 /** Runs a command to completion and returns its exit code and output. */
-export function runProcess(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function runProcess(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: baseEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -58,7 +58,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-export async function startServer(opts: { env?: Record<string, string>; overrides?: AppOverrides; database?: TestDatabase } = {}): Promise<TestServer> {
+export async function startServer(
+  opts: { env?: Record<string, string>; overrides?: AppOverrides; database?: TestDatabase } = {},
+): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase());
   const env: Record<string, string> = {
     SECRET_KEY: TEST_SECRET,

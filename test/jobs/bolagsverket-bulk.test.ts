@@ -62,7 +62,9 @@ describe('bolagsverket sync at scale', () => {
     );
     expect(result.recordsProcessed).toBe(expected);
     expect(result.details).toMatchObject({ inserted: expected, deregistered: 0, absentMarked: true, rejected: 0 });
-    const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM companies WHERE country = 'SE'`.execute(server.ctx.store.db);
+    const count = await sql<{ n: number }>`SELECT count(*)::int AS n FROM companies WHERE country = 'SE'`.execute(
+      server.ctx.store.db,
+    );
     expect(count.rows[0].n).toBe(expected);
     const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM sync_seen`.execute(server.ctx.store.db);
     expect(left.rows[0].n).toBe(0);

@@ -20,11 +20,14 @@ let host: FakePrh;
 let server: TestServer;
 let dir: string;
 const messages: string[] = [];
-const run = (opts: Parameters<typeof runJob>[2] = {}) => runJob(server.ctx, 'bolagsverket', opts, (m) => messages.push(m));
+const run = (opts: Parameters<typeof runJob>[2] = {}) =>
+  runJob(server.ctx, 'bolagsverket', opts, (m) => messages.push(m));
 
 async function swedishRows() {
   const r = await sql<{ org_number: string; updated_at: Date; is_deleted: boolean; status: string }>`
-    SELECT org_number, updated_at, is_deleted, status FROM companies WHERE country = 'SE' ORDER BY org_number`.execute(server.ctx.store.db);
+    SELECT org_number, updated_at, is_deleted, status FROM companies WHERE country = 'SE' ORDER BY org_number`.execute(
+    server.ctx.store.db,
+  );
   return new Map(r.rows.map((x) => [x.org_number, { ...x, updated_at: new Date(x.updated_at).toISOString() }]));
 }
 
@@ -51,10 +54,26 @@ describe('ncd sync bolagsverket', () => {
     const r = await run();
     expect(host.requests.map((x) => x.path)).toEqual([BULK_PATH]);
     expect(r.recordsProcessed).toBe(8);
-    expect(r.details).toMatchObject({ inserted: 8, deregistered: 0, absentMarked: true, skippedPersons: 2, duplicates: 1, rejected: 2 });
+    expect(r.details).toMatchObject({
+      inserted: 8,
+      deregistered: 0,
+      absentMarked: true,
+      skippedPersons: 2,
+      duplicates: 1,
+      rejected: 2,
+    });
 
     const rows = await swedishRows();
-    expect([...rows.keys()]).toEqual(['5560000001', '5560001009', '5561234500', '5566778899', '5569999906', '7164555554', '7696123459', '9697123454']);
+    expect([...rows.keys()]).toEqual([
+      '5560000001',
+      '5560001009',
+      '5561234500',
+      '5566778899',
+      '5569999906',
+      '7164555554',
+      '7696123459',
+      '9697123454',
+    ]);
     // Personnummer-identified rows (sole traders) are neither stored nor echoed in reasons.
     expect(JSON.stringify(r.details)).not.toMatch(/191212121212|1212121212/);
 
@@ -85,7 +104,10 @@ describe('ncd sync bolagsverket', () => {
       isBankrupt: true,
       status: 'deregistered',
     });
-    expect(await server.services.companies.lookup('SE', '5561234500')).toMatchObject({ isBeingDissolved: true, status: 'liquidation' });
+    expect(await server.services.companies.lookup('SE', '5561234500')).toMatchObject({
+      isBeingDissolved: true,
+      status: 'liquidation',
+    });
     expect(await server.services.companies.lookup('SE', '5560001009')).toMatchObject({ name: 'Dubbel AB' });
   });
 
@@ -93,8 +115,17 @@ describe('ncd sync bolagsverket', () => {
     const before = await swedishRows();
     const zip = path.join(dir, 'bulk.zip');
     await writeFile(zip, await zipOf('bolagsverket_bulkfil.txt', quirks));
-    expect((await run({ file: zip })).details).toMatchObject({ inserted: 0, changed: 0, unchanged: 8, deregistered: 0 });
-    expect((await run({ file: await textFile('bulk.txt', quirks) })).details).toMatchObject({ inserted: 0, changed: 0, unchanged: 8 });
+    expect((await run({ file: zip })).details).toMatchObject({
+      inserted: 0,
+      changed: 0,
+      unchanged: 8,
+      deregistered: 0,
+    });
+    expect((await run({ file: await textFile('bulk.txt', quirks) })).details).toMatchObject({
+      inserted: 0,
+      changed: 0,
+      unchanged: 8,
+    });
     expect(await swedishRows()).toEqual(before);
   });
 
@@ -104,7 +135,9 @@ describe('ncd sync bolagsverket', () => {
     expect(r.details).toMatchObject({ processed: 7, changed: 0, deregistered: 1 });
     const after = await swedishRows();
     const changed = [...after.values()].filter((x) => x.updated_at !== before.get(x.org_number)!.updated_at);
-    expect(changed).toEqual([expect.objectContaining({ org_number: '5566778899', is_deleted: true, status: 'deregistered' })]);
+    expect(changed).toEqual([
+      expect.objectContaining({ org_number: '5566778899', is_deleted: true, status: 'deregistered' }),
+    ]);
     const c = await server.services.companies.lookup('SE', '5566778899');
     expect(c).toMatchObject({ isDeleted: true, status: 'deregistered', name: 'Nordlys Logistik AB' });
     expect(c.updatedAt > before.get('5566778899')!.updated_at).toBe(true);

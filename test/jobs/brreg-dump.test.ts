@@ -50,15 +50,26 @@ const run = async (s: TestServer, job: string, file: string) => {
   return { ...r, messages };
 };
 
-const query = async <T = Record<string, unknown>>(s: TestServer, text: string, params: unknown[] = []) => (await s.ctx.store.pool.query(text, params)).rows as T[];
+const query = async <T = Record<string, unknown>>(s: TestServer, text: string, params: unknown[] = []) =>
+  (await s.ctx.store.pool.query(text, params)).rows as T[];
 
 /** Every stored column of every company except ids and timestamps, in one value. */
 const digest = async (s: TestServer) =>
-  (await query<{ n: number; d: string }>(s, `SELECT count(*)::int AS n,
-     md5(string_agg((to_jsonb(c) - 'id' - 'created_at' - 'updated_at')::text, '|' ORDER BY org_number)) AS d FROM companies c`))[0];
+  (
+    await query<{ n: number; d: string }>(
+      s,
+      `SELECT count(*)::int AS n,
+     md5(string_agg((to_jsonb(c) - 'id' - 'created_at' - 'updated_at')::text, '|' ORDER BY org_number)) AS d FROM companies c`,
+    )
+  )[0];
 
 const indexNames = async (s: TestServer) =>
-  (await query<{ indexname: string }>(s, `SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'companies' ORDER BY 1`)).map((r) => r.indexname);
+  (
+    await query<{ indexname: string }>(
+      s,
+      `SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'companies' ORDER BY 1`,
+    )
+  ).map((r) => r.indexname);
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ncd-brreg-dump-'));
@@ -85,7 +96,8 @@ describe('brreg --file', () => {
     expect(r.details?.enheter).toEqual({ processed: n, inserted: n, changed: 0, deleted: 0 });
     // A line after each batch that crosses a multiple of 10 000, in order, and the summary.
     const crossings = [];
-    for (let done = 2000; done < n + 2000; done += 2000) if (Math.min(done, n) % 10_000 < 2000) crossings.push(Math.min(done, n));
+    for (let done = 2000; done < n + 2000; done += 2000)
+      if (Math.min(done, n) % 10_000 < 2000) crossings.push(Math.min(done, n));
     expect(crossings).toEqual([10_000, n]);
     expect(r.messages.filter((m) => / read, /.test(m))).toEqual([
       ...crossings.map((k) => `enheter: ${k} read, ${k} new, 0 changed`),
@@ -98,7 +110,9 @@ describe('brreg --file', () => {
     const reference = await server();
     let inserted = 0;
     for (let i = 0; i < n; i += 2000) {
-      inserted += (await reference.ctx.repos.companyWrites.write(enheter.slice(i, i + 2000).map((e) => ({ core: mapEnhet(e) })))).inserted;
+      inserted += (
+        await reference.ctx.repos.companyWrites.write(enheter.slice(i, i + 2000).map((e) => ({ core: mapEnhet(e) })))
+      ).inserted;
     }
     await reference.ctx.repos.groups.recompute();
     expect(inserted).toBe(n);
@@ -122,7 +136,10 @@ describe('brreg --file', () => {
     const r = await run(loaded, 'brreg', file);
     expect(r.details?.enheter).toEqual({ processed: enheter.length, inserted: 1, changed: 1, deleted: 1 });
     const moved = await query<{ org_number: string; name: string; is_deleted: boolean }>(
-      loaded, 'SELECT org_number, name, is_deleted FROM companies WHERE updated_at > $1::timestamptz ORDER BY org_number', [t0]);
+      loaded,
+      'SELECT org_number, name, is_deleted FROM companies WHERE updated_at > $1::timestamptz ORDER BY org_number',
+      [t0],
+    );
     expect(moved).toEqual(
       [
         { org_number: renamed.organisasjonsnummer, name: 'NYTT NAVN AS', is_deleted: false },
@@ -148,12 +165,20 @@ describe('brreg --file', () => {
     expect(await query(s, 'SELECT count(*)::int AS n FROM companies')).toEqual([{ n: 4000 }]);
     expect(await query(s, 'SELECT count(*)::int AS n FROM sync_seen')).toEqual([{ n: 0 }]);
     expect(await indexNames(s)).toEqual(indexesBefore);
-    expect(await query(s, `SELECT status, records_processed::int AS records_processed FROM sync_runs WHERE source = 'brreg' ORDER BY id DESC LIMIT 1`)).toEqual([
-      { status: 'error', records_processed: 4000 },
-    ]);
+    expect(
+      await query(
+        s,
+        `SELECT status, records_processed::int AS records_processed FROM sync_runs WHERE source = 'brreg' ORDER BY id DESC LIMIT 1`,
+      ),
+    ).toEqual([{ status: 'error', records_processed: 4000 }]);
     // The job is free again, and a whole file completes the store.
     const r = await run(s, 'brreg', files.enheter);
-    expect(r.details?.enheter).toEqual({ processed: enheter.length, inserted: enheter.length - 4000, changed: 0, deleted: 0 });
+    expect(r.details?.enheter).toEqual({
+      processed: enheter.length,
+      inserted: enheter.length - 4000,
+      changed: 0,
+      deleted: 0,
+    });
   }, 180_000);
 });
 
@@ -163,12 +188,16 @@ describe('brreg-subunits --file', () => {
     await run(s, 'brreg', files.enheter);
     const first = await run(s, 'brreg-subunits', files.underenheter);
     expect(first.details).toEqual({ processed: underenheter.length, closed: 0 });
-    expect(await query(s, `SELECT count(*)::int AS n FROM sub_units WHERE NOT is_deleted`)).toEqual([{ n: underenheter.length }]);
+    expect(await query(s, `SELECT count(*)::int AS n FROM sub_units WHERE NOT is_deleted`)).toEqual([
+      { n: underenheter.length },
+    ]);
 
     const [gone, ...rest] = underenheter;
     const second = await run(s, 'brreg-subunits', await writeDump('sub-units.json.gz', rest));
     expect(second.details).toEqual({ processed: rest.length, closed: 1 });
-    expect(await query(s, 'SELECT is_deleted FROM sub_units WHERE org_number = $1', [gone.organisasjonsnummer])).toEqual([{ is_deleted: true }]);
+    expect(
+      await query(s, 'SELECT is_deleted FROM sub_units WHERE org_number = $1', [gone.organisasjonsnummer]),
+    ).toEqual([{ is_deleted: true }]);
 
     const broken = await writeDump('sub-units-broken.json.gz', rest.slice(0, 2500), ',{"organisasjonsnummer": ');
     await expect(run(s, 'brreg-subunits', broken)).rejects.toThrow(/underenheter dump: cannot read the JSON array/);

@@ -13,7 +13,9 @@ let brreg: FakeBrreg;
 let server: TestServer;
 const quiet = () => undefined;
 const company = (i: number) => generateCompany(i, 21);
-const live = Array.from({ length: 40 }, (_, i) => company(i)).filter((c) => !c.enhet.slettedato && c.enhet.sisteInnsendteAarsregnskap);
+const live = Array.from({ length: 40 }, (_, i) => company(i)).filter(
+  (c) => !c.enhet.slettedato && c.enhet.sisteInnsendteAarsregnskap,
+);
 
 beforeAll(async () => {
   brreg = await startFakeBrreg();
@@ -29,12 +31,22 @@ afterAll(async () => {
 });
 
 const row = async (n: string) =>
-  (await server.ctx.store.pool.query('SELECT name, is_deleted, status, updated_at, last_submitted_accounts_year FROM companies WHERE org_number = $1', [n])).rows[0];
+  (
+    await server.ctx.store.pool.query(
+      'SELECT name, is_deleted, status, updated_at, last_submitted_accounts_year FROM companies WHERE org_number = $1',
+      [n],
+    )
+  ).rows[0];
 
 let nextId = 100;
 function publish(entries: [string, BrregUpdate['endringstype']][]) {
   for (const [organisasjonsnummer, endringstype] of entries) {
-    brreg.updates.enheter.push({ oppdateringsid: nextId++, dato: new Date().toISOString(), organisasjonsnummer, endringstype });
+    brreg.updates.enheter.push({
+      oppdateringsid: nextId++,
+      dato: new Date().toISOString(),
+      organisasjonsnummer,
+      endringstype,
+    });
   }
 }
 
@@ -59,20 +71,43 @@ describe('brreg-updates', () => {
     const before = await row(untouched);
 
     brreg.add(fresh);
-    brreg.enheter.set(changed, { ...brreg.enheter.get(changed)!, navn: 'NYTT NAVN AS', sisteInnsendteAarsregnskap: '2025' });
+    brreg.enheter.set(changed, {
+      ...brreg.enheter.get(changed)!,
+      navn: 'NYTT NAVN AS',
+      sisteInnsendteAarsregnskap: '2025',
+    });
     brreg.regnskap.set(changed, [
       ...(brreg.regnskap.get(changed) ?? []),
-      { id: 1, regnskapstype: 'SELSKAP', regnskapsperiode: { fraDato: '2025-01-01', tilDato: '2025-12-31' }, valuta: 'NOK', resultatregnskapResultat: { driftsresultat: { driftsinntekter: { sumDriftsinntekter: 123456 } } } },
+      {
+        id: 1,
+        regnskapstype: 'SELSKAP',
+        regnskapsperiode: { fraDato: '2025-01-01', tilDato: '2025-12-31' },
+        valuta: 'NOK',
+        resultatregnskapResultat: { driftsresultat: { driftsinntekter: { sumDriftsinntekter: 123456 } } },
+      },
     ]);
-    brreg.enheter.set(deleted, { organisasjonsnummer: deleted, navn: brreg.enheter.get(deleted)!.navn, slettedato: '2026-11-01' });
+    brreg.enheter.set(deleted, {
+      organisasjonsnummer: deleted,
+      navn: brreg.enheter.get(deleted)!.navn,
+      slettedato: '2026-11-01',
+    });
     brreg.gone.add(removed);
-    publish([[fresh.enhet.organisasjonsnummer, 'Ny'], [changed, 'Endring'], [deleted, 'Sletting'], [removed, 'Fjernet'], [changed, 'Endring']]);
+    publish([
+      [fresh.enhet.organisasjonsnummer, 'Ny'],
+      [changed, 'Endring'],
+      [deleted, 'Sletting'],
+      [removed, 'Fjernet'],
+      [changed, 'Endring'],
+    ]);
 
     const r = await runJob(server.ctx, 'brreg-updates', {}, quiet);
     expect(r.recordsProcessed).toBe(5);
     expect(await row(fresh.enhet.organisasjonsnummer)).toMatchObject({ is_deleted: false });
     expect(await row(changed)).toMatchObject({ name: 'NYTT NAVN AS', last_submitted_accounts_year: '2025' });
-    const accounts = await server.ctx.store.pool.query(`SELECT f.revenue FROM financials f JOIN companies c ON c.id = f.company_id WHERE c.org_number = $1 AND f.period_to = '2025-12-31'`, [changed]);
+    const accounts = await server.ctx.store.pool.query(
+      `SELECT f.revenue FROM financials f JOIN companies c ON c.id = f.company_id WHERE c.org_number = $1 AND f.period_to = '2025-12-31'`,
+      [changed],
+    );
     expect(accounts.rows[0].revenue).toBe(123456);
     expect(await row(deleted)).toMatchObject({ is_deleted: true, status: 'deleted' });
     expect(await row(removed)).toBeUndefined();
@@ -92,14 +127,27 @@ describe('brreg-updates', () => {
     const parent = live.find((c) => c.underenheter.length > 0 && !brreg.gone.has(c.enhet.organisasjonsnummer))!;
     const unit = parent.underenheter[0];
     brreg.underenheter.set(unit.organisasjonsnummer, { ...unit, navn: 'FLYTTET AVDELING' });
-    brreg.updates.underenheter.push({ oppdateringsid: 7, organisasjonsnummer: unit.organisasjonsnummer, endringstype: 'Endring' });
+    brreg.updates.underenheter.push({
+      oppdateringsid: 7,
+      organisasjonsnummer: unit.organisasjonsnummer,
+      endringstype: 'Endring',
+    });
     await runJob(server.ctx, 'brreg-updates', {}, quiet);
-    const sub = await server.ctx.store.pool.query('SELECT name FROM sub_units WHERE org_number = $1', [unit.organisasjonsnummer]);
+    const sub = await server.ctx.store.pool.query('SELECT name FROM sub_units WHERE org_number = $1', [
+      unit.organisasjonsnummer,
+    ]);
     expect(sub.rows[0].name).toBe('FLYTTET AVDELING');
 
     brreg.gone.add(unit.organisasjonsnummer);
-    brreg.updates.underenheter.push({ oppdateringsid: 8, organisasjonsnummer: unit.organisasjonsnummer, endringstype: 'Fjernet' });
+    brreg.updates.underenheter.push({
+      oppdateringsid: 8,
+      organisasjonsnummer: unit.organisasjonsnummer,
+      endringstype: 'Fjernet',
+    });
     await runJob(server.ctx, 'brreg-updates', {}, quiet);
-    expect((await server.ctx.store.pool.query('SELECT 1 FROM sub_units WHERE org_number = $1', [unit.organisasjonsnummer])).rowCount).toBe(0);
+    expect(
+      (await server.ctx.store.pool.query('SELECT 1 FROM sub_units WHERE org_number = $1', [unit.organisasjonsnummer]))
+        .rowCount,
+    ).toBe(0);
   });
 });

@@ -24,7 +24,9 @@ interface Row {
 
 const run = (limit: number) => runJob(server.ctx, 'domains', { limit }, () => {});
 async function rows(): Promise<Map<string, Row>> {
-  const r = await server.ctx.store.pool.query<Row>('SELECT org_number, stage, status, confidence, completed_at, candidates FROM enrichment ORDER BY org_number');
+  const r = await server.ctx.store.pool.query<Row>(
+    'SELECT org_number, stage, status, confidence, completed_at, candidates FROM enrichment ORDER BY org_number',
+  );
   return new Map(r.rows.map((x) => [x.org_number, x]));
 }
 const requests = () => sites.site('site').requests.filter((q) => q.path === '/').length;
@@ -49,7 +51,13 @@ beforeAll(async () => {
       address: '127.0.0.31',
       hosts: ['www.aksel-web.no', 'aksel-web.no', 'www.birk-web.no', 'birk-web.no'],
       routes: (host, path) =>
-        path !== '/' ? undefined : html(fixturePage('company-footer.html', [['Fjordlys Regnskap', host.includes('aksel') ? 'Aksel Testfirma' : 'Birk Testfirma']])),
+        path !== '/'
+          ? undefined
+          : html(
+              fixturePage('company-footer.html', [
+                ['Fjordlys Regnskap', host.includes('aksel') ? 'Aksel Testfirma' : 'Birk Testfirma'],
+              ]),
+            ),
     },
   ]);
   server = await startServer({
@@ -96,7 +104,10 @@ describe('domains job', () => {
     const pool = server.ctx.store.pool;
     const first = cores[0].orgNumber;
     // As if the process died right after recording the probes: the stored facts must suffice.
-    await pool.query(`UPDATE enrichment SET stage = 'probed', status = 'pending', confidence = 0 WHERE org_number = $1`, [first]);
+    await pool.query(
+      `UPDATE enrichment SET stage = 'probed', status = 'pending', confidence = 0 WHERE org_number = $1`,
+      [first],
+    );
     // Make it the one due first: an unfinished pass goes before every completed one.
     sites.resetCounters();
     await run(1);
@@ -121,10 +132,15 @@ describe('domains job', () => {
 
   it('drops the pipeline state of a company that is deleted', async () => {
     const c = cores[2];
-    await server.ctx.repos.companyWrites.write([{ core: { ...c, isDeleted: true, deletedDate: '2025-01-01' }, fetched: true }]);
+    await server.ctx.repos.companyWrites.write([
+      { core: { ...c, isDeleted: true, deletedDate: '2025-01-01' }, fetched: true },
+    ]);
     await run(0);
     expect((await rows()).has(c.orgNumber)).toBe(false);
-    const enriched = await server.ctx.store.pool.query('SELECT count(*)::int AS n FROM enrichment_domains d JOIN enrichment e USING (company_id) WHERE e.org_number = $1', [c.orgNumber]);
+    const enriched = await server.ctx.store.pool.query(
+      'SELECT count(*)::int AS n FROM enrichment_domains d JOIN enrichment e USING (company_id) WHERE e.org_number = $1',
+      [c.orgNumber],
+    );
     expect(enriched.rows[0].n).toBe(0);
   });
 });

@@ -30,7 +30,29 @@ const VALID = [
   '[{"navn":"Ærlig Øl & Å AS","adresse":["Storgata 1"]}]',
 ];
 
-const INVALID = ['', '   ', '{"a":1}', '1', 'garbage', '[1,]', '[,1]', '[1,,2]', '[1 2]', '[1,2', '[{"a":1}', '[1]x', '[1]]', '[1]\n[2]', '[{"a":1]]', '[{"a":[1}]', '[1}', '[tru]', '[01]', '["\u0001"]', '["open'];
+const INVALID = [
+  '',
+  '   ',
+  '{"a":1}',
+  '1',
+  'garbage',
+  '[1,]',
+  '[,1]',
+  '[1,,2]',
+  '[1 2]',
+  '[1,2',
+  '[{"a":1}',
+  '[1]x',
+  '[1]]',
+  '[1]\n[2]',
+  '[{"a":1]]',
+  '[{"a":[1}]',
+  '[1}',
+  '[tru]',
+  '[01]',
+  '["\u0001"]',
+  '["open',
+];
 
 describe('readJsonArray', () => {
   it.each(VALID)('reads %s as JSON.parse does, however it is chunked', async (text) => {
@@ -38,7 +60,8 @@ describe('readJsonArray', () => {
   });
 
   it.each(INVALID)('refuses %j, however it is chunked', async (text) => {
-    for (const chunks of cuts(text)) await expect(read(chunks)).rejects.toThrow(/^test dump: cannot read the JSON array: /);
+    for (const chunks of cuts(text))
+      await expect(read(chunks)).rejects.toThrow(/^test dump: cannot read the JSON array: /);
   });
 
   it('names the position of a malformed element, never its text (dumps hold names and addresses)', async () => {
@@ -69,7 +92,11 @@ describe('readJsonArray', () => {
   });
 
   it('reads a large array of objects in one piece each, across chunk boundaries', async () => {
-    const items = Array.from({ length: 3000 }, (_, i) => ({ organisasjonsnummer: String(900000000 + i), navn: `Firma ${i} "\\ æøå`, tall: [i, i / 2] }));
+    const items = Array.from({ length: 3000 }, (_, i) => ({
+      organisasjonsnummer: String(900000000 + i),
+      navn: `Firma ${i} "\\ æøå`,
+      tall: [i, i / 2],
+    }));
     const text = JSON.stringify(items);
     const chunks: Buffer[] = [];
     const bytes = Buffer.from(text, 'utf8');

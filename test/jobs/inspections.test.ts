@@ -12,7 +12,8 @@ import { generateInspectionsCsv } from '../../src/sources/mattilsynet/generate.t
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-const FIXTURE = new URL('../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url).pathname;
+const FIXTURE = new URL('../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url)
+  .pathname;
 const COL = { tilsynid: 7, dato: 10, total: 11 };
 
 let files: FakeFileServer;
@@ -21,8 +22,10 @@ let dir: string;
 let generated: string; // CSV text
 const messages: string[] = [];
 
-const run = (opts: Parameters<typeof runJob>[2] = {}) => runJob(server.ctx, 'inspections', opts, (m) => messages.push(m));
-const query = async <T = Record<string, unknown>>(q: string, params: unknown[] = []) => (await server.ctx.store.pool.query(q, params)).rows as T[];
+const run = (opts: Parameters<typeof runJob>[2] = {}) =>
+  runJob(server.ctx, 'inspections', opts, (m) => messages.push(m));
+const query = async <T = Record<string, unknown>>(q: string, params: unknown[] = []) =>
+  (await server.ctx.store.pool.query(q, params)).rows as T[];
 /** Every stored row with its row version: a rewrite changes xmin even when the values do not. */
 const snapshot = () => query('SELECT id, upstream_id, xmin::text AS xmin, content_hash FROM inspections ORDER BY id');
 
@@ -33,14 +36,21 @@ async function file(name: string, body: string): Promise<string> {
 }
 
 /** The generated CSV's data lines (generated names hold no `;` or quotes, so split is exact). */
-const dataLines = (csv: string) => csv.split('\n').slice(1).filter((l) => l !== '');
+const dataLines = (csv: string) =>
+  csv
+    .split('\n')
+    .slice(1)
+    .filter((l) => l !== '');
 const header = (csv: string) => csv.split('\n')[0];
 
 beforeAll(async () => {
   files = await startFakeFileServer();
   server = await startServer({ env: { INSPECTIONS_URL: `${files.url}/smilefjes-tilsyn.csv` } });
   dir = await mkdtemp(path.join(os.tmpdir(), 'inspections-job-'));
-  const venues = Array.from({ length: 120 }, (_, i) => ({ orgNumber: i % 10 === 9 ? null : orgNumberFor(i), name: `Kafé Nummer ${i} AS` }));
+  const venues = Array.from({ length: 120 }, (_, i) => ({
+    orgNumber: i % 10 === 9 ? null : orgNumberFor(i),
+    name: `Kafé Nummer ${i} AS`,
+  }));
   generated = await text(generateInspectionsCsv({ venues, seed: 7, duplicateRate: 0.05 }));
 });
 afterAll(async () => {
@@ -82,8 +92,15 @@ describe('ncd sync inspections', () => {
 
     const first = await run({ file: p });
     expect(first.recordsProcessed).toBe(distinct.size);
-    expect(first.details).toMatchObject({ inserted: distinct.size, changed: 0, removed: 1, duplicatesDropped: lines.length - distinct.size });
-    expect((await query('SELECT upstream_id FROM inspections')).map((r) => r.upstream_id).sort()).toEqual([...distinct].sort());
+    expect(first.details).toMatchObject({
+      inserted: distinct.size,
+      changed: 0,
+      removed: 1,
+      duplicatesDropped: lines.length - distinct.size,
+    });
+    expect((await query('SELECT upstream_id FROM inspections')).map((r) => r.upstream_id).sort()).toEqual(
+      [...distinct].sort(),
+    );
 
     const before = await snapshot();
     const second = await run({ file: p });
@@ -114,7 +131,10 @@ describe('ncd sync inspections', () => {
       if (row.upstream_id === changedId) expect(row.xmin).not.toBe(before.get(row.upstream_id)!.xmin);
       else expect(row).toEqual(before.get(row.upstream_id as string));
     }
-    const [changed] = await query(`SELECT to_char(date, 'YYYY-MM-DD') AS date, total_rating FROM inspections WHERE upstream_id = $1`, [changedId]);
+    const [changed] = await query(
+      `SELECT to_char(date, 'YYYY-MM-DD') AS date, total_rating FROM inspections WHERE upstream_id = $1`,
+      [changedId],
+    );
     expect(changed).toEqual({ date: '2021-01-01', total_rating: 3 });
   });
 
@@ -135,7 +155,9 @@ describe('ncd sync inspections', () => {
     const p = await file('bad.csv', `${header(generated)}\n${lines[0]}\n${bad.join(';')}\n`);
     await expect(run({ file: p })).rejects.toThrow(/line 3: dato must be a real date/);
     expect((await snapshot()).length).toBe(stored);
-    const [last] = await query(`SELECT status, message FROM sync_runs WHERE source = 'inspections' ORDER BY id DESC LIMIT 1`);
+    const [last] = await query(
+      `SELECT status, message FROM sync_runs WHERE source = 'inspections' ORDER BY id DESC LIMIT 1`,
+    );
     expect(last).toMatchObject({ status: 'error', message: expect.stringMatching(/line 3/) });
   });
 
@@ -150,7 +172,9 @@ describe('ncd sync inspections', () => {
     const viaUrl = await run({ url: `${files.url}/other/tilsyn.csv` });
     expect(files.requests.at(-1)).toBe('/other/tilsyn.csv');
     expect(viaUrl.details).toMatchObject({ removed: 1 }); // the fixture row again
-    expect(await query(`SELECT 1 FROM inspections WHERE upstream_id = 'Z2406251324396200239ZDBTB_TilsynAvtale'`)).toHaveLength(0);
+    expect(
+      await query(`SELECT 1 FROM inspections WHERE upstream_id = 'Z2406251324396200239ZDBTB_TilsynAvtale'`),
+    ).toHaveLength(0);
 
     await expect(run({ url: `${files.url}/missing.csv` })).rejects.toThrow(/answered 404/);
   });

@@ -29,7 +29,10 @@ describe('job leases', () => {
     expect(await leases().claim({ job: 'a', holder: 'p2', ttlMs: HOUR, slot: T0 })).toBe(false);
     expect(await leases().claim({ job: 'a', holder: 'p3', ttlMs: HOUR, slot: later(-2) })).toBe(false);
     expect(await leases().claim({ job: 'a', holder: 'p2', ttlMs: HOUR, slot: later(2) })).toBe(true);
-    expect((await leases().list()).find((l) => l.job === 'a')).toMatchObject({ holder: 'p2', slot: later(2).toISOString() });
+    expect((await leases().list()).find((l) => l.job === 'a')).toMatchObject({
+      holder: 'p2',
+      slot: later(2).toISOString(),
+    });
   });
 
   it('keeps the claimed slot when a run by hand takes the lease, and jobs do not block each other', async () => {
@@ -37,7 +40,11 @@ describe('job leases', () => {
     expect(await leases().claim({ job: 'a', holder: 'cli', ttlMs: HOUR })).toBe(true);
     expect(await leases().claim({ job: 'b', holder: 'p1', ttlMs: HOUR, slot: T0 })).toBe(true);
     await leases().release('a', 'cli');
-    expect((await leases().list()).find((l) => l.job === 'a')).toMatchObject({ holder: null, slot: later(2).toISOString(), expiresAt: null });
+    expect((await leases().list()).find((l) => l.job === 'a')).toMatchObject({
+      holder: null,
+      slot: later(2).toISOString(),
+      expiresAt: null,
+    });
     expect(await leases().claim({ job: 'a', holder: 'p1', ttlMs: HOUR, slot: later(2) })).toBe(false);
   });
 
@@ -53,14 +60,20 @@ describe('job leases', () => {
   });
 
   it('lets exactly one of many concurrent claims of a slot win', async () => {
-    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => leases().claim({ job: 'd', holder: `p${i}`, ttlMs: HOUR, slot: T0 })));
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => leases().claim({ job: 'd', holder: `p${i}`, ttlMs: HOUR, slot: T0 })),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
 
   it('treats another holder as dead when told to (embedded mode: one process owns the store)', async () => {
     expect(await leases().claim({ job: 'e', holder: 'old-process', ttlMs: HOUR, slot: T0 })).toBe(true);
-    expect(await leases().claim({ job: 'e', holder: 'me', ttlMs: HOUR, slot: later(2), ignoreOtherHolders: true })).toBe(true);
-    expect(await leases().claim({ job: 'e', holder: 'me', ttlMs: HOUR, slot: later(2), ignoreOtherHolders: true })).toBe(false);
+    expect(
+      await leases().claim({ job: 'e', holder: 'me', ttlMs: HOUR, slot: later(2), ignoreOtherHolders: true }),
+    ).toBe(true);
+    expect(
+      await leases().claim({ job: 'e', holder: 'me', ttlMs: HOUR, slot: later(2), ignoreOtherHolders: true }),
+    ).toBe(false);
   });
 
   it('lets a re-run take the lease of a process of this host that died (Ctrl-C or SIGKILL of `ncd sync`)', async () => {

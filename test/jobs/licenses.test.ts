@@ -14,7 +14,8 @@ import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.t
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const fixture = (ext: string) => new URL(`../fixtures/tbr/licenses-sample.${ext}`, import.meta.url).pathname;
-const HEADER = 'licenseNumber;registerType;licenseTypeCode;orgNumber;venueName;postnr;municipality;municipalityNo;validFrom;validTo';
+const HEADER =
+  'licenseNumber;registerType;licenseTypeCode;orgNumber;venueName;postnr;municipality;municipalityNo;validFrom;validTo';
 
 let files: FakeFileServer;
 let server: TestServer;
@@ -23,8 +24,12 @@ let generated: string;
 const messages: string[] = [];
 
 const run = (opts: Parameters<typeof runJob>[2] = {}) => runJob(server.ctx, 'licenses', opts, (m) => messages.push(m));
-const query = async (q: string, params: unknown[] = []) => (await server.ctx.store.pool.query(q, params)).rows as Record<string, any>[];
-const snapshot = () => query(`SELECT id, register_type || ':' || license_number AS key, xmin::text AS xmin, content_hash FROM licenses ORDER BY id`);
+const query = async (q: string, params: unknown[] = []) =>
+  (await server.ctx.store.pool.query(q, params)).rows as Record<string, any>[];
+const snapshot = () =>
+  query(
+    `SELECT id, register_type || ':' || license_number AS key, xmin::text AS xmin, content_hash FROM licenses ORDER BY id`,
+  );
 
 async function file(name: string, body: string | Buffer): Promise<string> {
   const p = path.join(dir, name);
@@ -128,7 +133,9 @@ describe('ncd sync licenses', () => {
       '',
     ].join('\n');
     await run({ file: await file('derived.csv', body) });
-    const rows = await query(`SELECT license_number, venue_name, municipality, municipality_no FROM licenses WHERE license_number LIKE 'X-%' ORDER BY 1`);
+    const rows = await query(
+      `SELECT license_number, venue_name, municipality, municipality_no FROM licenses WHERE license_number LIKE 'X-%' ORDER BY 1`,
+    );
     expect(rows).toEqual([
       { license_number: 'X-1', venue_name: 'Første igjen', municipality: 'Bergen', municipality_no: '4601' },
       { license_number: 'X-2', venue_name: 'Andre', municipality: 'Bodø', municipality_no: '1804' },
@@ -137,7 +144,12 @@ describe('ncd sync licenses', () => {
 
   it('stops at an invalid record naming line and field, and removes nothing', async () => {
     const stored = (await snapshot()).length;
-    const body = [HEADER, 'Y-1;Alkoholsbevilling;01SKJE;;A;;;;2024-01-01;', 'Y-2;Alkoholsbevilling;01SKJE;;B;;;301;2024-01-01;', ''].join('\n');
+    const body = [
+      HEADER,
+      'Y-1;Alkoholsbevilling;01SKJE;;A;;;;2024-01-01;',
+      'Y-2;Alkoholsbevilling;01SKJE;;B;;;301;2024-01-01;',
+      '',
+    ].join('\n');
     await expect(run({ file: await file('bad.csv', body) })).rejects.toThrow(/line 3, field municipalityNo/);
     expect((await snapshot()).length).toBe(stored);
   });

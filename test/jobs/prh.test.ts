@@ -23,7 +23,9 @@ let all: Company[];
 const messages: string[] = [];
 
 const WOLT_ID = '2646674-9';
-const wolt: Company = JSON.parse(readFileSync(new URL('../fixtures/prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json', import.meta.url), 'utf8')).companies[0];
+const wolt: Company = JSON.parse(
+  readFileSync(new URL('../fixtures/prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json', import.meta.url), 'utf8'),
+).companies[0];
 const idOf = (c: Company) => (c.businessId as { value: string }).value;
 
 async function generated(count: number, seed: number): Promise<Company[]> {
@@ -32,7 +34,8 @@ async function generated(count: number, seed: number): Promise<Company[]> {
   return JSON.parse(text);
 }
 
-const run = (name: string, opts: Parameters<typeof runJob>[2] = {}) => runJob(server.ctx, name, opts, (m) => messages.push(m));
+const run = (name: string, opts: Parameters<typeof runJob>[2] = {}) =>
+  runJob(server.ctx, name, opts, (m) => messages.push(m));
 
 async function zipFile(name: string, companies: Company[]): Promise<string> {
   const file = path.join(dir, name);
@@ -42,7 +45,9 @@ async function zipFile(name: string, companies: Company[]): Promise<string> {
 
 async function finnishRows() {
   const r = await sql<{ org_number: string; updated_at: Date; is_deleted: boolean; status: string }>`
-    SELECT org_number, updated_at, is_deleted, status FROM companies WHERE country = 'FI' ORDER BY org_number`.execute(server.ctx.store.db);
+    SELECT org_number, updated_at, is_deleted, status FROM companies WHERE country = 'FI' ORDER BY org_number`.execute(
+    server.ctx.store.db,
+  );
   return new Map(r.rows.map((x) => [x.org_number, { ...x, updated_at: new Date(x.updated_at).toISOString() }]));
 }
 
@@ -64,7 +69,9 @@ describe('ncd sync prh', () => {
     const r = await run('prh');
     expect(r.recordsProcessed).toBe(201);
     expect(r.details).toMatchObject({ inserted: 201, changed: 0, deregistered: 0, absentMarked: true, rejected: 0 });
-    expect(prh.requests).toEqual([{ path: '/opendata-ytj-api/v3/all_companies', query: '', accept: 'application/zip' }]);
+    expect(prh.requests).toEqual([
+      { path: '/opendata-ytj-api/v3/all_companies', query: '', accept: 'application/zip' },
+    ]);
 
     const c = await server.services.companies.lookup('FI', WOLT_ID);
     expect(c).toMatchObject({
@@ -107,14 +114,23 @@ describe('ncd sync prh', () => {
     expect(r.details).toMatchObject({ inserted: 0, changed: 0, unchanged: 201, deregistered: 0 });
     expect(await finnishRows()).toEqual(before);
     // An older local file: the page walk starts a week before the file, not before today.
-    expect(await server.ctx.repos.syncRuns.getState(PRH_UPDATES_STATE)).toEqual({ registrationDateStart: '2026-01-25', page: 1, seen: 0 });
+    expect(await server.ctx.repos.syncRuns.getState(PRH_UPDATES_STATE)).toEqual({
+      registrationDateStart: '2026-01-25',
+      page: 1,
+      seen: 0,
+    });
   });
 
   it('marks a company missing from the next full file as deregistered, visible as changed, and revives it when it returns', async () => {
     const gone = all[1];
     const before = await finnishRows();
     expect(before.get(idOf(gone))!.is_deleted).toBe(false);
-    const r = await run('prh', { file: await zipFile('less.zip', all.filter((c) => c !== gone)) });
+    const r = await run('prh', {
+      file: await zipFile(
+        'less.zip',
+        all.filter((c) => c !== gone),
+      ),
+    });
     expect(r.details).toMatchObject({ inserted: 0, changed: 0, deregistered: 1, absentMarked: true });
 
     const after = await finnishRows();
@@ -126,7 +142,10 @@ describe('ncd sync prh', () => {
 
     const back = await run('prh', { file: await zipFile('back.zip', all) });
     expect(back.details).toMatchObject({ changed: 1, deregistered: 0 });
-    expect(await server.services.companies.lookup('FI', idOf(gone))).toMatchObject({ isDeleted: false, status: 'registered' });
+    expect(await server.services.companies.lookup('FI', idOf(gone))).toMatchObject({
+      isDeleted: false,
+      status: 'registered',
+    });
   });
 
   it('deregisters nothing when the file holds fewer than half the live companies (truncated download)', async () => {
@@ -167,17 +186,27 @@ describe('ncd sync prh', () => {
 
 describe('ncd sync prh-updates', () => {
   it('walks /companies from the stored position, resumes after --limit, survives a 429, then moves the window on', async () => {
-    const fresh = (await generated(205, 99)).slice(200).map((c, i) => ({ ...c, registrationDate: `2026-03-0${i + 1}`, names: [{ name: `Uusi ${i} Oy`, type: '1' }] }));
+    const fresh = (await generated(205, 99))
+      .slice(200)
+      .map((c, i) => ({ ...c, registrationDate: `2026-03-0${i + 1}`, names: [{ name: `Uusi ${i} Oy`, type: '1' }] }));
     prh.companies = [...all, ...fresh];
     prh.pageSize = 2;
     prh.rateLimitNext = 1;
     prh.resetCounters();
-    await server.ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, { registrationDateStart: '2026-01-01', page: 1, seen: 0 });
+    await server.ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, {
+      registrationDateStart: '2026-01-01',
+      page: 1,
+      seen: 0,
+    });
 
     const first = await run('prh-updates', { limit: 2 });
     expect(first.recordsProcessed).toBe(2);
     expect(first.details).toMatchObject({ complete: false, inserted: 2 });
-    expect(await server.ctx.repos.syncRuns.getState(PRH_UPDATES_STATE)).toEqual({ registrationDateStart: '2026-01-01', page: 2, seen: 2 });
+    expect(await server.ctx.repos.syncRuns.getState(PRH_UPDATES_STATE)).toEqual({
+      registrationDateStart: '2026-01-01',
+      page: 2,
+      seen: 2,
+    });
 
     const second = await run('prh-updates');
     expect(second.recordsProcessed).toBe(3);
@@ -193,10 +222,18 @@ describe('ncd sync prh-updates', () => {
     const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
     expect(next).toEqual({ registrationDateStart: weekAgo, page: 1, seen: 0 });
     const c = await server.services.companies.lookup('FI', idOf(fresh[4]));
-    expect(c).toMatchObject({ name: 'Uusi 4 Oy', registrationDate: '2026-03-05', _sources: { fields: { companyCore: 'YTJ' } } });
+    expect(c).toMatchObject({
+      name: 'Uusi 4 Oy',
+      registrationDate: '2026-03-05',
+      _sources: { fields: { companyCore: 'YTJ' } },
+    });
 
     // Walking the same window again writes nothing new.
-    await server.ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, { registrationDateStart: '2026-01-01', page: 1, seen: 0 });
+    await server.ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, {
+      registrationDateStart: '2026-01-01',
+      page: 1,
+      seen: 0,
+    });
     const again = await run('prh-updates');
     expect(again.details).toMatchObject({ complete: true, inserted: 0, changed: 0 });
   });

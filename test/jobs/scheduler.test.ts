@@ -15,7 +15,12 @@ let server: TestServer;
 let files: FakeFileServer;
 const quiet = () => undefined;
 const runsOf = async (source: string) =>
-  (await server.ctx.store.pool.query(`SELECT status, message, slot, holder FROM sync_runs WHERE source = $1 ORDER BY id`, [source])).rows as {
+  (
+    await server.ctx.store.pool.query(
+      `SELECT status, message, slot, holder FROM sync_runs WHERE source = $1 ORDER BY id`,
+      [source],
+    )
+  ).rows as {
     status: string;
     message: string | null;
     slot: Date | null;
@@ -24,7 +29,14 @@ const runsOf = async (source: string) =>
 
 beforeAll(async () => {
   files = await startFakeFileServer();
-  server = await startServer({ env: { INSPECTIONS_URL: `${files.url}/smilefjes-tilsyn.csv`, SYNC_SECRET, SYNC_CRON_PRH_UPDATES: 'off', SYNC_CRON_COVERAGE: '*/5 * * * * *' } });
+  server = await startServer({
+    env: {
+      INSPECTIONS_URL: `${files.url}/smilefjes-tilsyn.csv`,
+      SYNC_SECRET,
+      SYNC_CRON_PRH_UPDATES: 'off',
+      SYNC_CRON_COVERAGE: '*/5 * * * * *',
+    },
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -33,7 +45,17 @@ afterAll(async () => {
 
 describe('scheduler', () => {
   it('schedules nothing on a fresh install (demo data and file imports download nothing)', async () => {
-    for (const name of ['brreg', 'brreg-updates', 'regnskap', 'inspections', 'licenses', 'prh', 'bolagsverket', 'domains', 'sanctions']) {
+    for (const name of [
+      'brreg',
+      'brreg-updates',
+      'regnskap',
+      'inspections',
+      'licenses',
+      'prh',
+      'bolagsverket',
+      'domains',
+      'sanctions',
+    ]) {
       expect(await isDue(server.ctx, name), name).toBe(false);
     }
     // the coverage snapshot reads the store only: always due
@@ -63,7 +85,19 @@ describe('scheduler', () => {
   });
 
   it('declares the cadences of the reference table, each overridable and each able to be switched off', () => {
-    const declared = Object.fromEntries(['brreg-updates', 'brreg', 'inspections', 'licenses', 'prh', 'bolagsverket', 'sanctions', 'domains', 'coverage'].map((j) => [j, JOBS[j].schedule]));
+    const declared = Object.fromEntries(
+      [
+        'brreg-updates',
+        'brreg',
+        'inspections',
+        'licenses',
+        'prh',
+        'bolagsverket',
+        'sanctions',
+        'domains',
+        'coverage',
+      ].map((j) => [j, JOBS[j].schedule]),
+    );
     expect(declared).toEqual({
       'brreg-updates': '*/15 * * * *',
       brreg: '0 3 1 * *',
@@ -77,15 +111,23 @@ describe('scheduler', () => {
     });
     expect(effectiveSchedule(server.ctx.config, 'coverage')).toBe('*/5 * * * * *');
     expect(effectiveSchedule(server.ctx.config, 'prh-updates')).toBeUndefined();
-    expect(nextRun(server.ctx, 'coverage', new Date('2026-05-20T02:00:01Z'))?.toISOString()).toBe('2026-05-20T02:00:05.000Z');
+    expect(nextRun(server.ctx, 'coverage', new Date('2026-05-20T02:00:01Z'))?.toISOString()).toBe(
+      '2026-05-20T02:00:05.000Z',
+    );
     expect(nextRun(server.ctx, 'prh-updates', new Date())).toBeNull();
-    expect(nextRun(server.ctx, 'inspections', new Date('2026-05-20T12:00:00Z'))?.toISOString()).toBe('2026-05-25T05:00:00.000Z'); // next Monday
+    expect(nextRun(server.ctx, 'inspections', new Date('2026-05-20T12:00:00Z'))?.toISOString()).toBe(
+      '2026-05-25T05:00:00.000Z',
+    ); // next Monday
   });
 
   it('refuses a bad cron expression and an override naming no job, naming the variable', () => {
     const base = { SECRET_KEY: TEST_SECRET, DATA_DIR: server.config.dataDir };
-    expect(() => loadConfig({ ...base, SYNC_CRON_COVERAGE: 'every night' })).toThrow(/SYNC_CRON_COVERAGE must be a cron expression/);
-    expect(loadConfig({ ...base, SYNC_CRON_BRREG_UPDATES: '0 */5 * * * *' }).syncCron).toEqual({ 'brreg-updates': '0 */5 * * * *' });
+    expect(() => loadConfig({ ...base, SYNC_CRON_COVERAGE: 'every night' })).toThrow(
+      /SYNC_CRON_COVERAGE must be a cron expression/,
+    );
+    expect(loadConfig({ ...base, SYNC_CRON_BRREG_UPDATES: '0 */5 * * * *' }).syncCron).toEqual({
+      'brreg-updates': '0 */5 * * * *',
+    });
     const typo = { ...server.ctx, config: loadConfig({ ...base, SYNC_CRON_BREG: '* * * * *' }) };
     expect(() => checkScheduleOverrides(typo)).toThrow(ConfigError);
     expect(() => checkScheduleOverrides(typo)).toThrow(/SYNC_CRON_BREG names no job/);
@@ -125,7 +167,9 @@ describe('scheduler', () => {
   });
 
   it('keeps reasons short and free of URL credentials and query strings', () => {
-    expect(shortReason(new Error('GET https://user:pa55@example.org/file.csv?token=abc answered 500\nstack…'))).toBe('GET https://example.org/file.csv answered 500');
+    expect(shortReason(new Error('GET https://user:pa55@example.org/file.csv?token=abc answered 500\nstack…'))).toBe(
+      'GET https://example.org/file.csv answered 500',
+    );
     expect(shortReason(new Error('x'.repeat(600)))).toHaveLength(200);
   });
 
@@ -151,25 +195,67 @@ describe('health dataSources', () => {
   it('has one entry per source name, folding the jobs that feed each', async () => {
     const r = await http(server.url, 'GET', '/api/health', { headers: { 'x-sync-secret': SYNC_SECRET } });
     expect(Object.keys(r.body.dataSources).sort()).toEqual(
-      ['bolagsverket', 'brreg-snapshot', 'brreg-updates', 'coverage', 'domains', 'inspections', 'licenses', 'prh', 'regnskap', 'sanctions', 'shareholders'].sort(),
+      [
+        'bolagsverket',
+        'brreg-snapshot',
+        'brreg-updates',
+        'coverage',
+        'domains',
+        'inspections',
+        'licenses',
+        'prh',
+        'regnskap',
+        'sanctions',
+        'shareholders',
+      ].sort(),
     );
     expect(Object.keys(DATA_SOURCES).sort()).toEqual(Object.keys(r.body.dataSources).sort());
-    expect(r.body.dataSources.bolagsverket).toEqual({ lastSync: null, status: 'never', recordsProcessed: 0, lastSuccess: null, message: null });
-    expect(Object.keys(r.body.records).sort()).toEqual(['companies', 'financials', 'inspections', 'licenses', 'procurementNotices', 'roles']);
+    expect(r.body.dataSources.bolagsverket).toEqual({
+      lastSync: null,
+      status: 'never',
+      recordsProcessed: 0,
+      lastSuccess: null,
+      message: null,
+    });
+    expect(Object.keys(r.body.records).sort()).toEqual([
+      'companies',
+      'financials',
+      'inspections',
+      'licenses',
+      'procurementNotices',
+      'roles',
+    ]);
     // the full brreg load is three jobs, one source; prh-updates feeds prh
-    expect(['brreg', 'brreg-subunits', 'brreg-roles'].map(sourceOfJob)).toEqual(['brreg-snapshot', 'brreg-snapshot', 'brreg-snapshot']);
+    expect(['brreg', 'brreg-subunits', 'brreg-roles'].map(sourceOfJob)).toEqual([
+      'brreg-snapshot',
+      'brreg-snapshot',
+      'brreg-snapshot',
+    ]);
     expect(sourceOfJob('prh-updates')).toBe('prh');
     const runs = server.ctx.repos.syncRuns;
     await runs.finish(await runs.start('brreg', 'file'), 'ok', 50, null);
     await runs.finish(await runs.start('brreg-roles', 'file'), 'error', 7, 'line 9: bad role');
     const after = await http(server.url, 'GET', '/api/health', { headers: { 'x-sync-secret': SYNC_SECRET } });
-    expect(after.body.dataSources['brreg-snapshot']).toMatchObject({ status: 'error', recordsProcessed: 7, message: 'line 9: bad role', lastSuccess: expect.any(String) });
+    expect(after.body.dataSources['brreg-snapshot']).toMatchObject({
+      status: 'error',
+      recordsProcessed: 7,
+      message: 'line 9: bad role',
+      lastSuccess: expect.any(String),
+    });
   });
 });
 
 describe('ncd jobs', () => {
   it('lists every job with its schedule, last run and next run, and runs one now through the same lease', async () => {
-    const listed = (await runOperatorCommand(server.ctx, server.services, ['jobs'], quiet)) as { jobs: { name: string; schedule: string | null; nextRun: string | null; lastRun: { status: string } | null; source: string | null }[] };
+    const listed = (await runOperatorCommand(server.ctx, server.services, ['jobs'], quiet)) as {
+      jobs: {
+        name: string;
+        schedule: string | null;
+        nextRun: string | null;
+        lastRun: { status: string } | null;
+        source: string | null;
+      }[];
+    };
     expect(listed.jobs.map((j) => j.name)).toEqual(Object.keys(JOBS).sort());
     const coverage = listed.jobs.find((j) => j.name === 'coverage')!;
     expect(coverage).toMatchObject({ schedule: '*/5 * * * * *', source: 'coverage', lastRun: { status: 'ok' } });
@@ -178,11 +264,15 @@ describe('ncd jobs', () => {
     expect(listed.jobs.find((j) => j.name === 'bolagsverket')).toMatchObject({ schedule: '0 5 * * *', lastRun: null });
 
     const before = (await runsOf('coverage')).length;
-    const ran = (await runOperatorCommand(server.ctx, server.services, ['jobs', 'run', 'coverage'], quiet)) as { status: string };
+    const ran = (await runOperatorCommand(server.ctx, server.services, ['jobs', 'run', 'coverage'], quiet)) as {
+      status: string;
+    };
     expect(ran.status).toBe('ok');
     const runs = await runsOf('coverage');
     expect(runs).toHaveLength(before + 1);
     expect(runs.at(-1)).toMatchObject({ status: 'ok', slot: null });
-    await expect(runOperatorCommand(server.ctx, server.services, ['jobs', 'run', 'nope'], quiet)).rejects.toThrow(/Unknown source "nope"/);
+    await expect(runOperatorCommand(server.ctx, server.services, ['jobs', 'run', 'nope'], quiet)).rejects.toThrow(
+      /Unknown source "nope"/,
+    );
   });
 });

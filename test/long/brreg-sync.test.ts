@@ -41,7 +41,9 @@ async function withStore<T>(env: Record<string, string>, fn: (s: Store) => Promi
 /** What the store holds, independent of ids and timestamps. */
 const digest = (env: Record<string, string>) =>
   withStore(env, async (s) => {
-    const r = await s.pool.query(`SELECT count(*)::int AS n, md5(string_agg(org_number || ':' || content_hash || ':' || is_deleted, '|' ORDER BY org_number)) AS d FROM companies`);
+    const r = await s.pool.query(
+      `SELECT count(*)::int AS n, md5(string_agg(org_number || ':' || content_hash || ':' || is_deleted, '|' ORDER BY org_number)) AS d FROM companies`,
+    );
     return r.rows[0] as { n: number; d: string };
   });
 
@@ -60,7 +62,9 @@ describe('ncd sync brreg --file', () => {
     expect(first.code, first.stderr).toBe(0);
     const seconds = (Date.now() - t0) / 1000;
     const rss = peakRss(first.stderr);
-    console.log(`sync brreg 100k (${serverMode ? 'PostgreSQL' : 'PGlite'}): ${seconds.toFixed(0)} s, peak RSS ${rss} MB`);
+    console.log(
+      `sync brreg 100k (${serverMode ? 'PostgreSQL' : 'PGlite'}): ${seconds.toFixed(0)} s, peak RSS ${rss} MB`,
+    );
     const result = JSON.parse(first.stdout);
     expect(result.details.enheter.processed).toBeGreaterThan(98_000);
     expect(result.details.enheter.inserted).toBe(result.details.enheter.processed);
@@ -70,12 +74,18 @@ describe('ncd sync brreg --file', () => {
     // V8's heap sizing, not the file): the bound leaves room for that, not for the dump.
     expect(rss).toBeLessThan(serverMode ? 450 : 1100);
 
-    const before = await withStore(env, async (s) => (await s.pool.query(`SELECT max(updated_at)::text AS m, count(*)::int AS n FROM companies`)).rows[0]);
+    const before = await withStore(
+      env,
+      async (s) => (await s.pool.query(`SELECT max(updated_at)::text AS m, count(*)::int AS n FROM companies`)).rows[0],
+    );
     const second = await sync(env, file);
     expect(second.code, second.stderr).toBe(0);
     const again = JSON.parse(second.stdout).details.enheter;
     expect(again).toMatchObject({ inserted: 0, changed: 0, deleted: 0 });
-    const after = await withStore(env, async (s) => (await s.pool.query(`SELECT max(updated_at)::text AS m, count(*)::int AS n FROM companies`)).rows[0]);
+    const after = await withStore(
+      env,
+      async (s) => (await s.pool.query(`SELECT max(updated_at)::text AS m, count(*)::int AS n FROM companies`)).rows[0],
+    );
     expect(after).toEqual(before);
   });
 
@@ -111,7 +121,11 @@ describe('ncd sync brreg --file', () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(await digest(env)).toEqual(await digest(reference));
     // the killed run is recorded as interrupted, the re-run as ok
-    const runs = await withStore(env, async (s) => (await s.pool.query(`SELECT status, message FROM sync_runs WHERE source = 'brreg' ORDER BY id`)).rows);
+    const runs = await withStore(
+      env,
+      async (s) =>
+        (await s.pool.query(`SELECT status, message FROM sync_runs WHERE source = 'brreg' ORDER BY id`)).rows,
+    );
     expect(runs.map((r) => r.status)).toEqual(['error', 'ok']);
     expect(runs[0].message).toMatch(/interrupted/);
   });

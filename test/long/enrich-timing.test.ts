@@ -36,9 +36,16 @@ describe('POST /api/companies/enrich, 100 misses', () => {
     // The API runs in its own process, as deployed: the embedded database's work then does not
     // share an event loop with the fake upstream and the test client.
     const db = await createTestDatabase();
-    const api = await startServerProcess({ ...db.env, SECRET_KEY: TEST_SECRET, BRREG_BASE_URL: brreg.url, LOG_LEVEL: 'info' });
+    const api = await startServerProcess({
+      ...db.env,
+      SECRET_KEY: TEST_SECRET,
+      BRREG_BASE_URL: brreg.url,
+      LOG_LEVEL: 'info',
+    });
     try {
-      const reg = await http(api.url, 'POST', '/api/keys/register', { body: { projectName: 'timing', email: 't@example.com' } });
+      const reg = await http(api.url, 'POST', '/api/keys/register', {
+        body: { projectName: 'timing', email: 't@example.com' },
+      });
       const enrichVia = (body: unknown) => http(api.url, 'POST', '/api/companies/enrich', { key: reg.body.raw, body });
       brreg.latencyMs = 100;
       // Steady state, not a cold process: one small call first (code paths JIT-compiled,
@@ -54,7 +61,10 @@ describe('POST /api/companies/enrich, 100 misses', () => {
       let r!: Awaited<ReturnType<typeof enrichVia>>;
       for (let attempt = 0; attempt < ATTEMPTS && best > 1.2; attempt++) {
         brreg.resetCounters();
-        const batch = Array.from({ length: 100 }, (_, i) => generateCompany(200 + attempt * 100 + i, 7).enhet.organisasjonsnummer);
+        const batch = Array.from(
+          { length: 100 },
+          (_, i) => generateCompany(200 + attempt * 100 + i, 7).enhet.organisasjonsnummer,
+        );
         const t0 = performance.now();
         const res = await enrichVia({ orgNumbers: batch });
         const wall = performance.now() - t0;
@@ -67,7 +77,9 @@ describe('POST /api/companies/enrich, 100 misses', () => {
         const total = brreg.requests.length;
         const ideal = Math.ceil(total / 10) * latency;
         best = Math.min(best, wall / ideal);
-        console.log(`enrich 100 misses (batch ${attempt + 1}): ${total} upstream requests, max ${brreg.maxInFlight} in flight, upstream latency ${latency.toFixed(1)} ms, ${wall.toFixed(0)} ms (ideal ${ideal.toFixed(0)} ms, ratio ${(wall / ideal).toFixed(2)})`);
+        console.log(
+          `enrich 100 misses (batch ${attempt + 1}): ${total} upstream requests, max ${brreg.maxInFlight} in flight, upstream latency ${latency.toFixed(1)} ms, ${wall.toFixed(0)} ms (ideal ${ideal.toFixed(0)} ms, ratio ${(wall / ideal).toFixed(2)})`,
+        );
         if (attempt === 0) {
           numbers = batch;
           r = res;
@@ -87,5 +99,4 @@ describe('POST /api/companies/enrich, 100 misses', () => {
       await db.drop();
     }
   });
-
 });

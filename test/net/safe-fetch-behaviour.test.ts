@@ -143,7 +143,10 @@ describe('redirects', () => {
   });
 
   it('follows up to maxRedirects and then fails', async () => {
-    const ok = await safeFetch(`${base}/redirect?to=${encodeURIComponent('/redirect?to=/plain')}`, { ...lax, maxRedirects: 2 });
+    const ok = await safeFetch(`${base}/redirect?to=${encodeURIComponent('/redirect?to=/plain')}`, {
+      ...lax,
+      maxRedirects: 2,
+    });
     expect([ok.status, text(ok.body), ok.url]).toEqual([200, 'sink', `${base}/plain`]);
     expect(ok.redirects).toHaveLength(2);
     const err = await safeFetch(`${base}/loop`, { ...lax, maxRedirects: 3 }).catch((e) => e);
@@ -152,9 +155,19 @@ describe('redirects', () => {
   });
 
   it('turns POST into GET without body on 303, keeps it on 307', async () => {
-    const r303 = await safeFetch(`${base}/redirect?status=303&to=/echo`, { ...lax, maxRedirects: 1, method: 'POST', body: 'data' });
+    const r303 = await safeFetch(`${base}/redirect?status=303&to=/echo`, {
+      ...lax,
+      maxRedirects: 1,
+      method: 'POST',
+      body: 'data',
+    });
     expect(JSON.parse(text(r303.body))).toMatchObject({ method: 'GET', body: '' });
-    const r307 = await safeFetch(`${base}/redirect?status=307&to=/echo`, { ...lax, maxRedirects: 1, method: 'POST', body: 'data' });
+    const r307 = await safeFetch(`${base}/redirect?status=307&to=/echo`, {
+      ...lax,
+      maxRedirects: 1,
+      method: 'POST',
+      body: 'data',
+    });
     expect(JSON.parse(text(r307.body))).toMatchObject({ method: 'POST', body: 'data' });
   });
 

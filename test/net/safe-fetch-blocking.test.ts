@@ -47,8 +47,21 @@ async function expectBlocked(p: Promise<unknown>, reason = 'private-address') {
 
 describe('safeFetch refuses private destinations', () => {
   it.each([
-    '127.0.0.1', 'localhost', '0.0.0.0', '[::1]', '10.0.0.1', '169.254.169.254', '[::ffff:127.0.0.1]',
-    '2130706433', '0x7f000001', '127.1', '0177.0.0.1', '[::]', '0', '[::127.0.0.1]', '[0:0:0:0:0:ffff:7f00:1]',
+    '127.0.0.1',
+    'localhost',
+    '0.0.0.0',
+    '[::1]',
+    '10.0.0.1',
+    '169.254.169.254',
+    '[::ffff:127.0.0.1]',
+    '2130706433',
+    '0x7f000001',
+    '127.1',
+    '0177.0.0.1',
+    '[::]',
+    '0',
+    '[::127.0.0.1]',
+    '[0:0:0:0:0:ffff:7f00:1]',
   ])('http://%s:<port>/ is blocked', async (host) => {
     await expectBlocked(safeFetch(`http://${host}:${port}/`, strict));
   });
@@ -112,7 +125,9 @@ describe('safeFetch refuses private destinations', () => {
       dialled.push(o.hostname);
       cb(Object.assign(new Error('connect ENETUNREACH'), { code: 'ENETUNREACH' }), null);
     };
-    const err = await safeFetch(`http://rebind.test:${port}/`, { ...strict, timeoutMs: 1_000, resolver, dial }).catch((e) => e);
+    const err = await safeFetch(`http://rebind.test:${port}/`, { ...strict, timeoutMs: 1_000, resolver, dial }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).code).toBe('ENETUNREACH');
     expect(dialled.every((a) => a === '93.184.216.34')).toBe(true);
@@ -144,12 +159,15 @@ describe('redirects to private destinations', () => {
     expect(res.redirects).toEqual([`http://receiver.test:${receiver.port}/done`]);
   });
 
-  it.each(['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]', '2130706433'])('refuses the hop to %s', async (host) => {
-    const before = receiver.hits;
-    const to = encodeURIComponent(`http://${host}:${port}/stolen`);
-    await expectBlocked(safeFetch(`http://receiver.test:${receiver.port}/?to=${to}`, opts()));
-    expect(receiver.hits).toBe(before + 1);
-  });
+  it.each(['127.0.0.1', 'localhost', '[::1]', '[::ffff:127.0.0.1]', '2130706433'])(
+    'refuses the hop to %s',
+    async (host) => {
+      const before = receiver.hits;
+      const to = encodeURIComponent(`http://${host}:${port}/stolen`);
+      await expectBlocked(safeFetch(`http://receiver.test:${receiver.port}/?to=${to}`, opts()));
+      expect(receiver.hits).toBe(before + 1);
+    },
+  );
 
   it('refuses a redirect to a non-http scheme', async () => {
     const to = encodeURIComponent('file:///etc/passwd');
@@ -198,12 +216,21 @@ describe('checkDestination', () => {
     expect(await checkDestination('ftp://8.8.8.8/')).toMatchObject({ ok: false, reason: 'scheme' });
     expect(await checkDestination('https://u:p@8.8.8.8/')).toMatchObject({ ok: false, reason: 'invalid-url' });
     expect(await checkDestination('not a url')).toMatchObject({ ok: false, reason: 'invalid-url' });
-    expect(await checkDestination('https://nx.test/', { resolver: tableResolver({}) })).toMatchObject({ ok: false, reason: 'dns' });
-    expect(await checkDestination('http://127.0.0.1/', { allowPrivate: true })).toEqual({ ok: true, addresses: ['127.0.0.1'] });
+    expect(await checkDestination('https://nx.test/', { resolver: tableResolver({}) })).toMatchObject({
+      ok: false,
+      reason: 'dns',
+    });
+    expect(await checkDestination('http://127.0.0.1/', { allowPrivate: true })).toEqual({
+      ok: true,
+      addresses: ['127.0.0.1'],
+    });
   });
 
   it('times out a resolver that never answers', async () => {
     const resolver = { lookup: () => new Promise<never>(() => {}) };
-    expect(await checkDestination('https://slow.test/', { resolver, timeoutMs: 50 })).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(await checkDestination('https://slow.test/', { resolver, timeoutMs: 50 })).toMatchObject({
+      ok: false,
+      reason: 'timeout',
+    });
   });
 });

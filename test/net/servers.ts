@@ -14,7 +14,11 @@ export interface TestServer {
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 
-export async function startServer(host: string, handler: Handler = (_q, r) => r.end('sink'), port = 0): Promise<TestServer> {
+export async function startServer(
+  host: string,
+  handler: Handler = (_q, r) => r.end('sink'),
+  port = 0,
+): Promise<TestServer> {
   const sockets = new Set<import('node:net').Socket>();
   const state: TestServer = {
     host,

@@ -1,17 +1,29 @@
 // Sealing destination configs: AES-256-GCM with a random IV, bound to its row, keyed by id.
 import { describe, expect, it } from 'vitest';
-import { ConfigUnreadableError, destinationKeyring, needsReseal, openConfig, sealConfig } from '../../src/push/config-crypto.ts';
+import {
+  ConfigUnreadableError,
+  destinationKeyring,
+  needsReseal,
+  openConfig,
+  sealConfig,
+} from '../../src/push/config-crypto.ts';
 
 const SECRET = 'a-test-secret-key-of-at-least-32-characters';
 const keyring = destinationKeyring(SECRET);
-const config = { url: 'https://hooks.example/x?token=abc', method: 'POST', headers: { Authorization: 'Bearer very-secret' }, signingSecret: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LTEyMzQ=' };
+const config = {
+  url: 'https://hooks.example/x?token=abc',
+  method: 'POST',
+  headers: { Authorization: 'Bearer very-secret' },
+  signingSecret: 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LTEyMzQ=',
+};
 
 describe('sealConfig / openConfig', () => {
   it('round-trips and keeps nothing readable in the sealed form', () => {
     const sealed = sealConfig(config, 'destination:1', keyring);
     expect(openConfig(sealed, 'destination:1', keyring)).toEqual(config);
     const text = JSON.stringify(sealed);
-    for (const secret of ['very-secret', 'token=abc', 'hooks.example', 'c2VjcmV0', 'Authorization']) expect(text).not.toContain(secret);
+    for (const secret of ['very-secret', 'token=abc', 'hooks.example', 'c2VjcmV0', 'Authorization'])
+      expect(text).not.toContain(secret);
     expect(Buffer.from(sealed.iv, 'base64')).toHaveLength(12);
     expect(Buffer.from(sealed.tag, 'base64')).toHaveLength(16);
     expect(sealed.keyId).toMatch(/^v1\.[0-9a-f]{12}$/);
@@ -36,7 +48,9 @@ describe('sealConfig / openConfig', () => {
       b[0] ^= 1;
       return b.toString('base64');
     };
-    expect(() => openConfig({ ...sealed, ciphertext: flip(sealed.ciphertext) }, 'd', keyring)).toThrow(ConfigUnreadableError);
+    expect(() => openConfig({ ...sealed, ciphertext: flip(sealed.ciphertext) }, 'd', keyring)).toThrow(
+      ConfigUnreadableError,
+    );
     expect(() => openConfig({ ...sealed, tag: flip(sealed.tag) }, 'd', keyring)).toThrow(ConfigUnreadableError);
     expect(() => openConfig({ ...sealed, iv: flip(sealed.iv) }, 'd', keyring)).toThrow(ConfigUnreadableError);
     expect(() => openConfig({ ...sealed, iv: Buffer.alloc(8).toString('base64') }, 'd', keyring)).toThrow(/malformed/);

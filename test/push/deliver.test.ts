@@ -24,7 +24,12 @@ beforeEach(() => {
   sink.reset();
 });
 
-const config = (over: Partial<Parameters<typeof deliverWebhook>[0]> = {}) => ({ url: `${receiver.url}/hook?t=1`, method: 'POST' as const, headers: { 'X-Api-Key': 'k1' }, ...over });
+const config = (over: Partial<Parameters<typeof deliverWebhook>[0]> = {}) => ({
+  url: `${receiver.url}/hook?t=1`,
+  method: 'POST' as const,
+  headers: { 'X-Api-Key': 'k1' },
+  ...over,
+});
 
 describe('deliverWebhook', () => {
   it('sends one request with the JSON content type and the configured headers', async () => {
@@ -47,7 +52,10 @@ describe('deliverWebhook', () => {
   it('classes a non-2xx answer by status, without the body', async () => {
     receiver.reset({ kind: 'status', status: 500, body: 'RECEIVER-SECRET-BODY' });
     const out = await deliverWebhook(config(), '{}', open);
-    expect(out).toEqual({ ok: false, failure: { class: 'http_status', status: 500, message: 'The destination answered with a non-2xx status' } });
+    expect(out).toEqual({
+      ok: false,
+      failure: { class: 'http_status', status: 500, message: 'The destination answered with a non-2xx status' },
+    });
     expect(JSON.stringify(out)).not.toContain('RECEIVER-SECRET');
   });
 
@@ -73,7 +81,11 @@ describe('deliverWebhook', () => {
 
   it('classes a refused connection as network', async () => {
     const out = await deliverWebhook(config({ url: `http://127.0.0.1:${await closedPort()}/` }), '{}', open);
-    expect(out).toMatchObject({ ok: false, failure: { class: 'network', message: 'The destination could not be reached' }, reason: 'ECONNREFUSED' });
+    expect(out).toMatchObject({
+      ok: false,
+      failure: { class: 'network', message: 'The destination could not be reached' },
+      reason: 'ECONNREFUSED',
+    });
   });
 
   it('blocks a private address unless allowed, before connecting', async () => {

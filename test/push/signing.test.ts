@@ -7,7 +7,12 @@ import { isValidSigningSecret, signatureHeaders, signPayload } from '../../src/p
 describe('signPayload', () => {
   it('matches the published test vector', () => {
     // From the Standard Webhooks reference implementations' tests.
-    const sig = signPayload('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+    const sig = signPayload(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      1614265330,
+      '{"test": 2432232314}',
+    );
     expect(sig).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 

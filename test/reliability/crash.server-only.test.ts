@@ -40,7 +40,13 @@ async function database(): Promise<Record<string, string>> {
   dbs.push(d);
   // A killed run keeps its job lease until it expires (README "Running at scale"): a short
   // lease lets the next run start 2 s after a kill instead of 60 s.
-  return { ...d.env, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'warn', SYNC_LEASE_SECONDS: String(LEASE_SECONDS), BRREG_BASE_URL: `http://127.0.0.1:${await closedPort()}` };
+  return {
+    ...d.env,
+    SECRET_KEY: TEST_SECRET,
+    LOG_LEVEL: 'warn',
+    SYNC_LEASE_SECONDS: String(LEASE_SECONDS),
+    BRREG_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+  };
 }
 
 async function query<T>(env: Record<string, string>, text: string): Promise<T[]> {
@@ -83,12 +89,16 @@ describe('bulk sync killed with SIGKILL at random points', () => {
 
     const seed = Date.now() % 100_000;
     let rand = seed;
-    const random = () => ((rand = (rand * 48271) % 2147483647) / 2147483647);
+    const random = () => (rand = (rand * 48271) % 2147483647) / 2147483647;
     const killedAt: number[] = [];
     for (let attempt = 0; killedAt.length < KILLS && attempt < KILLS * 3; attempt++) {
       // somewhere between process start-up and the end of an uninterrupted run
       const delay = Math.round(fullMs * (0.25 + 0.7 * random()));
-      const proc = spawn(process.execPath, ['--import', 'tsx', CLI, 'sync', 'brreg', '--file', files.enheter], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: 'ignore' });
+      const proc = spawn(process.execPath, ['--import', 'tsx', CLI, 'sync', 'brreg', '--file', files.enheter], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        stdio: 'ignore',
+      });
       const exited = new Promise<NodeJS.Signals | null>((r) => proc.on('exit', (_code, signal) => r(signal)));
       const timer = setTimeout(() => proc.kill('SIGKILL'), delay);
       const signal = await exited;
@@ -105,15 +115,26 @@ describe('bulk sync killed with SIGKILL at random points', () => {
 
     const [want] = await query<{ n: number; d: string }>(reference, DIGEST);
     const [got] = await query<{ n: number; d: string }>(env, DIGEST);
-    s.check(got.n === want.n && got.d === want.d, `store after kills + re-run ${JSON.stringify(got)} differs from uninterrupted ${JSON.stringify(want)}`);
+    s.check(
+      got.n === want.n && got.d === want.d,
+      `store after kills + re-run ${JSON.stringify(got)} differs from uninterrupted ${JSON.stringify(want)}`,
+    );
     const final = new Map((await query<{ t: string; n: number }>(env, BY_BATCH)).map((r) => [r.t, r.n]));
     let partial = 0;
     for (const snap of snapshots) for (const [t, n] of snap) if (final.get(t) !== n) partial++;
     s.check(partial === 0, `${partial} reader snapshots saw part of a batch`);
-    s.check(snapshots.some((m) => m.size > 0) && snapshots.length > 20, `the reader saw no progress (${snapshots.length} snapshots)`);
-    const runs = await query<{ status: string }>(env, `SELECT status FROM sync_runs WHERE source = 'brreg' ORDER BY id`);
+    s.check(
+      snapshots.some((m) => m.size > 0) && snapshots.length > 20,
+      `the reader saw no progress (${snapshots.length} snapshots)`,
+    );
+    const runs = await query<{ status: string }>(
+      env,
+      `SELECT status FROM sync_runs WHERE source = 'brreg' ORDER BY id`,
+    );
     s.check(runs.at(-1)?.status === 'ok', `last sync run: ${JSON.stringify(runs.at(-1))}`);
-    console.log(`killed at ${killedAt.join(', ')} ms (uninterrupted run ${fullMs} ms, seed ${seed}); ${snapshots.length} reader snapshots`);
+    console.log(
+      `killed at ${killedAt.join(', ')} ms (uninterrupted run ${fullMs} ms, seed ${seed}); ${snapshots.length} reader snapshots`,
+    );
     s.save();
     expect(s.violations).toEqual([]);
   });
@@ -135,14 +156,28 @@ describe('SIGTERM under load', () => {
       const auth = { authorization: `Bearer ${key}` };
       // 20 fast calls on the keep-alive connections, then 20 slow live lookups (each waits
       // LATENCY ms on brreg) that are in flight in the server when SIGTERM arrives
-      const outcome = (p: Promise<{ status: number }>) => p.then((r) => ({ status: r.status as number | undefined, error: undefined as string | undefined }), (e: { code?: string; message: string }) => ({ status: undefined, error: e.code ?? e.message }));
-      const fast = await Promise.all(Array.from({ length: 20 }, () => outcome(send(`${proc.url}/api/municipalities?county=03`, { headers: auth, dispatcher: agent }))));
+      const outcome = (p: Promise<{ status: number }>) =>
+        p.then(
+          (r) => ({ status: r.status as number | undefined, error: undefined as string | undefined }),
+          (e: { code?: string; message: string }) => ({ status: undefined, error: e.code ?? e.message }),
+        );
+      const fast = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          outcome(send(`${proc.url}/api/municipalities?county=03`, { headers: auth, dispatcher: agent })),
+        ),
+      );
       const orgs: string[] = [];
       const slow = Array.from({ length: 20 }, (_, i) => {
         const c = generateCompany(90_000 + i, 3);
         brreg.add(c);
         orgs.push(c.enhet.organisasjonsnummer);
-        return outcome(send(`${proc.url}/api/companies/${c.enhet.organisasjonsnummer}`, { headers: auth, dispatcher: agent, timeoutMs: 60_000 }));
+        return outcome(
+          send(`${proc.url}/api/companies/${c.enhet.organisasjonsnummer}`, {
+            headers: auth,
+            dispatcher: agent,
+            timeoutMs: 60_000,
+          }),
+        );
       });
       // SIGTERM once the server is working on every slow request (each has reached brreg)
       const reached = await (async () => {
@@ -152,7 +187,10 @@ describe('SIGTERM under load', () => {
         }
         return false;
       })();
-      s.check(reached, `only ${orgs.filter((o) => brreg.requestsFor(o).length > 0).length} of 20 lookups reached brreg before SIGTERM`);
+      s.check(
+        reached,
+        `only ${orgs.filter((o) => brreg.requestsFor(o).length > 0).length} of 20 lookups reached brreg before SIGTERM`,
+      );
       const t0 = Date.now();
       const exited = proc.stop('SIGTERM');
       const results = [...fast, ...(await Promise.all(slow))];
@@ -165,7 +203,10 @@ describe('SIGTERM under load', () => {
       s.check(code === 0, `exit code ${code}`);
       s.check(tookMs < 25_000, `exit after ${tookMs} ms (grace period 25 s)`);
       // after the exit the port is closed: refused, not reset
-      const after = await send(`${proc.url}/api/health`, { timeoutMs: 5000 }).then((r) => `status ${r.status}`, (e: { code?: string }) => e.code ?? 'error');
+      const after = await send(`${proc.url}/api/health`, { timeoutMs: 5000 }).then(
+        (r) => `status ${r.status}`,
+        (e: { code?: string }) => e.code ?? 'error',
+      );
       s.check(after === 'ECONNREFUSED', `after exit: ${after}`);
       await agent.close();
       s.save();

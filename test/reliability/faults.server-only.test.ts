@@ -42,7 +42,14 @@ describe('PostgreSQL stopped under load', () => {
     cleanups.push(() => server.close());
     const key = (await createKey(server, { limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } })).raw;
 
-    const load = startLoad({ base: server.url, paths: ['/api/municipalities?county=03', '/api/health', '/api/keys/usage'], headers: { authorization: `Bearer ${key}` }, workers: 8, maxRequests: 20_000, timeoutMs: 20_000 });
+    const load = startLoad({
+      base: server.url,
+      paths: ['/api/municipalities?county=03', '/api/health', '/api/keys/usage'],
+      headers: { authorization: `Bearer ${key}` },
+      workers: 8,
+      maxRequests: 20_000,
+      timeoutMs: 20_000,
+    });
     await pause(1500);
     const cutAt = Date.now();
     proxy.cut();
@@ -50,32 +57,50 @@ describe('PostgreSQL stopped under load', () => {
     const restoredAt = Date.now();
     proxy.restore();
     // recovered: every answer of the last second, and at least 20 of them, is a 200
-    const recoveredIn = await until(async () => {
-      const recent = load.since(Date.now() - 1000);
-      return recent.length >= 20 && recent.every((x) => x.status === 200);
-    }, 30_000, 250);
+    const recoveredIn = await until(
+      async () => {
+        const recent = load.since(Date.now() - 1000);
+        return recent.length >= 20 && recent.every((x) => x.status === 200);
+      },
+      30_000,
+      250,
+    );
     await pause(1000);
     const samples = await load.stop();
 
     for (const x of samples) {
       s.count(x.status);
       if (x.error) s.violation(`${x.path}: no answer (${x.error}) after ${x.ms} ms`);
-      else if (x.status !== 200 && x.status !== 503) s.violation(`${x.path}: ${x.status} ${x.code ?? ''} (only 200 or 503 allowed)`);
+      else if (x.status !== 200 && x.status !== 503)
+        s.violation(`${x.path}: ${x.status} ${x.code ?? ''} (only 200 or 503 allowed)`);
       if (x.ms > DB_DEADLINE_MS) s.violation(`${x.path}: took ${x.ms} ms (deadline ${DB_DEADLINE_MS} ms)`);
     }
     const during = samples.filter((x) => x.startedAt >= cutAt + 200 && x.startedAt + x.ms <= restoredAt);
     s.check(during.length > 20, `only ${during.length} requests during the outage`);
-    s.check(during.some((x) => x.path === '/api/health' && x.status === 503), 'health never answered 503 during the outage');
+    s.check(
+      during.some((x) => x.path === '/api/health' && x.status === 503),
+      'health never answered 503 during the outage',
+    );
     // A request that needs no database may still succeed until the key's cached verification
     // expires (at most KEY_CACHE_TTL_MS after the cut): municipalities are served from memory, and
     // this key has no quota, so its usage is counted in memory and written once the database is
     // back. Every later keyed request must verify the key in the database and answer 503.
     const keyed = during.filter((x) => x.path !== '/api/health');
     const cacheExpired = cutAt + KEY_CACHE_TTL_MS;
-    s.check(keyed.filter((x) => x.startedAt >= cacheExpired).length > 10, 'too few keyed requests after the key cache expired');
-    s.check(keyed.filter((x) => x.startedAt >= cacheExpired).every((x) => x.status === 503), 'a keyed request after the key cache expired did not answer 503');
     s.check(
-      keyed.every((x) => x.status === 503 || (x.status === 200 && x.path.startsWith('/api/municipalities') && x.startedAt < cacheExpired)),
+      keyed.filter((x) => x.startedAt >= cacheExpired).length > 10,
+      'too few keyed requests after the key cache expired',
+    );
+    s.check(
+      keyed.filter((x) => x.startedAt >= cacheExpired).every((x) => x.status === 503),
+      'a keyed request after the key cache expired did not answer 503',
+    );
+    s.check(
+      keyed.every(
+        (x) =>
+          x.status === 503 ||
+          (x.status === 200 && x.path.startsWith('/api/municipalities') && x.startedAt < cacheExpired),
+      ),
       'a keyed request that needs the database did not answer 503 during the outage',
     );
     s.check(recoveredIn !== undefined, 'no recovery within 30 s of the database returning');
@@ -87,11 +112,20 @@ describe('PostgreSQL stopped under load', () => {
 });
 
 function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  return until(() => new Promise<boolean>((resolve) => {
-    const c = net.connect(port, '127.0.0.1', () => (c.destroy(), resolve(true)));
-    c.on('error', () => resolve(false));
-  }), 10_000, 100).then((t) => {
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  return until(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const c = net.connect(port, '127.0.0.1', () => (c.destroy(), resolve(true)));
+        c.on('error', () => resolve(false));
+      }),
+    10_000,
+    100,
+  ).then((t) => {
     if (t === undefined) throw new Error('private redis-server did not start');
     return proc;
   });
@@ -112,29 +146,45 @@ describe('Redis stopped', () => {
     let redis = await startRedis(port);
     cleanups.push(async () => redis.kill('SIGKILL'));
     const db = await createTestDatabase();
-    const server = await startServer({ database: { ...db, env: { ...db.env, REDIS_URL: `redis://127.0.0.1:${port}` } } });
+    const server = await startServer({
+      database: { ...db, env: { ...db.env, REDIS_URL: `redis://127.0.0.1:${port}` } },
+    });
     cleanups.push(async () => (await server.close(), await db.drop()));
     expect(server.ctx.rateWindows.backend).toBe('redis');
     const key = (await createKey(server, { limits: { rateLimitPerMinute: 5, dailyLimit: 0, monthlyLimit: 0 } })).raw;
     const call = async () => {
-      const r = await send(`${server.url}/api/municipalities?county=03`, { headers: { authorization: `Bearer ${key}` }, timeoutMs: 15_000 });
+      const r = await send(`${server.url}/api/municipalities?county=03`, {
+        headers: { authorization: `Bearer ${key}` },
+        timeoutMs: 15_000,
+      });
       s.count(r.status);
       return r;
     };
     const before = await Promise.all(Array.from({ length: 8 }, call));
-    s.check(before.filter((r) => r.status === 200).length === 5, `before: ${before.map((r) => r.status)} (want exactly 5 × 200)`);
+    s.check(
+      before.filter((r) => r.status === 200).length === 5,
+      `before: ${before.map((r) => r.status)} (want exactly 5 × 200)`,
+    );
 
     redis.kill('SIGKILL');
     await new Promise((r) => redis.once('exit', r));
     const t0 = Date.now();
     const down = await Promise.all(Array.from({ length: 30 }, call));
     const took = Date.now() - t0;
-    for (const r of down) s.check(r.status === 503 && r.json?.code === 'service_unavailable', `Redis down: ${r.status} ${r.text.slice(0, 120)} (want 503 service_unavailable)`);
+    for (const r of down)
+      s.check(
+        r.status === 503 && r.json?.code === 'service_unavailable',
+        `Redis down: ${r.status} ${r.text.slice(0, 120)} (want 503 service_unavailable)`,
+      );
     s.check(took < 10_000, `30 requests with Redis down took ${took} ms`);
     const health = await send(`${server.url}/api/health`);
     s.count(health.status);
     s.check(health.status === 200, `health with Redis down: ${health.status} (it does not depend on Redis)`);
-    const reg = await send(`${server.url}/api/keys/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectName: 'while-redis-down', email: 'r@example.com' }) });
+    const reg = await send(`${server.url}/api/keys/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ projectName: 'while-redis-down', email: 'r@example.com' }),
+    });
     s.count(reg.status);
     s.check(reg.status === 503, `register with Redis down: ${reg.status} (want 503: the IP limit cannot be checked)`);
 
@@ -143,7 +193,10 @@ describe('Redis stopped', () => {
     const back = await until(async () => (await call()).status === 200, 30_000, 250);
     s.check(back !== undefined, 'no recovery within 30 s of Redis returning');
     const after = await Promise.all(Array.from({ length: 10 }, call));
-    s.check(after.filter((r) => r.status === 200).length === 4, `after recovery: ${after.map((r) => r.status)} (want exactly 4 more × 200)`);
+    s.check(
+      after.filter((r) => r.status === 200).length === 4,
+      `after recovery: ${after.map((r) => r.status)} (want exactly 4 more × 200)`,
+    );
     s.save();
     expect(s.violations).toEqual([]);
   });
@@ -164,7 +217,10 @@ describe('brreg faults during live lookups', () => {
     admin = await startServer({ database: db });
     cleanups.push(async () => (await admin.close(), await db.drop()));
     const key = (await createKey(admin, { limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } })).raw;
-    proc = await startServerProcess({ ...db.env, SECRET_KEY: TEST_SECRET, BRREG_BASE_URL: brreg.url, BRREG_TIMEOUT_MS: String(TIMEOUT) }, 240_000);
+    proc = await startServerProcess(
+      { ...db.env, SECRET_KEY: TEST_SECRET, BRREG_BASE_URL: brreg.url, BRREG_TIMEOUT_MS: String(TIMEOUT) },
+      240_000,
+    );
     cleanups.push(() => proc.stop('SIGKILL'));
 
     const good = generateCompany(77_001, 5);
@@ -185,26 +241,42 @@ describe('brreg faults during live lookups', () => {
       const results = await Promise.all(
         Array.from({ length: 4 }, async () => {
           const t0 = Date.now();
-          const r = await send(`${proc.url}/api/companies/${org}`, { headers: auth, timeoutMs: 60_000 }).catch((e: Error) => ({ status: 0, text: e.message, json: undefined }));
+          const r = await send(`${proc.url}/api/companies/${org}`, { headers: auth, timeoutMs: 60_000 }).catch(
+            (e: Error) => ({ status: 0, text: e.message, json: undefined }),
+          );
           return { r, ms: Date.now() - t0 };
         }),
       );
       for (const { r, ms } of results) {
         s.count(r.status || undefined);
-        s.check(r.status === 502 && r.json?.code === 'upstream_unavailable', `${mode}: ${r.status} ${r.text.slice(0, 120)} (want 502 upstream_unavailable)`);
+        s.check(
+          r.status === 502 && r.json?.code === 'upstream_unavailable',
+          `${mode}: ${r.status} ${r.text.slice(0, 120)} (want 502 upstream_unavailable)`,
+        );
         // two attempts at most per lookup (the client's deadline each) plus slack
         s.check(ms < 2 * TIMEOUT + 3000, `${mode}: answered after ${ms} ms`);
       }
       // enrich reports the same company as not found instead of failing the batch
-      const e = await send(`${proc.url}/api/companies/enrich`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ orgNumbers: [org] }), timeoutMs: 60_000 });
+      const e = await send(`${proc.url}/api/companies/enrich`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ orgNumbers: [org] }),
+        timeoutMs: 60_000,
+      });
       s.count(e.status);
-      s.check(e.status === 200 && Array.isArray(e.json?.notFound), `${mode} enrich: ${e.status} ${e.text.slice(0, 120)}`);
+      s.check(
+        e.status === 200 && Array.isArray(e.json?.notFound),
+        `${mode} enrich: ${e.status} ${e.text.slice(0, 120)}`,
+      );
     }
     const ok = await send(`${proc.url}/api/companies/${good.enhet.organisasjonsnummer}`, { headers: auth });
     s.count(ok.status);
     s.check(ok.status === 200, `a healthy lookup after the faults: ${ok.status}`);
     s.check(proc.proc.exitCode === null, 'the server process exited');
-    s.check(!/unhandled|uncaught/i.test(proc.output()), `unhandled rejection or exception in the log: ${/.*(unhandled|uncaught).*/i.exec(proc.output())?.[0]}`);
+    s.check(
+      !/unhandled|uncaught/i.test(proc.output()),
+      `unhandled rejection or exception in the log: ${/.*(unhandled|uncaught).*/i.exec(proc.output())?.[0]}`,
+    );
     s.save();
     expect(s.violations).toEqual([]);
   });

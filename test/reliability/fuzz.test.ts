@@ -16,7 +16,12 @@ import { leak, send, type WireResponse } from './wire.ts';
 
 /** SPEC.md "Authentication" 2: public operations; plus the access-request form, which SPEC's
  * limits table names as sharing the public registration limit (it is how a keyless visitor asks). */
-const PUBLIC = new Set(['POST /api/keys/register', 'GET /api/health', 'GET /api/coverage', 'POST /api/access-requests']);
+const PUBLIC = new Set([
+  'POST /api/keys/register',
+  'GET /api/health',
+  'GET /api/coverage',
+  'POST /api/access-requests',
+]);
 /** Limits of the transport itself, valid on every operation (README "Reliability"). */
 // 406: content negotiation (the MCP endpoint's transport asks for an Accept header).
 const TRANSPORT = new Set([406, 413, 414, 415, 431]);
@@ -33,7 +38,13 @@ const noDns = { lookup: async () => [] };
 
 beforeAll(async () => {
   brreg = await startFakeBrreg();
-  const loopback = { BRREG_BASE_URL: brreg.url, PRH_BASE_URL: brreg.url, SANCTIONS_URL: brreg.url, INSPECTIONS_URL: brreg.url, BOLAGSVERKET_BULK_URL: brreg.url };
+  const loopback = {
+    BRREG_BASE_URL: brreg.url,
+    PRH_BASE_URL: brreg.url,
+    SANCTIONS_URL: brreg.url,
+    INSPECTIONS_URL: brreg.url,
+    BOLAGSVERKET_BULK_URL: brreg.url,
+  };
   server = await startServer({ env: loopback, overrides: { resolver: noDns } });
   await loadGeneratedCompanies(server, 120, 21);
   key = (await createKey(server, { limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } })).raw;
@@ -45,7 +56,10 @@ afterAll(async () => {
 });
 
 type Auth = 'valid' | 'none' | 'wrong' | 'malformed';
-type BodyCase = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; contentType: string; broken: boolean };
+type BodyCase =
+  | { kind: 'none' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'raw'; text: string; contentType: string; broken: boolean };
 
 interface Case {
   auth: Auth;
@@ -55,28 +69,76 @@ interface Case {
 }
 
 const authArb = fc.constantFrom<Auth>('valid', 'valid', 'valid', 'valid', 'none', 'wrong', 'malformed');
-const malformedAuth = fc.constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'bearer a b c', 'Bearer ' + 'x'.repeat(4000), 'Token ncd_abc', 'Bearer ncd_' + '!'.repeat(38));
+const malformedAuth = fc.constantFrom(
+  'Basic dXNlcjpwYXNz',
+  'Bearer',
+  'Bearer ',
+  'bearer a b c',
+  'Bearer ' + 'x'.repeat(4000),
+  'Token ncd_abc',
+  'Bearer ncd_' + '!'.repeat(38),
+);
 
 function caseArb(op: Operation): fc.Arbitrary<Case & { authHeader: string }> {
   const values: Record<string, fc.Arbitrary<string | undefined>> = {};
   for (const p of op.params) {
     const v = textArb(doc, p.schema);
-    values[p.name] = p.required || p.in === 'path' ? fc.oneof({ weight: 9, arbitrary: v }, { weight: p.in === 'path' ? 0 : 1, arbitrary: fc.constant(undefined) }) : fc.option(v, { freq: 2, nil: undefined });
+    values[p.name] =
+      p.required || p.in === 'path'
+        ? fc.oneof({ weight: 9, arbitrary: v }, { weight: p.in === 'path' ? 0 : 1, arbitrary: fc.constant(undefined) })
+        : fc.option(v, { freq: 2, nil: undefined });
   }
   const rawBodies = fc.oneof(
-    fc.string({ maxLength: 50 }).filter((t) => { try { JSON.parse(t); return false; } catch { return true; } }).map((text) => ({ kind: 'raw' as const, text, contentType: 'application/json', broken: true })),
-    fc.constantFrom('{"a":', '[1,2', '{"orgNumbers": [1,2,3]', '\u0000', 'nul', '{"__proto__": {"x": 1}}', '"' + 'a'.repeat(2000)).map((text) => ({ kind: 'raw' as const, text, contentType: 'application/json', broken: !isJson(text) })),
-    fc.constantFrom('text/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'image/png').map((contentType) => ({ kind: 'raw' as const, text: '<a>1</a>', contentType, broken: true })),
+    fc
+      .string({ maxLength: 50 })
+      .filter((t) => {
+        try {
+          JSON.parse(t);
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map((text) => ({ kind: 'raw' as const, text, contentType: 'application/json', broken: true })),
+    fc
+      .constantFrom(
+        '{"a":',
+        '[1,2',
+        '{"orgNumbers": [1,2,3]',
+        '\u0000',
+        'nul',
+        '{"__proto__": {"x": 1}}',
+        '"' + 'a'.repeat(2000),
+      )
+      .map((text) => ({ kind: 'raw' as const, text, contentType: 'application/json', broken: !isJson(text) })),
+    fc
+      .constantFrom(
+        'text/xml',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/octet-stream',
+        'image/png',
+      )
+      .map((contentType) => ({ kind: 'raw' as const, text: '<a>1</a>', contentType, broken: true })),
   );
   const body: fc.Arbitrary<BodyCase> = op.body
-    ? fc.oneof({ weight: 7, arbitrary: bodyArb(doc, op.body).map((value) => ({ kind: 'json' as const, value })) }, { weight: 3, arbitrary: rawBodies })
+    ? fc.oneof(
+        { weight: 7, arbitrary: bodyArb(doc, op.body).map((value) => ({ kind: 'json' as const, value })) },
+        { weight: 3, arbitrary: rawBodies },
+      )
     : fc.constant({ kind: 'none' as const });
   return fc.record({
     auth: authArb,
     authHeader: malformedAuth,
     values: fc.record(values) as fc.Arbitrary<Record<string, string>>,
     body,
-    requestId: fc.option(fc.oneof(fc.constantFrom('abc-123', 'x'.repeat(65), 'a b', '../x'), fc.string({ maxLength: 20 }).filter((s) => /^[\x20-\x7e]*$/.test(s))), { nil: undefined }),
+    requestId: fc.option(
+      fc.oneof(
+        fc.constantFrom('abc-123', 'x'.repeat(65), 'a b', '../x'),
+        fc.string({ maxLength: 20 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+      ),
+      { nil: undefined },
+    ),
   });
 }
 
@@ -118,18 +180,35 @@ function buildRequest(op: Operation, c: Case & { authHeader: string }, rawKey: s
 
 const documented = (op: Operation, status: number) => Boolean(op.op.responses?.[String(status)]);
 
-function checkResponse(s: Scenario, op: Operation, what: string, res: WireResponse, v: ReturnType<typeof validators>, expect: { invalid: boolean; unauthenticated: boolean; pathInvalid: boolean }) {
+function checkResponse(
+  s: Scenario,
+  op: Operation,
+  what: string,
+  res: WireResponse,
+  v: ReturnType<typeof validators>,
+  expect: { invalid: boolean; unauthenticated: boolean; pathInvalid: boolean },
+) {
   const id = `${op.method} ${op.path}`;
   s.count(res.status);
   const where = `${id} ${what} -> ${res.status} ${res.text.slice(0, 200)}`;
   if (res.status >= 500) return s.violation(`5xx: ${where}`);
   const routeMiss = res.status === 404 && res.json?.code === 'route_not_found' && expect.pathInvalid;
-  if (!documented(op, res.status) && !TRANSPORT.has(res.status) && !routeMiss) s.violation(`undocumented status: ${where}`);
-  if (expect.unauthenticated && op.keyed) s.check(res.status === 401 || TRANSPORT.has(res.status), `keyed operation without a valid key did not answer 401: ${where}`);
+  if (!documented(op, res.status) && !TRANSPORT.has(res.status) && !routeMiss)
+    s.violation(`undocumented status: ${where}`);
+  if (expect.unauthenticated && op.keyed)
+    s.check(
+      res.status === 401 || TRANSPORT.has(res.status),
+      `keyed operation without a valid key did not answer 401: ${where}`,
+    );
   if (expect.invalid) s.check(res.status >= 400 && res.status < 500, `invalid input not refused with 4xx: ${where}`);
   if (res.status === 400 && res.json?.code === 'validation_failed') {
     const d = res.json.details;
-    s.check(Array.isArray(d) && d.length > 0 && d.every((x: any) => typeof x.path === 'string' && typeof x.message === 'string'), `validation 400 without details[]: ${where}`);
+    s.check(
+      Array.isArray(d) &&
+        d.length > 0 &&
+        d.every((x: any) => typeof x.path === 'string' && typeof x.message === 'string'),
+      `validation 400 without details[]: ${where}`,
+    );
   }
   if (res.status >= 400) {
     const l = leak(res.text);
@@ -154,18 +233,35 @@ describe('schema-driven fuzzing of every operation in /openapi.json', () => {
     console.log(`fuzzing ${ops.length} operations × ${RUNS_PER_OPERATION} requests, FUZZ_SEED=${SEED}`);
     for (const op of ops) {
       const id = `${op.method} ${op.path}`;
-      if (!op.keyed) s.check(PUBLIC.has(id), `operation without a key requirement that SPEC.md does not mark public: ${id}`);
+      if (!op.keyed)
+        s.check(PUBLIC.has(id), `operation without a key requirement that SPEC.md does not mark public: ${id}`);
       const cases = fc.sample(caseArb(op), { numRuns: RUNS_PER_OPERATION, seed: SEED });
       for (let i = 0; i < cases.length; i += 8) {
         await Promise.all(
           cases.slice(i, i + 8).map(async (c) => {
             // Rotation deactivates the key that calls it: give it a fresh one each time.
-            const rawKey = op.path.endsWith('/rotate') && c.auth === 'valid' ? (await createKey(server, { limits: { rateLimitPerMinute: 0 } })).raw : key;
+            const rawKey =
+              op.path.endsWith('/rotate') && c.auth === 'valid'
+                ? (await createKey(server, { limits: { rateLimitPerMinute: 0 } })).raw
+                : key;
             const req = buildRequest(op, c, rawKey);
             const pathParams = op.params.filter((p) => p.in === 'path');
-            const paramsOk = v.params(`${id} params`, op.params, Object.fromEntries(Object.entries(c.values).filter(([, x]) => x !== undefined)));
-            const bodyOk = c.body.kind === 'none' ? true : c.body.kind === 'json' ? v.body(`${id} body`, op.body!, c.body.value) : !c.body.broken && isJson(c.body.text) && v.body(`${id} body`, op.body!, JSON.parse(c.body.text));
-            const pathInvalid = !v.params(`${id} path`, pathParams, Object.fromEntries(pathParams.map((p) => [p.name, c.values[p.name] ?? ''])));
+            const paramsOk = v.params(
+              `${id} params`,
+              op.params,
+              Object.fromEntries(Object.entries(c.values).filter(([, x]) => x !== undefined)),
+            );
+            const bodyOk =
+              c.body.kind === 'none'
+                ? true
+                : c.body.kind === 'json'
+                  ? v.body(`${id} body`, op.body!, c.body.value)
+                  : !c.body.broken && isJson(c.body.text) && v.body(`${id} body`, op.body!, JSON.parse(c.body.text));
+            const pathInvalid = !v.params(
+              `${id} path`,
+              pathParams,
+              Object.fromEntries(pathParams.map((p) => [p.name, c.values[p.name] ?? ''])),
+            );
             let res: WireResponse;
             try {
               res = await send(req.url, { method: op.method, headers: req.headers, body: req.body });
@@ -174,7 +270,11 @@ describe('schema-driven fuzzing of every operation in /openapi.json', () => {
               return s.violation(`${id}: no answer (${(err as Error).message}) for ${req.url.slice(0, 200)}`);
             }
             const authed = !op.keyed || c.auth === 'valid';
-            checkResponse(s, op, `${req.url.replace(server.url, '').slice(0, 160)} auth=${c.auth}`, res, v, { invalid: authed && (!paramsOk || !bodyOk), unauthenticated: c.auth !== 'valid', pathInvalid });
+            checkResponse(s, op, `${req.url.replace(server.url, '').slice(0, 160)} auth=${c.auth}`, res, v, {
+              invalid: authed && (!paramsOk || !bodyOk),
+              unauthenticated: c.auth !== 'valid',
+              pathInvalid,
+            });
           }),
         );
       }
@@ -189,8 +289,16 @@ describe('schema-driven fuzzing of every operation in /openapi.json', () => {
           ['charset', '{}', 'application/json; charset=latin1'],
         ];
         for (const [name, body, type] of hostile) {
-          const res = await send(`${server.url}${path}`, { method: op.method, headers: { authorization: `Bearer ${key}`, 'content-type': type }, body });
-          checkResponse(s, op, `hostile body: ${name}`, res, v, { invalid: name !== 'charset', unauthenticated: false, pathInvalid: false });
+          const res = await send(`${server.url}${path}`, {
+            method: op.method,
+            headers: { authorization: `Bearer ${key}`, 'content-type': type },
+            body,
+          });
+          checkResponse(s, op, `hostile body: ${name}`, res, v, {
+            invalid: name !== 'charset',
+            unauthenticated: false,
+            pathInvalid: false,
+          });
         }
       }
     }

@@ -11,7 +11,14 @@ export interface Sample {
   path: string;
 }
 
-export function startLoad(opts: { base: string; paths: string[]; headers?: Record<string, string>; workers: number; maxRequests: number; timeoutMs?: number }) {
+export function startLoad(opts: {
+  base: string;
+  paths: string[];
+  headers?: Record<string, string>;
+  workers: number;
+  maxRequests: number;
+  timeoutMs?: number;
+}) {
   const samples: Sample[] = [];
   let stopped = false;
   let issued = 0;
@@ -24,7 +31,12 @@ export function startLoad(opts: { base: string; paths: string[]; headers?: Recor
         const r = await send(opts.base + path, { headers: opts.headers, timeoutMs: opts.timeoutMs ?? 30_000 });
         samples.push({ startedAt, ms: Date.now() - startedAt, status: r.status, code: r.json?.code, path });
       } catch (err) {
-        samples.push({ startedAt, ms: Date.now() - startedAt, error: (err as { code?: string }).code ?? (err as Error).message, path });
+        samples.push({
+          startedAt,
+          ms: Date.now() - startedAt,
+          error: (err as { code?: string }).code ?? (err as Error).message,
+          path,
+        });
       }
     }
   });
@@ -41,7 +53,11 @@ export function startLoad(opts: { base: string; paths: string[]; headers?: Recor
 }
 
 /** Polls `probe` every `everyMs` until it returns true or `withinMs` passes; the time it took, or undefined. */
-export async function until(probe: () => Promise<boolean>, withinMs: number, everyMs = 200): Promise<number | undefined> {
+export async function until(
+  probe: () => Promise<boolean>,
+  withinMs: number,
+  everyMs = 200,
+): Promise<number | undefined> {
   const t0 = Date.now();
   while (Date.now() - t0 < withinMs) {
     if (await probe().catch(() => false)) return Date.now() - t0;

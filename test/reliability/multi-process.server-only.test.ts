@@ -28,7 +28,11 @@ beforeAll(async () => {
   await loadGeneratedCompanies(admin, 60, 8);
   const env = { ...db.env, SECRET_KEY: TEST_SECRET }; // TRUST_PROXY unset: off
   // generous start deadline: CI machines with 2 cores start three tsx processes slowly
-  procs = await Promise.all([startServerProcess(env, 240_000), startServerProcess(env, 240_000), startServerProcess(env, 240_000)]);
+  procs = await Promise.all([
+    startServerProcess(env, 240_000),
+    startServerProcess(env, 240_000),
+    startServerProcess(env, 240_000),
+  ]);
   proxy = await startRoundRobinProxy(procs.map((p) => ({ host: '127.0.0.1', port: Number(new URL(p.url).port) })));
 }, 300_000);
 afterAll(async () => {
@@ -38,7 +42,16 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function burst(n: number, path: string, opts: { key?: string; method?: string; body?: (i: number) => unknown; headers?: (i: number) => Record<string, string> } = {}): Promise<WireResponse[]> {
+async function burst(
+  n: number,
+  path: string,
+  opts: {
+    key?: string;
+    method?: string;
+    body?: (i: number) => unknown;
+    headers?: (i: number) => Record<string, string>;
+  } = {},
+): Promise<WireResponse[]> {
   const before = [...proxy.connections];
   // New connections for every burst, so the proxy spreads it over all three processes.
   const spread = new Agent({ connections: 100, pipelining: 1 });
@@ -46,7 +59,11 @@ async function burst(n: number, path: string, opts: { key?: string; method?: str
     Array.from({ length: n }, (_, i) =>
       send(proxy.url + path, {
         method: opts.method,
-        headers: { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.body ? { 'content-type': 'application/json' } : {}), ...(opts.headers?.(i) ?? {}) },
+        headers: {
+          ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
+          ...(opts.body ? { 'content-type': 'application/json' } : {}),
+          ...(opts.headers?.(i) ?? {}),
+        },
         body: opts.body ? JSON.stringify(opts.body(i)) : undefined,
         dispatcher: spread,
       }),
@@ -89,11 +106,16 @@ describe('three processes behind a round-robin proxy', () => {
 
   it('holds the cursor-depth limit (50 follows per 5 minutes) exactly for 100 concurrent follows', async () => {
     const s = new Scenario('multi-process: cursor depth (50 of 100)', 3);
-    const key = (await createKey(admin, { tier: 'internal', limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } })).raw;
+    const key = (
+      await createKey(admin, { tier: 'internal', limits: { rateLimitPerMinute: 0, dailyLimit: 0, monthlyLimit: 0 } })
+    ).raw;
     const first = await send(`${proxy.url}/api/companies?limit=1`, { headers: { authorization: `Bearer ${key}` } });
     s.count(first.status);
     expect(first.json.nextCursor).toEqual(expect.any(String));
-    const by = tally(s, await burst(100, `/api/companies?limit=1&cursor=${encodeURIComponent(first.json.nextCursor)}`, { key }));
+    const by = tally(
+      s,
+      await burst(100, `/api/companies?limit=1&cursor=${encodeURIComponent(first.json.nextCursor)}`, { key }),
+    );
     s.check(by['200'] === 50 && by['429 cursor_depth_exceeded'] === 50, `got ${JSON.stringify(by)}`);
     s.save();
     expect(by).toEqual({ '200': 50, '429 cursor_depth_exceeded': 50 });
@@ -121,7 +143,10 @@ describe('three processes behind a round-robin proxy', () => {
       s.count(r.status);
       s.check(r.status === 200, `old key before rotation on ${p.url}: ${r.status}`);
     }
-    const rot = await send(`${procs[1].url}/api/keys/rotate`, { method: 'POST', headers: { authorization: `Bearer ${old}` } });
+    const rot = await send(`${procs[1].url}/api/keys/rotate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${old}` },
+    });
     const rotatedAt = Date.now();
     s.count(rot.status);
     expect(rot.status).toBe(201);
@@ -139,7 +164,10 @@ describe('three processes behind a round-robin proxy', () => {
         await pause(50);
       }
       const took = Date.now() - rotatedAt;
-      s.check(last === 401, `old key still accepted by ${p.url} ${took} ms after rotation (bound ${KEY_CACHE_TTL_MS} ms)`);
+      s.check(
+        last === 401,
+        `old key still accepted by ${p.url} ${took} ms after rotation (bound ${KEY_CACHE_TTL_MS} ms)`,
+      );
       const n = await send(`${p.url}/api/keys/usage`, { headers: { authorization: `Bearer ${rot.json.raw}` } });
       s.count(n.status);
       s.check(n.status === 200, `new key after rotation on ${p.url}: ${n.status}`);

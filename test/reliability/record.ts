@@ -19,7 +19,10 @@ export class Scenario {
   fiveXx = 0;
   violations: string[] = [];
   private readonly order: number;
-  constructor(readonly name: string, group = 0) {
+  constructor(
+    readonly name: string,
+    group = 0,
+  ) {
     this.order = group * 100 + order++;
   }
   /** Counts one answer (a status, or an error when there was none). */
@@ -34,7 +37,13 @@ export class Scenario {
     if (!ok) this.violation(message);
   }
   save() {
-    const row: ScenarioRow = { scenario: this.name, order: this.order, requests: this.requests, fiveXx: this.fiveXx, violations: this.violations };
+    const row: ScenarioRow = {
+      scenario: this.name,
+      order: this.order,
+      requests: this.requests,
+      fiveXx: this.fiveXx,
+      violations: this.violations,
+    };
     const file = path.join(inject('reliabilityDir'), `${this.name.replace(/[^a-z0-9]+/gi, '-')}.json`);
     writeFileSync(file, JSON.stringify(row));
   }

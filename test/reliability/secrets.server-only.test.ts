@@ -59,13 +59,31 @@ describe('secrets and personal data after a full session', () => {
     const admin = await startServer({ database: db });
     const pro = await createKey(admin, { tier: 'pro', limits: { rateLimitPerMinute: 0 } });
     await admin.close();
-    proc = await startServerProcess({ ...db.env, SECRET_KEY: TEST_SECRET, SYNC_SECRET, BRREG_BASE_URL: brreg.url, ALLOW_PRIVATE_DESTINATIONS: 'true', LOG_LEVEL: 'debug' }, 240_000);
+    proc = await startServerProcess(
+      {
+        ...db.env,
+        SECRET_KEY: TEST_SECRET,
+        SYNC_SECRET,
+        BRREG_BASE_URL: brreg.url,
+        ALLOW_PRIVATE_DESTINATIONS: 'true',
+        LOG_LEVEL: 'debug',
+      },
+      240_000,
+    );
 
     const seen: WireResponse[] = [];
-    const call = async (method: string, path: string, opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+    const call = async (
+      method: string,
+      path: string,
+      opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+    ) => {
       const r = await send(proc.url + path, {
         method,
-        headers: { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.headers ?? {}) },
+        headers: {
+          ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}),
+          ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(opts.headers ?? {}),
+        },
         body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
       });
       s.count(r.status);
@@ -74,7 +92,9 @@ describe('secrets and personal data after a full session', () => {
     };
 
     const raws = [pro.raw];
-    const reg = await call('POST', '/api/keys/register', { body: { projectName: 'secret-scan', email: 'scan@example.com' } });
+    const reg = await call('POST', '/api/keys/register', {
+      body: { projectName: 'secret-scan', email: 'scan@example.com' },
+    });
     expect(reg.status).toBe(201);
     raws.push(reg.json.raw);
     const rot = await call('POST', '/api/keys/rotate', { key: reg.json.raw });
@@ -87,7 +107,14 @@ describe('secrets and personal data after a full session', () => {
     await call('GET', '/api/health', { headers: { 'x-sync-secret': SYNC_SECRET + 'x' } });
     for (const o of orgs) await call('GET', `/api/companies/${o}`, { key: pro.raw });
     await call('POST', '/api/companies/enrich', { key: pro.raw, body: { orgNumbers: orgs } });
-    const dest = await call('POST', '/api/destinations', { key: pro.raw, body: { name: 'crm', type: 'webhook', config: { url: `${receiver.url}/hook`, headers: { 'X-Api-Token': HEADER_VALUE } } } });
+    const dest = await call('POST', '/api/destinations', {
+      key: pro.raw,
+      body: {
+        name: 'crm',
+        type: 'webhook',
+        config: { url: `${receiver.url}/hook`, headers: { 'X-Api-Token': HEADER_VALUE } },
+      },
+    });
     expect(dest.status).toBe(201);
     await call('GET', '/api/destinations', { key: pro.raw });
     await call('GET', '/api/destinations/crm', { key: pro.raw });
@@ -107,9 +134,15 @@ describe('secrets and personal data after a full session', () => {
     // the scans
     const c = new pg.Client({ connectionString: db.env.DATABASE_URL });
     await c.connect();
-    const tables = (await c.query<{ t: string }>(`SELECT quote_ident(table_name) AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).rows.map((r) => r.t);
+    const tables = (
+      await c.query<{ t: string }>(
+        `SELECT quote_ident(table_name) AS t FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+      )
+    ).rows.map((r) => r.t);
     let dump = '';
-    for (const t of tables) dump += (await c.query<{ x: string | null }>(`SELECT string_agg(x::text, E'\\n') AS x FROM ${t} x`)).rows[0].x ?? '';
+    for (const t of tables)
+      dump +=
+        (await c.query<{ x: string | null }>(`SELECT string_agg(x::text, E'\\n') AS x FROM ${t} x`)).rows[0].x ?? '';
     await c.end();
     await proc.stop('SIGTERM');
     const logs = proc.output();
@@ -121,9 +154,20 @@ describe('secrets and personal data after a full session', () => {
       ['SYNC_SECRET', SYNC_SECRET],
       ['SECRET_KEY', TEST_SECRET],
       ...births.map((b) => [`full birth date ${b}`, b] as [string, string]),
-      ...births.map((b) => [`national id for ${b}`, new RegExp(`${b.slice(8, 10)}${b.slice(5, 7)}${b.slice(2, 4)}\\d{5}`)] as [string, RegExp]),
+      ...births.map(
+        (b) =>
+          [`national id for ${b}`, new RegExp(`${b.slice(8, 10)}${b.slice(5, 7)}${b.slice(2, 4)}\\d{5}`)] as [
+            string,
+            RegExp,
+          ],
+      ),
     ];
-    const places: [string, string][] = [['database', dump], ['log', logs], ['push payloads', payloads], ['response bodies', seen.map((r) => r.text).join('\n')]];
+    const places: [string, string][] = [
+      ['database', dump],
+      ['log', logs],
+      ['push payloads', payloads],
+      ['response bodies', seen.map((r) => r.text).join('\n')],
+    ];
     for (const [place, text] of places) {
       for (const [what, needle] of needles) {
         // the registration and rotation answers hand out their own key once, by design

@@ -11,7 +11,16 @@ export interface WireResponse {
 
 export const agent = new Agent({ connections: 64, headersTimeout: 60_000, bodyTimeout: 60_000 });
 
-export async function send(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; dispatcher?: Dispatcher } = {}): Promise<WireResponse> {
+export async function send(
+  url: string,
+  opts: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeoutMs?: number;
+    dispatcher?: Dispatcher;
+  } = {},
+): Promise<WireResponse> {
   const res = await request(url, {
     method: (opts.method ?? 'GET') as 'GET',
     headers: opts.headers,

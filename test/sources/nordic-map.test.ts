@@ -32,7 +32,8 @@ const EMPTY = {
 
 describe('nordicToCompanyCore', () => {
   it('maps the PRH Wolt sample field by field', () => {
-    const wolt = JSON.parse(readFileSync(fixture('prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json'), 'utf8')).companies[0];
+    const wolt = JSON.parse(readFileSync(fixture('prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json'), 'utf8'))
+      .companies[0];
     const core = nordicToCompanyCore(parsePrhCompany({ ...wolt, website: { url: 'https://wolt.com/' } }));
     const expected: CompanyCore = {
       ...EMPTY,
@@ -67,7 +68,10 @@ describe('nordicToCompanyCore', () => {
 
   it('maps the Bolagsverket sample line field by field', async () => {
     const records: NordicCompanyRecord[] = [];
-    for await (const r of parseBolagsverketText(createReadStream(fixture('bolagsverket/bolagsverket-bulkfil-sample.txt')))) records.push(r);
+    for await (const r of parseBolagsverketText(
+      createReadStream(fixture('bolagsverket/bolagsverket-bulkfil-sample.txt')),
+    ))
+      records.push(r);
     const expected: CompanyCore = {
       ...EMPTY,
       country: 'SE',
@@ -78,7 +82,14 @@ describe('nordicToCompanyCore', () => {
       naceCode1: null,
       naceDescription1: null,
       businessAddress: null,
-      postalAddress: { street: 'Exempelgatan 1', postalCode: '11122', city: 'STOCKHOLM', municipality: null, municipalityNumber: null, countryCode: 'SE' },
+      postalAddress: {
+        street: 'Exempelgatan 1',
+        postalCode: '11122',
+        city: 'STOCKHOLM',
+        municipality: null,
+        municipalityNumber: null,
+        countryCode: 'SE',
+      },
       website: null,
       registrationDate: '2001-05-10',
       isBankrupt: false,
@@ -93,7 +104,9 @@ describe('nordicToCompanyCore', () => {
   });
 
   it('carries deregistration, bankruptcy and dissolution over', () => {
-    const base = nordicToCompanyCore(parsePrhCompany({ businessId: { value: '2646674-9' }, names: [{ name: 'X Oy', type: '1' }] }));
+    const base = nordicToCompanyCore(
+      parsePrhCompany({ businessId: { value: '2646674-9' }, names: [{ name: 'X Oy', type: '1' }] }),
+    );
     const r: NordicCompanyRecord = {
       country: 'SE',
       orgNumber: '5560000001',
@@ -114,7 +127,13 @@ describe('nordicToCompanyCore', () => {
       description: null,
       lastModified: null,
     };
-    expect(nordicToCompanyCore(r)).toMatchObject({ isDeleted: true, deletedDate: '2019-11-30', isBankrupt: true, status: 'deregistered', source: 'Bolagsverket' });
+    expect(nordicToCompanyCore(r)).toMatchObject({
+      isDeleted: true,
+      deletedDate: '2019-11-30',
+      isBankrupt: true,
+      status: 'deregistered',
+      source: 'Bolagsverket',
+    });
     expect(base).toMatchObject({ isDeleted: false, status: 'registered', website: null, businessAddress: null });
   });
 
@@ -152,7 +171,9 @@ describe('nordicToCompanyCore', () => {
     fc.assert(
       fc.property(record, (r) => {
         // A copy with its keys in another order, as a different parse path might build it.
-        const shuffled = Object.fromEntries(Object.entries(structuredClone(r)).reverse()) as unknown as NordicCompanyRecord;
+        const shuffled = Object.fromEntries(
+          Object.entries(structuredClone(r)).reverse(),
+        ) as unknown as NordicCompanyRecord;
         const a = nordicToCompanyCore(r);
         expect(hash(a)).toBe(hash(nordicToCompanyCore(shuffled)));
         expect(hash(a)).toBe(hash(nordicToCompanyCore({ ...r, lastModified: 'changed upstream timestamp' })));

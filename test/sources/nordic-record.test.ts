@@ -5,11 +5,14 @@ import { parseIsoDate, RejectLog } from '../../src/sources/nordic-record.ts';
 describe('parseIsoDate', () => {
   it('returns every real calendar date unchanged', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }), (d) => {
-        const iso = d.toISOString().slice(0, 10);
-        expect(parseIsoDate(iso)).toBe(iso);
-        expect(parseIsoDate(`  ${iso} `)).toBe(iso);
-      }),
+      fc.property(
+        fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }),
+        (d) => {
+          const iso = d.toISOString().slice(0, 10);
+          expect(parseIsoDate(iso)).toBe(iso);
+          expect(parseIsoDate(`  ${iso} `)).toBe(iso);
+        },
+      ),
     );
   });
 

@@ -41,7 +41,9 @@ describe('migrations', () => {
     writeFileSync(path.join(dir, '9002_broken.sql'), 'CREATE TABLE mig_half (id int); SELECT * FROM no_such_table;');
     const extra = listMigrations(dir);
     await expect(migrate(s.pool, [...listMigrations(), ...extra])).rejects.toBeInstanceOf(MigrationError);
-    const tables = await s.pool.query(`SELECT table_name FROM information_schema.tables WHERE table_name IN ('mig_ok', 'mig_half') ORDER BY 1`);
+    const tables = await s.pool.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_name IN ('mig_ok', 'mig_half') ORDER BY 1`,
+    );
     expect(tables.rows.map((r) => r.table_name)).toEqual(['mig_ok']);
     const versions = await s.pool.query('SELECT version FROM schema_migrations WHERE version > 9000');
     expect(versions.rows.map((r) => r.version)).toEqual([9001]);

@@ -5,7 +5,17 @@ import { importYear, redactPersonalNumbers } from '../../src/jobs/shareholders.t
 import { runJob } from '../../src/jobs/registry.ts';
 import { ShareholderParseError } from '../../src/sources/aksjonaer/parse.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { byCompany, byForeign, byPerson, company, csvText, org, SAMPLE, writeRegister, removeRegisters } from '../fixtures/aksjonaer/build.ts';
+import {
+  byCompany,
+  byForeign,
+  byPerson,
+  company,
+  csvText,
+  org,
+  SAMPLE,
+  writeRegister,
+  removeRegisters,
+} from '../fixtures/aksjonaer/build.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -21,15 +31,43 @@ const run = (opts: { file: string; year?: number }) => runJob(server.ctx, 'share
 const count = async (where = sql`true`) =>
   (await sql<{ n: number }>`SELECT count(*)::int AS n FROM shareholdings WHERE ${where}`.execute(db())).rows[0].n;
 const visible = async (year: number) =>
-  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM shareholdings s JOIN shareholder_years y ON y.year = s.year AND y.run_id = s.run_id WHERE s.year = ${year}`.execute(db())).rows[0].n;
+  (
+    await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM shareholdings s JOIN shareholder_years y ON y.year = s.year AND y.run_id = s.run_id WHERE s.year = ${year}`.execute(
+      db(),
+    )
+  ).rows[0].n;
 
 describe('shareholders import', () => {
   it('imports the real sample rows with the expected classification, keeping no address for persons', async () => {
     const r = await run({ file: SAMPLE, year: 2019 });
     expect(r.recordsProcessed).toBe(5);
-    expect(r.details).toMatchObject({ year: 2019, rows: 5, holders: { company: 0, person: 2, foreign: 3 }, replacedEarlierImport: false });
-    const rows = await db().selectFrom('shareholdings').selectAll().where('year', '=', 2019).orderBy('org_number').orderBy('share_count').execute();
-    expect(rows.map((x) => [x.org_number, x.holder_type, x.holder_name, x.holder_birth_year, x.postal_code, x.country_code, x.share_count, x.total_shares])).toEqual([
+    expect(r.details).toMatchObject({
+      year: 2019,
+      rows: 5,
+      holders: { company: 0, person: 2, foreign: 3 },
+      replacedEarlierImport: false,
+    });
+    const rows = await db()
+      .selectFrom('shareholdings')
+      .selectAll()
+      .where('year', '=', 2019)
+      .orderBy('org_number')
+      .orderBy('share_count')
+      .execute();
+    expect(
+      rows.map((x) => [
+        x.org_number,
+        x.holder_type,
+        x.holder_name,
+        x.holder_birth_year,
+        x.postal_code,
+        x.country_code,
+        x.share_count,
+        x.total_shares,
+      ]),
+    ).toEqual([
       ['916258720', 'foreign', 'UAB "ERA CAPITAL" (SELSKAP)', null, '08240', 'LT', 115178, 93957660],
       ['979938799', 'person', 'OLA NORDMANN', 1980, null, 'NO', 10, 1838457834],
       ['979938799', 'person', null, 1980, null, 'NO', 10, 1838457834],
@@ -41,28 +79,52 @@ describe('shareholders import', () => {
   });
 
   it('rejects a malformed file naming the line, and keeps the year as it was', async () => {
-    const good = writeRegister('aksjeeierbok_2020.csv', [byCompany(org(1), 'A AS', org(2), 'B AS', 60, 100), byPerson(org(1), 'A AS', 'KARI NORDMANN', 1970, 40, 100)]);
+    const good = writeRegister('aksjeeierbok_2020.csv', [
+      byCompany(org(1), 'A AS', org(2), 'B AS', 60, 100),
+      byPerson(org(1), 'A AS', 'KARI NORDMANN', 1970, 40, 100),
+    ]);
     expect((await run({ file: good })).details).toMatchObject({ year: 2020, rows: 2 });
     const lines = [byCompany(org(3), 'C AS', org(2), 'B AS', 10, 100)];
     const text = csvText(Array(7000).fill(lines[0])) + `${org(3)};C AS;Ordinære aksjer;X;1980;;NO;ti;100\r\n`;
     const bad = writeRegister('aksjeeierbok_2020.csv', text);
     const err = await run({ file: bad }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(ShareholderParseError);
-    expect((err as Error).message).toBe('Aksjonærregisteret CSV line 7002: Antall aksjer must be a whole number, got "ti"');
+    expect((err as Error).message).toBe(
+      'Aksjonærregisteret CSV line 7002: Antall aksjer must be a whole number, got "ti"',
+    );
     // The first 7000 lines were written in batches before the bad line: all of them are gone.
     expect(await visible(2020)).toBe(2);
     expect(await count(sql`year = 2020`)).toBe(2);
-    const runs = await db().selectFrom('sync_runs').selectAll().where('source', '=', 'shareholders').orderBy('id', 'desc').execute();
+    const runs = await db()
+      .selectFrom('sync_runs')
+      .selectAll()
+      .where('source', '=', 'shareholders')
+      .orderBy('id', 'desc')
+      .execute();
     expect(runs[0]).toMatchObject({ status: 'error', message: expect.stringContaining('line 7002') });
   });
 
   it('replaces a re-imported year atomically and leaves other years alone', async () => {
     await run({ file: writeRegister('aksjeeierbok_2021.csv', [byCompany(org(10), 'D AS', org(11), 'E AS', 1, 2)]) });
     const before2020 = await visible(2020);
-    const r = await run({ file: writeRegister('x.csv', [byCompany(org(10), 'D AS', org(11), 'E AS', 3, 4), byForeign(org(10), 'D AS', 'F AB', 1, 4)]), year: 2021 });
+    const r = await run({
+      file: writeRegister('x.csv', [
+        byCompany(org(10), 'D AS', org(11), 'E AS', 3, 4),
+        byForeign(org(10), 'D AS', 'F AB', 1, 4),
+      ]),
+      year: 2021,
+    });
     expect(r.details).toMatchObject({ year: 2021, rows: 2, replacedEarlierImport: true });
-    const rows = await db().selectFrom('shareholdings').select(['share_count', 'holder_type']).where('year', '=', 2021).orderBy('share_count').execute();
-    expect(rows).toEqual([{ share_count: 1, holder_type: 'foreign' }, { share_count: 3, holder_type: 'company' }]);
+    const rows = await db()
+      .selectFrom('shareholdings')
+      .select(['share_count', 'holder_type'])
+      .where('year', '=', 2021)
+      .orderBy('share_count')
+      .execute();
+    expect(rows).toEqual([
+      { share_count: 1, holder_type: 'foreign' },
+      { share_count: 3, holder_type: 'company' },
+    ]);
     expect(await visible(2020)).toBe(before2020);
     expect(await visible(2019)).toBe(5);
     // No rows of replaced or failed runs are left behind.
@@ -72,7 +134,20 @@ describe('shareholders import', () => {
   it('removes what a killed import left behind', async () => {
     const killed = await server.ctx.repos.syncRuns.start('shareholders');
     await server.ctx.repos.shareholders.stage(killed, 2021, [
-      { orgNumber: org(20), companyName: 'G AS', shareClass: 'A', holderType: 'foreign', holderName: 'H', holderOrgNumber: null, holderBirthYear: null, postalCode: null, postalPlace: null, countryCode: 'SE', shareCount: 1, totalSharesInCompany: 1 },
+      {
+        orgNumber: org(20),
+        companyName: 'G AS',
+        shareClass: 'A',
+        holderType: 'foreign',
+        holderName: 'H',
+        holderOrgNumber: null,
+        holderBirthYear: null,
+        postalCode: null,
+        postalPlace: null,
+        countryCode: 'SE',
+        shareCount: 1,
+        totalSharesInCompany: 1,
+      },
     ]);
     expect(await count(sql`run_id = ${killed}`)).toBe(1);
     await run({ file: writeRegister('aksjeeierbok_2022.csv', [byForeign(org(21), 'I AS', 'J AB', 1, 1)]) });
@@ -91,9 +166,16 @@ describe('shareholders import', () => {
     expect(err).toBeInstanceOf(ShareholderParseError);
     expect((err as Error).message).toContain('line 2');
     expect((err as Error).message).not.toContain('01017012345');
-    const last = await db().selectFrom('sync_runs').select('message').where('source', '=', 'shareholders').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const last = await db()
+      .selectFrom('sync_runs')
+      .select('message')
+      .where('source', '=', 'shareholders')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(last.message).not.toContain('01017012345');
-    expect(redactPersonalNumbers('got "01.01.1970" and "1970-01-01" and "010170"')).toBe('got "[date removed]" and "[date removed]" and "[number removed]"');
+    expect(redactPersonalNumbers('got "01.01.1970" and "1970-01-01" and "010170"')).toBe(
+      'got "[date removed]" and "[date removed]" and "[number removed]"',
+    );
   });
 
   it('takes the year from --year, else from the file name, else asks for --year', () => {
@@ -127,11 +209,18 @@ describe('derived owners', () => {
       majorityOwner: { name: 'P AS', orgNumber: p, ownershipPct: 53.333333, year: 2030 },
       largestShareholder: { name: 'P AS', orgNumber: p, ownershipPct: 53.333333, year: 2030 },
     });
-    expect(owners.get(y)).toEqual({ majorityOwner: null, largestShareholder: { name: 'KARI NORDMANN', orgNumber: null, ownershipPct: 40, year: 2030 } });
+    expect(owners.get(y)).toEqual({
+      majorityOwner: null,
+      largestShareholder: { name: 'KARI NORDMANN', orgNumber: null, ownershipPct: 40, year: 2030 },
+    });
     expect(owners.has(org(44))).toBe(false);
     const [stored] = await server.ctx.repos.companyReads.load('NO', [x], {});
     expect(stored.owners?.majorityOwner?.orgNumber).toBe(p);
-    const row = await db().selectFrom('companies').select(['parent_org_number', 'parent_source', 'is_in_group']).where('org_number', '=', x).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('companies')
+      .select(['parent_org_number', 'parent_source', 'is_in_group'])
+      .where('org_number', '=', x)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ parent_org_number: p, parent_source: 'shareholders', is_in_group: true });
   });
 });

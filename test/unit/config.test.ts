@@ -9,7 +9,20 @@ const dir = () => mkdtempSync(path.join(tmpdir(), 'ncd-config-'));
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
     const c = loadConfig({ DATA_DIR: dir() });
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', baseUrl: 'http://localhost:3000', databaseUrl: undefined, redisUrl: undefined, brregBaseUrl: 'https://data.brreg.no', syncSchedule: true, demoData: 'auto', trustProxy: false, allowPrivateDestinations: false, trialDays: 0, logLevel: 'info' });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      brregBaseUrl: 'https://data.brreg.no',
+      syncSchedule: true,
+      demoData: 'auto',
+      trustProxy: false,
+      allowPrivateDestinations: false,
+      trialDays: 0,
+      logLevel: 'info',
+    });
   });
 
   it.each([
@@ -40,7 +53,11 @@ describe('loadConfig', () => {
   });
 
   it('never prints the value of a secret variable', () => {
-    for (const [name, value] of [['SECRET_KEY', 'tiny-secret'], ['DATABASE_URL', 'mysql://user:hunter2@db/x'], ['SYNC_SECRET', 'abc']]) {
+    for (const [name, value] of [
+      ['SECRET_KEY', 'tiny-secret'],
+      ['DATABASE_URL', 'mysql://user:hunter2@db/x'],
+      ['SYNC_SECRET', 'abc'],
+    ]) {
       try {
         loadConfig({ DATA_DIR: dir(), [name]: value });
         expect.unreachable();
@@ -63,6 +80,8 @@ describe('loadConfig', () => {
   it('parses TRUST_PROXY forms', () => {
     expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '10.0.0.0/8, 192.168.0.1' }).trustProxy).toBe('10.0.0.0/8,192.168.0.1');
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '10.0.0.0/8, 192.168.0.1' }).trustProxy).toBe(
+      '10.0.0.0/8,192.168.0.1',
+    );
   });
 });

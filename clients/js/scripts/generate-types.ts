@@ -11,7 +11,13 @@ import { GENERATED_TYPES_FILE, renderOpenApiTypes } from './render-types.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'ncd-openapi-'));
 try {
-  const config = loadConfig({ DATA_DIR: dataDir, DEMO_DATA: 'off', SYNC_SCHEDULE: 'off', LOG_LEVEL: 'warn', SECRET_KEY: 'openapi-generation-only-'.padEnd(64, '0') });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DEMO_DATA: 'off',
+    SYNC_SCHEDULE: 'off',
+    LOG_LEVEL: 'warn',
+    SECRET_KEY: 'openapi-generation-only-'.padEnd(64, '0'),
+  });
   const built = await buildApp(config, { logger: createLogger('warn') });
   try {
     await built.app.ready();

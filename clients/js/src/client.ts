@@ -62,7 +62,11 @@ export class NcdClient {
   }
 
   /** Any operation of the API document, by path and method. */
-  request<P extends keyof paths, M extends Method>(method: M, path: P, opts: RequestOptions<P, M> = {}): Promise<ResponseOf<P, M>> {
+  request<P extends keyof paths, M extends Method>(
+    method: M,
+    path: P,
+    opts: RequestOptions<P, M> = {},
+  ): Promise<ResponseOf<P, M>> {
     const params = (opts.params ?? {}) as Record<string, string | number>;
     const concrete = (path as string).replace(/\{(\w+)\}/g, (_, name: string) => {
       const v = params[name];
@@ -81,10 +85,13 @@ export class NcdClient {
 
   readonly companies = {
     /** Full record of one company (404 `company_not_found` when the registry does not know it). */
-    get: (orgNumber: string, query: CompanyGetParams = {}) => this.request('get', '/api/companies/{orgNumber}', { params: { orgNumber }, query }),
+    get: (orgNumber: string, query: CompanyGetParams = {}) =>
+      this.request('get', '/api/companies/{orgNumber}', { params: { orgNumber }, query }),
     /** Search; iterate it for every row across pages, or call `.page(cursor?)` for one page. */
     search: (params: CompanySearchParams = {}) =>
-      new Paginated<CompanyRow, ResponseOf<'/api/companies', 'get'>>((cursor) => this.request('get', '/api/companies', { query: { ...params, cursor } })),
+      new Paginated<CompanyRow, ResponseOf<'/api/companies', 'get'>>((cursor) =>
+        this.request('get', '/api/companies', { query: { ...params, cursor } }),
+      ),
     /**
      * Full records for up to 100 companies in one call. Pass Norwegian org numbers, or
      * `{ pairs: [{ orgNumber, country }] }` for Finnish and Swedish companies.
@@ -110,8 +117,10 @@ export class NcdClient {
 
   readonly shareholders = {
     /** Companies a shareholder (by org number) owns shares in. */
-    byOwner: (shareholderOrgNumber: string, query: Omit<QueryOf<'/api/shareholders/by-owner', 'get'>, 'shareholderOrgNumber'> = {}) =>
-      this.request('get', '/api/shareholders/by-owner', { query: { ...query, shareholderOrgNumber } }),
+    byOwner: (
+      shareholderOrgNumber: string,
+      query: Omit<QueryOf<'/api/shareholders/by-owner', 'get'>, 'shareholderOrgNumber'> = {},
+    ) => this.request('get', '/api/shareholders/by-owner', { query: { ...query, shareholderOrgNumber } }),
   };
 
   readonly keys = {
@@ -142,7 +151,8 @@ export class NcdClient {
 
   readonly screening = {
     /** PEP/sanctions screening of a company and its people. */
-    get: (orgNumber: string, query: ScreeningParams = {}) => this.request('get', '/api/screening/{orgNumber}', { params: { orgNumber }, query }),
+    get: (orgNumber: string, query: ScreeningParams = {}) =>
+      this.request('get', '/api/screening/{orgNumber}', { params: { orgNumber }, query }),
   };
 
   readonly enrichment = {
@@ -154,13 +164,17 @@ export class NcdClient {
     list: () => this.request('get', '/api/destinations'),
     get: (name: string) => this.request('get', '/api/destinations/{name}', { params: { name } }),
     create: (body: DestinationInput) => this.request('post', '/api/destinations', { body }),
-    update: (name: string, body: DestinationUpdate) => this.request('put', '/api/destinations/{name}', { params: { name }, body }),
+    update: (name: string, body: DestinationUpdate) =>
+      this.request('put', '/api/destinations/{name}', { params: { name }, body }),
     delete: (name: string) => this.request('delete', '/api/destinations/{name}', { params: { name } }),
   };
 
   /** Sends full records of up to 100 companies to a destination. */
   push(destinationName: string, orgNumbers: string[]) {
-    return this.request('post', '/api/push/{destinationName}', { params: { destinationName }, body: { orgNumbers } as BodyOf<'/api/push/{destinationName}', 'post'> });
+    return this.request('post', '/api/push/{destinationName}', {
+      params: { destinationName },
+      body: { orgNumbers } as BodyOf<'/api/push/{destinationName}', 'post'>,
+    });
   }
 
   municipalities(query: QueryOf<'/api/municipalities', 'get'> = {}) {
@@ -174,6 +188,8 @@ export class NcdClient {
 
   /** Service health; `syncSecret` unlocks the diagnostics. */
   health(opts: { syncSecret?: string } = {}) {
-    return this.request('get', '/api/health', { headers: opts.syncSecret ? { 'x-sync-secret': opts.syncSecret } : undefined });
+    return this.request('get', '/api/health', {
+      headers: opts.syncSecret ? { 'x-sync-secret': opts.syncSecret } : undefined,
+    });
   }
 }

@@ -60,10 +60,17 @@ export class NcdNetworkError extends Error {
 }
 
 /** Builds an NcdApiError from a response body that may or may not be the API's error shape. */
-export function apiErrorFrom(status: number, body: unknown, init: { method: string; path: string; requestId?: string; retryAfter?: number }): NcdApiError {
+export function apiErrorFrom(
+  status: number,
+  body: unknown,
+  init: { method: string; path: string; requestId?: string; retryAfter?: number },
+): NcdApiError {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const details = Array.isArray(b.details)
-    ? b.details.filter((d): d is NcdErrorDetail => typeof d === 'object' && d !== null && typeof d.path === 'string' && typeof d.message === 'string')
+    ? b.details.filter(
+        (d): d is NcdErrorDetail =>
+          typeof d === 'object' && d !== null && typeof d.path === 'string' && typeof d.message === 'string',
+      )
     : undefined;
   return new NcdApiError({
     status,

@@ -20,7 +20,14 @@ export interface TransportOptions {
   /** How waiting is done; tests pass a recorder. Default: setTimeout. */
   sleep?: (ms: number) => Promise<void>;
   /** Called before each wait, e.g. to tell a user why a run pauses. */
-  onRetry?: (info: { attempt: number; delayMs: number; status?: number; code?: string; method: string; path: string }) => void;
+  onRetry?: (info: {
+    attempt: number;
+    delayMs: number;
+    status?: number;
+    code?: string;
+    method: string;
+    path: string;
+  }) => void;
   userAgent?: string;
 }
 
@@ -57,7 +64,8 @@ export class Transport {
   readonly maxRetries: number;
 
   constructor(opts: TransportOptions) {
-    if (!opts.baseUrl || !/^https?:\/\//i.test(opts.baseUrl)) throw new TypeError('baseUrl must be an http(s) URL, e.g. http://localhost:3000');
+    if (!opts.baseUrl || !/^https?:\/\//i.test(opts.baseUrl))
+      throw new TypeError('baseUrl must be an http(s) URL, e.g. http://localhost:3000');
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.#apiKey = opts.apiKey;
     const f = opts.fetch ?? (globalThis.fetch as Fetch | undefined);
@@ -66,7 +74,8 @@ export class Transport {
     this.#sleep = opts.sleep ?? defaultSleep;
     this.#opts = opts;
     this.maxRetries = opts.maxRetries ?? 3;
-    if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0) throw new TypeError('maxRetries must be a non-negative integer');
+    if (!Number.isInteger(this.maxRetries) || this.maxRetries < 0)
+      throw new TypeError('maxRetries must be a non-negative integer');
   }
 
   url(path: string, query?: Record<string, QueryValue>): string {
@@ -96,8 +105,14 @@ export class Transport {
           await this.#wait(attempt, this.#backoff(attempt), spec);
           continue;
         }
-        const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-        throw new NcdNetworkError(`Could not reach ${this.baseUrl} (${spec.method} ${spec.path}): ${reason}`, spec.method, spec.path, { cause: err });
+        const reason =
+          err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+        throw new NcdNetworkError(
+          `Could not reach ${this.baseUrl} (${spec.method} ${spec.path}): ${reason}`,
+          spec.method,
+          spec.path,
+          { cause: err },
+        );
       }
       if (res.ok) return (await readBody(res)) as T;
       const waitMs = retryAfterMs(res.headers.get('retry-after'));

@@ -11,13 +11,18 @@ type SuccessStatus = 200 | 201 | 202 | 204;
 type Responses<O> = O extends { responses: infer R } ? R : never;
 
 /** The JSON of a successful response (union over 2xx statuses). */
-export type ResponseOf<P extends keyof paths, M extends Method> = JsonContent<Responses<Operation<P, M>>[Extract<keyof Responses<Operation<P, M>>, SuccessStatus>]>;
+export type ResponseOf<P extends keyof paths, M extends Method> = JsonContent<
+  Responses<Operation<P, M>>[Extract<keyof Responses<Operation<P, M>>, SuccessStatus>]
+>;
 /** Query parameters. */
-export type QueryOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 /** JSON request body. */
-export type BodyOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type BodyOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 /** Path parameters. */
-export type PathParamsOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: { path?: infer X } } ? NonNullable<X> : never;
+export type PathParamsOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { path?: infer X } } ? NonNullable<X> : never;
 
 export type CompanyRecord = components['schemas']['CompanyRecord'];
 export type CompanyLookup = components['schemas']['CompanyLookup'];

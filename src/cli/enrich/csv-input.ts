@@ -20,13 +20,22 @@ export async function readLayout(file: string, column: string): Promise<CsvLayou
     try {
       const buf = Buffer.alloc(64 * 1024);
       const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      first = buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '');
+      first = buf
+        .subarray(0, bytesRead)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
     } finally {
       await fh.close();
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `Input file not found: ${file}` : code === 'EISDIR' ? `Input is a directory: ${file}` : `Cannot read ${file}: ${(err as Error).message}`);
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `Input file not found: ${file}`
+        : code === 'EISDIR'
+          ? `Input is a directory: ${file}`
+          : `Cannot read ${file}: ${(err as Error).message}`,
+    );
   }
   const firstLine = first.split(/\r?\n/, 1)[0] ?? '';
   if (!firstLine.trim()) throw new UsageError(`${file} is empty or has no header row`);
@@ -44,7 +53,9 @@ export async function readLayout(file: string, column: string): Promise<CsvLayou
 
 /** Every record, header first. Short rows are padded to the header's width by the caller. */
 export async function* rows(file: string, delimiter: string): AsyncGenerator<string[]> {
-  const parser = createReadStream(file).pipe(parse({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }));
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, delimiter, relax_column_count: true, skip_empty_lines: true }),
+  );
   try {
     for await (const record of parser as AsyncIterable<string[]>) yield record;
   } catch (err) {

@@ -34,11 +34,20 @@ export function readResumePoint(file: string, header: string[], delimiter: strin
   }
   if (records.length === 0) return { rowsDone: 0, lastRow: undefined, needsHeader: true };
   if (records[0].join('\u0000') !== header.join('\u0000')) {
-    throw new UsageError(`Cannot resume: the columns of ${file} differ from this run's (same input file and --fields as before?)`);
+    throw new UsageError(
+      `Cannot resume: the columns of ${file} differ from this run's (same input file and --fields as before?)`,
+    );
   }
   const bad = records.findIndex((r) => r.length !== header.length);
-  if (bad >= 0) throw new UsageError(`Cannot resume: row ${bad} of ${file} has ${records[bad].length} columns, expected ${header.length}`);
-  return { rowsDone: records.length - 1, lastRow: records.length > 1 ? records[records.length - 1] : undefined, needsHeader: false };
+  if (bad >= 0)
+    throw new UsageError(
+      `Cannot resume: row ${bad} of ${file} has ${records[bad].length} columns, expected ${header.length}`,
+    );
+  return {
+    rowsDone: records.length - 1,
+    lastRow: records.length > 1 ? records[records.length - 1] : undefined,
+    needsHeader: false,
+  };
 }
 
 export class CsvAppender {
@@ -54,7 +63,10 @@ export class CsvAppender {
       fd = openSync(file, 'wx');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw new UsageError(`${file} already exists: pass --resume to continue an interrupted run, or choose another --out`);
+      if (code === 'EEXIST')
+        throw new UsageError(
+          `${file} already exists: pass --resume to continue an interrupted run, or choose another --out`,
+        );
       throw new UsageError(`Cannot create ${file}: ${(err as Error).message}`);
     }
     const out = new CsvAppender(fd, delimiter);

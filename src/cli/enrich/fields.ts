@@ -30,7 +30,9 @@ const firstRole = (codes: string[]) => (c: CompanyRecord) => {
   return r ? personOrEntity(r) : null;
 };
 const firstRoleOrgNumber = (codes: string[]) => (c: CompanyRecord) => rolesOf(c, codes)[0]?.entityOrgNumber ?? null;
-const financialValue = (key: 'revenue' | 'operatingProfit' | 'equity' | 'totalAssets' | 'netResult') => (c: CompanyRecord) => latestFinancial(c)?.[key] ?? null;
+const financialValue =
+  (key: 'revenue' | 'operatingProfit' | 'equity' | 'totalAssets' | 'netResult') => (c: CompanyRecord) =>
+    latestFinancial(c)?.[key] ?? null;
 const joined = (values: (string | null | undefined)[]) => values.filter(Boolean).join('; ') || null;
 
 const CATALOGUE: Record<string, (c: CompanyRecord) => CellValue> = {
@@ -65,13 +67,54 @@ const CATALOGUE: Record<string, (c: CompanyRecord) => CellValue> = {
 
 // Scalars of the record served as they are; typed against the record so a renamed field fails the build.
 const RECORD_SCALARS = [
-  'orgNumber', 'country', 'name', 'orgFormCode', 'orgFormDescription', 'naceCode1', 'naceDescription1', 'naceCode2', 'naceDescription2',
-  'naceCode3', 'naceDescription3', 'sectorCode', 'employeeCount', 'hasRegisteredEmployees', 'businessAddressStreet', 'businessAddressPostalCode',
-  'businessAddressCity', 'businessAddressMunicipality', 'businessAddressMuniNo', 'businessAddressCountryCode', 'postalAddressStreet',
-  'postalAddressPostalCode', 'postalAddressCity', 'postalAddressMunicipality', 'postalAddressMuniNo', 'postalAddressCountryCode', 'phone',
-  'parentOrgNumber', 'isInGroup', 'foundingDate', 'registrationDate', 'registeredInVat', 'registeredInBiz', 'isBankrupt', 'isBeingDissolved',
-  'isInForcedDissolution', 'isDeleted', 'deletedDate', 'status', 'description', 'lastSubmittedAccountsYear', 'primaryDomain', 'linkedinHandle',
-  'facebookHandle', 'instagramHandle', 'twitterHandle', 'hasAnyAdPixel', 'updatedAt',
+  'orgNumber',
+  'country',
+  'name',
+  'orgFormCode',
+  'orgFormDescription',
+  'naceCode1',
+  'naceDescription1',
+  'naceCode2',
+  'naceDescription2',
+  'naceCode3',
+  'naceDescription3',
+  'sectorCode',
+  'employeeCount',
+  'hasRegisteredEmployees',
+  'businessAddressStreet',
+  'businessAddressPostalCode',
+  'businessAddressCity',
+  'businessAddressMunicipality',
+  'businessAddressMuniNo',
+  'businessAddressCountryCode',
+  'postalAddressStreet',
+  'postalAddressPostalCode',
+  'postalAddressCity',
+  'postalAddressMunicipality',
+  'postalAddressMuniNo',
+  'postalAddressCountryCode',
+  'phone',
+  'parentOrgNumber',
+  'isInGroup',
+  'foundingDate',
+  'registrationDate',
+  'registeredInVat',
+  'registeredInBiz',
+  'isBankrupt',
+  'isBeingDissolved',
+  'isInForcedDissolution',
+  'isDeleted',
+  'deletedDate',
+  'status',
+  'description',
+  'lastSubmittedAccountsYear',
+  'primaryDomain',
+  'linkedinHandle',
+  'facebookHandle',
+  'instagramHandle',
+  'twitterHandle',
+  'hasAnyAdPixel',
+  'updatedAt',
 ] as const satisfies readonly (keyof CompanyRecord)[];
 
 export function availableFields(): string[] {
@@ -80,15 +123,22 @@ export function availableFields(): string[] {
 
 function lookupField(name: string): FieldSpec | undefined {
   if (Object.hasOwn(CATALOGUE, name)) return { name, read: CATALOGUE[name] };
-  if ((RECORD_SCALARS as readonly string[]).includes(name)) return { name, read: (c) => (c as unknown as Record<string, CellValue>)[name] ?? null };
+  if ((RECORD_SCALARS as readonly string[]).includes(name))
+    return { name, read: (c) => (c as unknown as Record<string, CellValue>)[name] ?? null };
   return undefined;
 }
 
 export function resolveFields(list: string): FieldSpec[] {
-  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!names.length) throw new UsageError('--fields is empty');
   const unknown = names.filter((n) => !lookupField(n));
-  if (unknown.length) throw new UsageError(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${availableFields().join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(
+      `Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Available: ${availableFields().join(', ')}`,
+    );
   const dupes = names.filter((n, i) => names.indexOf(n) !== i);
   if (dupes.length) throw new UsageError(`Field listed twice: ${[...new Set(dupes)].join(', ')}`);
   return names.map((n) => lookupField(n)!);

@@ -38,7 +38,12 @@ export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichO
     argv.filter((a) => !flags.has(a)),
     VALUE_OPTIONS,
   );
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `Expected one input file, got ${positionals.length}: ${positionals.join(' ')}` : 'Missing the input CSV file');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length
+        ? `Expected one input file, got ${positionals.length}: ${positionals.join(' ')}`
+        : 'Missing the input CSV file',
+    );
   if (!options.column) throw new UsageError('Missing --column: the name of the column holding organisation numbers');
   if (!options.out) throw new UsageError('Missing --out: where to write the enriched CSV');
   const apiKey = options.key ?? env.NCD_API_KEY;

@@ -6,7 +6,11 @@ export function normaliseOrgNumber(country: Country, cell: string | undefined): 
   if (cell === undefined) return null;
   let s = cell.trim();
   // Norwegian VAT spelling "NO 923 609 016 MVA" and dotted "923.609.016" are common in sheets.
-  if (country === 'NO') s = s.replace(/^NO\s*/i, '').replace(/\s*MVA$/i, '').replace(/\./g, '');
+  if (country === 'NO')
+    s = s
+      .replace(/^NO\s*/i, '')
+      .replace(/\s*MVA$/i, '')
+      .replace(/\./g, '');
   s = canonicalOrgNumber(country, s);
   return isValidOrgNumber(country, s) ? s : null;
 }

@@ -42,7 +42,10 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
   const layout = await readLayout(opts.input, opts.column);
   const added = [...opts.fields.map((f) => f.name), STATUS_COLUMN];
   const clash = added.filter((n) => layout.header.includes(n));
-  if (clash.length) throw new UsageError(`The input already has column${clash.length > 1 ? 's' : ''} ${clash.join(', ')}; choose other --fields or rename the column`);
+  if (clash.length)
+    throw new UsageError(
+      `The input already has column${clash.length > 1 ? 's' : ''} ${clash.join(', ')}; choose other --fields or rename the column`,
+    );
   const outHeader = [...layout.header, ...added];
   const total = await countDataRows(opts.input, layout.delimiter);
 
@@ -51,7 +54,8 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
   let out: CsvAppender;
   if (opts.resume && CsvAppender.exists(opts.out)) {
     const point = readResumePoint(opts.out, outHeader, layout.delimiter);
-    if (point.rowsDone > total) throw new UsageError(`Cannot resume: ${opts.out} has ${point.rowsDone} rows but the input only ${total}`);
+    if (point.rowsDone > total)
+      throw new UsageError(`Cannot resume: ${opts.out} has ${point.rowsDone} rows but the input only ${total}`);
     resumedRows = point.rowsDone;
     lastRow = point.lastRow;
     out = CsvAppender.reopen(opts.out, layout.delimiter);
@@ -70,7 +74,9 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
     maxRetries: 5,
     userAgent: 'ncd-enrich',
     onRetry: ({ delayMs, status, attempt }) =>
-      progress.note(`${status === 429 ? 'Rate limited' : status ? `Server answered ${status}` : 'Server unreachable'}; retrying in ${Math.ceil(delayMs / 1000)}s (attempt ${attempt})`),
+      progress.note(
+        `${status === 429 ? 'Rate limited' : status ? `Server answered ${status}` : 'Server unreachable'}; retrying in ${Math.ceil(delayMs / 1000)}s (attempt ${attempt})`,
+      ),
   });
 
   const cache = new Map<string, Answer>();
@@ -111,7 +117,9 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
       const cells = layout.header.map((_, i) => raw[i] ?? '');
       if (index < resumedRows) {
         if (index === resumedRows - 1 && lastRow && lastRow[layout.columnIndex] !== cells[layout.columnIndex]) {
-          throw new UsageError(`Cannot resume: row ${index + 1} of ${opts.out} does not match the input (was it made from another file?)`);
+          throw new UsageError(
+            `Cannot resume: row ${index + 1} of ${opts.out} does not match the input (was it made from another file?)`,
+          );
         }
         continue;
       }
@@ -141,7 +149,9 @@ async function ask(client: NcdClient, opts: EnrichOptions, numbers: string[]): P
   if (!numbers.length) return answers;
   let result;
   try {
-    result = await client.companies.enrich(opts.country === 'NO' ? numbers : { pairs: numbers.map((orgNumber) => ({ orgNumber, country: opts.country })) });
+    result = await client.companies.enrich(
+      opts.country === 'NO' ? numbers : { pairs: numbers.map((orgNumber) => ({ orgNumber, country: opts.country })) },
+    );
   } catch (err) {
     if (err instanceof NcdApiError && err.status === 400) {
       for (const n of numbers) answers.set(n, { status: 'failed' });
@@ -150,7 +160,8 @@ async function ask(client: NcdClient, opts: EnrichOptions, numbers: string[]): P
     throw err;
   }
   const numberOf = (x: string | { orgNumber: string }) => (typeof x === 'string' ? x : x.orgNumber);
-  for (const record of result.data) answers.set(record.orgNumber, { status: 'found', values: values(record as CompanyRecord, opts.fields) });
+  for (const record of result.data)
+    answers.set(record.orgNumber, { status: 'found', values: values(record as CompanyRecord, opts.fields) });
   for (const x of result.notFound) answers.set(numberOf(x), { status: 'not_found' });
   for (const x of result.unavailable) answers.set(numberOf(x), { status: 'unavailable' });
   return answers;
@@ -163,6 +174,12 @@ function values(record: CompanyRecord, fields: FieldSpec[]): string[] {
 function describeStop(err: NcdApiError | NcdNetworkError): string {
   if (err instanceof NcdNetworkError) return err.message;
   const hint =
-    err.status === 401 ? ' (check NCD_API_KEY)' : err.status === 402 ? ' (the key needs an upgrade)' : err.status === 429 ? ` (quota: retry after ${err.retryAfter ?? '?'}s)` : '';
+    err.status === 401
+      ? ' (check NCD_API_KEY)'
+      : err.status === 402
+        ? ' (the key needs an upgrade)'
+        : err.status === 429
+          ? ` (quota: retry after ${err.retryAfter ?? '?'}s)`
+          : '';
   return `the server answered ${err.status} ${err.code}: ${err.message}${hint}`;
 }

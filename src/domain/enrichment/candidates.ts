@@ -27,12 +27,54 @@ export interface DomainCandidate {
  * exhaustive: a domain shared by many companies also scores low in scoreCandidate.
  */
 export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com', 'googlemail.com', 'hotmail.com', 'hotmail.no', 'hotmail.co.uk', 'outlook.com', 'outlook.no', 'live.com',
-  'live.no', 'msn.com', 'yahoo.com', 'yahoo.no', 'ymail.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com',
-  'protonmail.com', 'proton.me', 'pm.me', 'gmx.com', 'gmx.net', 'mail.com', 'yandex.com', 'zoho.com',
-  'online.no', 'start.no', 'frisurf.no', 'getmail.no', 'c2i.net', 'chello.no', 'broadpark.no', 'lyse.net',
-  'altibox.no', 'ebnett.no', 'tele2.no', 'netcom.no', 'nextgentel.com', 'bluezone.no', 'epost.no', 'haugnett.no',
-  'enivest.net', 'tussa.com', 'telia.no', 'ice.no', 'kpnmail.no', 'sensewave.com', 'post.com',
+  'gmail.com',
+  'googlemail.com',
+  'hotmail.com',
+  'hotmail.no',
+  'hotmail.co.uk',
+  'outlook.com',
+  'outlook.no',
+  'live.com',
+  'live.no',
+  'msn.com',
+  'yahoo.com',
+  'yahoo.no',
+  'ymail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'protonmail.com',
+  'proton.me',
+  'pm.me',
+  'gmx.com',
+  'gmx.net',
+  'mail.com',
+  'yandex.com',
+  'zoho.com',
+  'online.no',
+  'start.no',
+  'frisurf.no',
+  'getmail.no',
+  'c2i.net',
+  'chello.no',
+  'broadpark.no',
+  'lyse.net',
+  'altibox.no',
+  'ebnett.no',
+  'tele2.no',
+  'netcom.no',
+  'nextgentel.com',
+  'bluezone.no',
+  'epost.no',
+  'haugnett.no',
+  'enivest.net',
+  'tussa.com',
+  'telia.no',
+  'ice.no',
+  'kpnmail.no',
+  'sensewave.com',
+  'post.com',
 ]);
 
 /**
@@ -40,17 +82,56 @@ export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
  * "website" pointing at one of them yields no candidate.
  */
 export const PLATFORM_DOMAINS: ReadonlySet<string> = new Set([
-  'facebook.com', 'fb.com', 'instagram.com', 'linkedin.com', 'twitter.com', 'x.com', 'youtube.com', 'tiktok.com',
-  'google.com', 'goo.gl', 'finn.no', 'gulesider.no', 'proff.no', '1881.no', 'purehelp.no', 'bing.com', 'vipps.no',
+  'facebook.com',
+  'fb.com',
+  'instagram.com',
+  'linkedin.com',
+  'twitter.com',
+  'x.com',
+  'youtube.com',
+  'tiktok.com',
+  'google.com',
+  'goo.gl',
+  'finn.no',
+  'gulesider.no',
+  'proff.no',
+  '1881.no',
+  'purehelp.no',
+  'bing.com',
+  'vipps.no',
 ]);
 
 const GUESS_TLDS = ['no', 'com'] as const;
 
 /** First words too common in Norwegian company names to stand alone as a domain guess. */
 const GENERIC_FIRST_WORDS: ReadonlySet<string> = new Set([
-  'norsk', 'norske', 'nordisk', 'nordic', 'norway', 'norge', 'norwegian', 'scandinavian', 'skandinavisk',
-  'stiftelsen', 'foreningen', 'selskapet', 'sameiet', 'borettslaget', 'boligsameiet', 'eiendom', 'eiendomsselskap',
-  'holding', 'invest', 'gruppen', 'group', 'consulting', 'service', 'services', 'bygg', 'transport', 'regnskap',
+  'norsk',
+  'norske',
+  'nordisk',
+  'nordic',
+  'norway',
+  'norge',
+  'norwegian',
+  'scandinavian',
+  'skandinavisk',
+  'stiftelsen',
+  'foreningen',
+  'selskapet',
+  'sameiet',
+  'borettslaget',
+  'boligsameiet',
+  'eiendom',
+  'eiendomsselskap',
+  'holding',
+  'invest',
+  'gruppen',
+  'group',
+  'consulting',
+  'service',
+  'services',
+  'bygg',
+  'transport',
+  'regnskap',
 ]);
 
 export function candidateDomains(company: CompanyForCandidates): DomainCandidate[] {
@@ -92,6 +173,7 @@ export function nameLabels(name: string, orgFormCode: string | null): string[] {
   const labels = [plain.join(''), plain.join('-')];
   if (core.includes('&')) labels.push(core.map((w) => (w === '&' ? 'og' : w)).join(''));
   const first = plain[0];
-  if (plain.length > 1 && first.length >= 5 && !/^\d+$/.test(first) && !GENERIC_FIRST_WORDS.has(first)) labels.push(first);
+  if (plain.length > 1 && first.length >= 5 && !/^\d+$/.test(first) && !GENERIC_FIRST_WORDS.has(first))
+    labels.push(first);
   return [...new Set(labels)].filter((l) => l.length >= 2 && isHostLabel(l));
 }

@@ -24,7 +24,16 @@ const MAX_TEXT = 300_000;
 const MAX_SCRIPT = 1_000_000;
 
 export function scanHtml(html: string): PageScan {
-  const scan: PageScan = { title: null, text: '', links: [], scriptSrcs: [], embedSrcs: [], inlineScript: '', jsonLd: [], meta: {} };
+  const scan: PageScan = {
+    title: null,
+    text: '',
+    links: [],
+    scriptSrcs: [],
+    embedSrcs: [],
+    inlineScript: '',
+    jsonLd: [],
+    meta: {},
+  };
   const text: string[] = [];
   let textLen = 0;
   let titleBuf: string[] | null = null;
@@ -42,7 +51,8 @@ export function scanHtml(html: string): PageScan {
           case 'script': {
             if (attrs.src) scan.scriptSrcs.push(attrs.src.trim());
             const type = (attrs.type ?? '').toLowerCase().trim();
-            mode = type === 'application/ld+json' ? 'ld' : type === '' || /javascript|module/.test(type) ? 'js' : 'skip';
+            mode =
+              type === 'application/ld+json' ? 'ld' : type === '' || /javascript|module/.test(type) ? 'js' : 'skip';
             scriptBuf = [];
             break;
           }

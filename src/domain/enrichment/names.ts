@@ -4,11 +4,48 @@
 
 /** Legal-form words stripped from the start or end of a name (NO, plus SE/FI/DK forms seen in NO names). */
 export const LEGAL_FORM_WORDS: ReadonlySet<string> = new Set([
-  'as', 'asa', 'ans', 'da', 'enk', 'sa', 'nuf', 'ba', 'bbl', 'brl', 'ks', 'iks', 'sf', 'kf', 'fli', 'sti', 'pk', 'esek',
-  'ab', 'oy', 'oyj', 'aps', 'ltd', 'limited', 'gmbh', 'inc', 'llc', 'bv', 'sarl',
+  'as',
+  'asa',
+  'ans',
+  'da',
+  'enk',
+  'sa',
+  'nuf',
+  'ba',
+  'bbl',
+  'brl',
+  'ks',
+  'iks',
+  'sf',
+  'kf',
+  'fli',
+  'sti',
+  'pk',
+  'esek',
+  'ab',
+  'oy',
+  'oyj',
+  'aps',
+  'ltd',
+  'limited',
+  'gmbh',
+  'inc',
+  'llc',
+  'bv',
+  'sarl',
 ]);
 
-const LETTER_FOLDS: Record<string, string> = { æ: 'ae', ø: 'o', å: 'a', ä: 'a', ö: 'o', ü: 'u', ß: 'ss', ð: 'd', þ: 'th' };
+const LETTER_FOLDS: Record<string, string> = {
+  æ: 'ae',
+  ø: 'o',
+  å: 'a',
+  ä: 'a',
+  ö: 'o',
+  ü: 'u',
+  ß: 'ss',
+  ð: 'd',
+  þ: 'th',
+};
 
 /** Lower-case, Nordic letters folded the way Norwegian domains spell them (æ→ae, ø→o, å→a). */
 export function foldNordic(s: string): string {

@@ -60,21 +60,28 @@ export function scoreCandidate(signals: PageSignals, context: ScoreContext): { s
   } else if (!placeholder) {
     add('live-page', WEIGHTS.livePage, 'homepage answers with content');
   }
-  if (signals.parkedMarkers.length > 0) add('parked', WEIGHTS.parked, `parked or for sale: ${signals.parkedMarkers.join(', ')}`);
+  if (signals.parkedMarkers.length > 0)
+    add('parked', WEIGHTS.parked, `parked or for sale: ${signals.parkedMarkers.join(', ')}`);
   if (signals.defaultPageMarkers.length > 0) {
     add('default-page', WEIGHTS.defaultPage, `hosting placeholder: ${signals.defaultPageMarkers.join(', ')}`);
   }
 
   if (signals.orgNumberOnPage) add('org-number', WEIGHTS.orgNumber, 'our org number is on the page');
   else if (signals.otherOrgNumbers.length > 0) {
-    add('other-org-number', WEIGHTS.otherOrgNumberOnly, `page shows another org number (${signals.otherOrgNumbers[0]})`);
+    add(
+      'other-org-number',
+      WEIGHTS.otherOrgNumberOnly,
+      `page shows another org number (${signals.otherOrgNumbers[0]})`,
+    );
   }
 
   // A short name ("AB", "K2") matches by accident too often to count fully.
   const nameFactor = signals.nameIsShort ? 0.5 : 1;
   const short = signals.nameIsShort ? ' (short name, half weight)' : '';
-  if (signals.nameInTitle) add('name-in-title', Math.round(WEIGHTS.nameInTitle * nameFactor), `registered name in <title>${short}`);
-  else if (signals.nameOnPage) add('name-on-page', Math.round(WEIGHTS.nameOnPage * nameFactor), `registered name on the page${short}`);
+  if (signals.nameInTitle)
+    add('name-in-title', Math.round(WEIGHTS.nameInTitle * nameFactor), `registered name in <title>${short}`);
+  else if (signals.nameOnPage)
+    add('name-on-page', Math.round(WEIGHTS.nameOnPage * nameFactor), `registered name on the page${short}`);
 
   if (signals.redirectedToOtherDomain) {
     add('redirected-away', WEIGHTS.redirectedAway, `redirects to ${signals.finalDomain ?? 'another domain'}`);

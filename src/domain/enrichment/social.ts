@@ -13,20 +13,93 @@ export interface SocialHandles {
 type Network = keyof SocialHandles;
 
 const FACEBOOK_RESERVED = new Set([
-  'sharer.php', 'sharer', 'share', 'share.php', 'dialog', 'plugins', 'tr', 'login', 'login.php', 'groups', 'events',
-  'watch', 'photo.php', 'photo', 'photos', 'permalink.php', 'story.php', 'hashtag', 'help', 'policies', 'policy.php',
-  'privacy', 'home.php', 'business', 'ads', 'legal', 'l.php', 'people', 'profile.php', 'media', 'marketplace',
-  'gaming', 'reel', 'settings', 'v2.0', 'v3.0', 'terms', 'fundraisers', 'search', 'notes', 'stories',
+  'sharer.php',
+  'sharer',
+  'share',
+  'share.php',
+  'dialog',
+  'plugins',
+  'tr',
+  'login',
+  'login.php',
+  'groups',
+  'events',
+  'watch',
+  'photo.php',
+  'photo',
+  'photos',
+  'permalink.php',
+  'story.php',
+  'hashtag',
+  'help',
+  'policies',
+  'policy.php',
+  'privacy',
+  'home.php',
+  'business',
+  'ads',
+  'legal',
+  'l.php',
+  'people',
+  'profile.php',
+  'media',
+  'marketplace',
+  'gaming',
+  'reel',
+  'settings',
+  'v2.0',
+  'v3.0',
+  'terms',
+  'fundraisers',
+  'search',
+  'notes',
+  'stories',
 ]);
-const INSTAGRAM_RESERVED = new Set(['p', 'reel', 'reels', 'explore', 'stories', 'accounts', 'tv', 'direct', 'about', 'legal', 'developer', 'embed.js', 'web']);
+const INSTAGRAM_RESERVED = new Set([
+  'p',
+  'reel',
+  'reels',
+  'explore',
+  'stories',
+  'accounts',
+  'tv',
+  'direct',
+  'about',
+  'legal',
+  'developer',
+  'embed.js',
+  'web',
+]);
 const TWITTER_RESERVED = new Set([
-  'intent', 'share', 'home', 'search', 'hashtag', 'i', 'privacy', 'tos', 'login', 'signup', 'explore', 'settings',
-  'messages', 'notifications', 'widgets.js', 'widgets', 'compose', 'oauth', 'account', 'en', 'about',
+  'intent',
+  'share',
+  'home',
+  'search',
+  'hashtag',
+  'i',
+  'privacy',
+  'tos',
+  'login',
+  'signup',
+  'explore',
+  'settings',
+  'messages',
+  'notifications',
+  'widgets.js',
+  'widgets',
+  'compose',
+  'oauth',
+  'account',
+  'en',
+  'about',
 ]);
 
 function classify(url: URL): { network: Network; handle: string } | null {
   const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile|web|[a-z]{2}(?:-[a-z]{2})?)\./, '');
-  const seg = url.pathname.split('/').filter(Boolean).map((s) => safeDecode(s));
+  const seg = url.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => safeDecode(s));
   switch (host) {
     case 'linkedin.com': {
       // Company pages only: /company/<slug>; /in/<person> is a person, not the company.
@@ -37,7 +110,8 @@ function classify(url: URL): { network: Network; handle: string } | null {
     case 'fb.com': {
       if (!seg[0]) return null;
       // Old page URLs: /pages/<Name>/<numeric id>; the id is what identifies the page.
-      if (seg[0].toLowerCase() === 'pages') return seg[2] && /^\d+$/.test(seg[2]) ? { network: 'facebook', handle: seg[2] } : null;
+      if (seg[0].toLowerCase() === 'pages')
+        return seg[2] && /^\d+$/.test(seg[2]) ? { network: 'facebook', handle: seg[2] } : null;
       if (FACEBOOK_RESERVED.has(seg[0].toLowerCase())) return null;
       return /^[A-Za-z0-9.-]{3,80}$/.test(seg[0]) ? { network: 'facebook', handle: seg[0] } : null;
     }
@@ -59,7 +133,10 @@ export function extractSocialHandles(html: string, baseUrl: string, scan: PageSc
   const urls = [...scan.links, ...scan.jsonLd.flatMap((j) => j.match(/https?:\/\/[^\s"'<>\\]+/g) ?? [])];
   // Per network: handle (lower-case key) -> [first spelling, count, first position].
   const seen: Record<Network, Map<string, { handle: string; count: number; first: number }>> = {
-    linkedin: new Map(), facebook: new Map(), instagram: new Map(), twitter: new Map(),
+    linkedin: new Map(),
+    facebook: new Map(),
+    instagram: new Map(),
+    twitter: new Map(),
   };
   urls.forEach((raw, position) => {
     let url: URL;
@@ -82,7 +159,12 @@ export function extractSocialHandles(html: string, baseUrl: string, scan: PageSc
     const best = [...seen[n].values()].sort((a, b) => b.count - a.count || a.first - b.first)[0];
     return best ? best.handle : null;
   };
-  return { linkedin: pick('linkedin'), facebook: pick('facebook'), instagram: pick('instagram'), twitter: pick('twitter') };
+  return {
+    linkedin: pick('linkedin'),
+    facebook: pick('facebook'),
+    instagram: pick('instagram'),
+    twitter: pick('twitter'),
+  };
 }
 
 function safeDecode(s: string): string {

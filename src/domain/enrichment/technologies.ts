@@ -3,7 +3,8 @@
 import fingerprints from './fingerprints.json' with { type: 'json' };
 import { scanHtml, type PageScan } from './html-scan.ts';
 
-export type TechCategory = 'cms' | 'ecommerce' | 'analytics' | 'tag-manager' | 'chat' | 'marketing' | 'framework' | 'advertising';
+export type TechCategory =
+  'cms' | 'ecommerce' | 'analytics' | 'tag-manager' | 'chat' | 'marketing' | 'framework' | 'advertising';
 
 export interface Technology {
   name: string;
@@ -50,20 +51,35 @@ interface CompiledTech {
 
 export const FINGERPRINTS_VERSION: string = fingerprints.version;
 
-const SOURCES: ReadonlySet<string> = new Set(['html', 'script-src', 'inline-script', 'embed-src', 'header', 'cookie', 'meta']);
+const SOURCES: ReadonlySet<string> = new Set([
+  'html',
+  'script-src',
+  'inline-script',
+  'embed-src',
+  'header',
+  'cookie',
+  'meta',
+]);
 
 /** Compiles and checks a rule file; throws naming the technology and rule that is wrong. */
 export function compileFingerprints(doc: { categories: string[]; technologies: RawTech[] }): CompiledTech[] {
   const names = new Set(doc.technologies.map((t) => t.name));
   return doc.technologies.map((t) => {
-    if (!doc.categories.includes(t.category)) throw new Error(`fingerprints: ${t.name}: unknown category "${t.category}"`);
-    for (const i of t.implies ?? []) if (!names.has(i)) throw new Error(`fingerprints: ${t.name}: implies unknown "${i}"`);
+    if (!doc.categories.includes(t.category))
+      throw new Error(`fingerprints: ${t.name}: unknown category "${t.category}"`);
+    for (const i of t.implies ?? [])
+      if (!names.has(i)) throw new Error(`fingerprints: ${t.name}: implies unknown "${i}"`);
     const rules = t.rules.map((r, idx) => {
       const where = `fingerprints: ${t.name} rule ${idx + 1}`;
       if (!SOURCES.has(r.in)) throw new Error(`${where}: unknown source "${r.in}"`);
       if ((r.in === 'header' || r.in === 'meta') && !r.key) throw new Error(`${where}: "${r.in}" needs a key`);
       if (!(r.confidence > 0 && r.confidence <= 1)) throw new Error(`${where}: confidence must be in (0, 1]`);
-      return { in: r.in as RuleSource, key: r.key?.toLowerCase(), re: new RegExp(r.pattern, 'i'), confidence: r.confidence };
+      return {
+        in: r.in as RuleSource,
+        key: r.key?.toLowerCase(),
+        re: new RegExp(r.pattern, 'i'),
+        confidence: r.confidence,
+      };
     });
     return { name: t.name, category: t.category as TechCategory, implies: t.implies ?? [], rules };
   });

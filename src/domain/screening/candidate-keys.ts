@@ -21,7 +21,9 @@ const MAX_KEY_TOKENS = 6;
 
 export function candidateKeys(name: string, kind: NameKind): CandidateKeys {
   const analysed = analyseName(name, kind);
-  const significant = analysed.tokens.filter((t) => t.role !== 'particle' && t.codes.length > 0).slice(0, MAX_KEY_TOKENS);
+  const significant = analysed.tokens
+    .filter((t) => t.role !== 'particle' && t.codes.length > 0)
+    .slice(0, MAX_KEY_TOKENS);
   const keys = new Set<string>();
   if (significant.length === 1) for (const c of significant[0].codes) keys.add(c);
   for (let i = 0; i < significant.length; i++) {

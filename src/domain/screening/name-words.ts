@@ -3,11 +3,60 @@
 
 /** Titles and honorifics: dropped from person names (they say nothing about identity). */
 export const HONORIFICS = new Set([
-  'mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'dame', 'lord', 'lady',
-  'herr', 'fru', 'frk', 'froken', 'frau', 'fraulein', 'mme', 'madame', 'mlle', 'monsieur', 'senor', 'senora',
-  'sheikh', 'shaikh', 'sheik', 'shaykh', 'mullah', 'mulla', 'maulana', 'maulvi', 'haji', 'hajji', 'hadji',
-  'sayyid', 'seyyed', 'ayatollah', 'hon', 'rev', 'colonel', 'col', 'general', 'gen', 'lieutenant', 'lt',
-  'captain', 'capt', 'admiral', 'brigadier', 'jr', 'jnr', 'sr', 'snr',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'mx',
+  'dr',
+  'prof',
+  'professor',
+  'sir',
+  'dame',
+  'lord',
+  'lady',
+  'herr',
+  'fru',
+  'frk',
+  'froken',
+  'frau',
+  'fraulein',
+  'mme',
+  'madame',
+  'mlle',
+  'monsieur',
+  'senor',
+  'senora',
+  'sheikh',
+  'shaikh',
+  'sheik',
+  'shaykh',
+  'mullah',
+  'mulla',
+  'maulana',
+  'maulvi',
+  'haji',
+  'hajji',
+  'hadji',
+  'sayyid',
+  'seyyed',
+  'ayatollah',
+  'hon',
+  'rev',
+  'colonel',
+  'col',
+  'general',
+  'gen',
+  'lieutenant',
+  'lt',
+  'captain',
+  'capt',
+  'admiral',
+  'brigadier',
+  'jr',
+  'jnr',
+  'sr',
+  'snr',
 ]);
 
 /**
@@ -15,8 +64,28 @@ export const HONORIFICS = new Set([
  * them inconsistently ("al-Assad" / "Assad", "bin Laden" / "Binladin").
  */
 export const PARTICLES = new Set([
-  'al', 'el', 'ul', 'bin', 'ibn', 'bint', 'ben', 'van', 'von', 'der', 'den', 'de', 'da', 'di', 'du',
-  'la', 'le', 'dos', 'das', 'del', 'ter', 'af',
+  'al',
+  'el',
+  'ul',
+  'bin',
+  'ibn',
+  'bint',
+  'ben',
+  'van',
+  'von',
+  'der',
+  'den',
+  'de',
+  'da',
+  'di',
+  'du',
+  'la',
+  'le',
+  'dos',
+  'das',
+  'del',
+  'ter',
+  'af',
 ]);
 
 /**
@@ -24,7 +93,8 @@ export const PARTICLES = new Set([
  * Paulauna, ogly). A missing patronymic is the most common difference between a list entry and
  * a name as registered in the Nordics, so it costs little.
  */
-const PATRONYMIC = /(ovich|evich|ovych|evych|ovitj|evitj|ovitsj|evitsj|avich|avitj|ovna|evna|ivna|auna|ogly|oglu|kyzy|qizi)$/;
+const PATRONYMIC =
+  /(ovich|evich|ovych|evych|ovitj|evitj|ovitsj|evitsj|avich|avitj|ovna|evna|ivna|auna|ogly|oglu|kyzy|qizi)$/;
 export const isPatronymic = (token: string) => token.length > 5 && PATRONYMIC.test(token);
 
 /** Connectives dropped from organisation names ("Hansen & Sønn" = "Hansen og Sønn"). */
@@ -35,6 +105,21 @@ export const ORG_STOP_WORDS = new Set(['the', 'and', 'of', 'og', 'och', 'ja', 'u
  * costs little; they still count when both sides have them.
  */
 export const GENERIC_ORG_WORDS = new Set([
-  'holding', 'holdings', 'group', 'gruppen', 'konsern', 'concern', 'company', 'kompaniya', 'state',
-  'enterprise', 'international', 'mmc', 'firm', 'firma', 'pmc', 'chvk', 'nk',
+  'holding',
+  'holdings',
+  'group',
+  'gruppen',
+  'konsern',
+  'concern',
+  'company',
+  'kompaniya',
+  'state',
+  'enterprise',
+  'international',
+  'mmc',
+  'firm',
+  'firma',
+  'pmc',
+  'chvk',
+  'nk',
 ]);

@@ -55,7 +55,11 @@ function toWords(display: string, kind: NameKind): Word[] {
     .split(/\s+/)
     .filter(Boolean)
     .map((w) => ({
-      parts: anyAscii(w).toLowerCase().replace(APOSTROPHES, '').split(/[^a-z0-9]+/).filter(Boolean),
+      parts: anyAscii(w)
+        .toLowerCase()
+        .replace(APOSTROPHES, '')
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean),
       // All-caps words in a mixed-case name are surnames ("Vitaly Yurievich KUZMENKO").
       upper: /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w),
     }))
@@ -136,7 +140,10 @@ export function analyseName(name: string, kind: NameKind): AnalysedName {
     tokens: nameTokens,
     legalForms,
     rawKey: [...tokens].sort().join(' '),
-    sortedKey: nameTokens.map((t) => t.folded).sort().join(' '),
+    sortedKey: nameTokens
+      .map((t) => t.folded)
+      .sort()
+      .join(' '),
   };
 }
 

@@ -25,7 +25,9 @@ export interface RankedMatch<E extends ScreenableEntity> {
 
 export function assertThreshold(threshold: number): void {
   if (!Number.isFinite(threshold) || threshold < THRESHOLD_BOUNDS.min || threshold > THRESHOLD_BOUNDS.max) {
-    throw new RangeError(`threshold must be between ${THRESHOLD_BOUNDS.min} and ${THRESHOLD_BOUNDS.max}, got ${threshold}`);
+    throw new RangeError(
+      `threshold must be between ${THRESHOLD_BOUNDS.min} and ${THRESHOLD_BOUNDS.max}, got ${threshold}`,
+    );
   }
 }
 

@@ -73,7 +73,9 @@ export function prepareEntity<E extends ScreenableEntity>(entity: E): PreparedEn
       .map((name, i) => ({ name, primary: i === 0, analysed: analyseName(name, kind) }))
       .filter((n) => (keys.has(n.analysed.rawKey) ? false : (keys.add(n.analysed.rawKey), true)));
   }
-  const birthYears = (entity.birthDates ?? []).map((d) => Number(d.slice(0, 4))).filter((y) => Number.isInteger(y) && y > 0);
+  const birthYears = (entity.birthDates ?? [])
+    .map((d) => Number(d.slice(0, 4)))
+    .filter((y) => Number.isInteger(y) && y > 0);
   const countries = (entity.countries ?? []).map((c) => c.toLowerCase());
   return { entity, kinds, names, birthYears, countries };
 }
@@ -89,16 +91,22 @@ export function prepareSubject(subject: ScreeningSubject): PreparedSubject {
 function birthYearAdjustment(year: number | null | undefined, years: number[]): [BirthYearAgreement, ScoreAdjustment?] {
   if (year == null || years.length === 0) return ['unknown'];
   const diff = Math.min(...years.map((y) => Math.abs(y - year)));
-  if (diff === 0) return ['match', { feature: 'birthYear', delta: BIRTH_YEAR_DELTA.match, reason: `born ${year} as listed` }];
-  if (diff === 1) return ['close', { feature: 'birthYear', delta: BIRTH_YEAR_DELTA.close, reason: `born ${year}, listed ±1 year` }];
+  if (diff === 0)
+    return ['match', { feature: 'birthYear', delta: BIRTH_YEAR_DELTA.match, reason: `born ${year} as listed` }];
+  if (diff === 1)
+    return ['close', { feature: 'birthYear', delta: BIRTH_YEAR_DELTA.close, reason: `born ${year}, listed ±1 year` }];
   const delta = diff <= 3 ? BIRTH_YEAR_DELTA.near : BIRTH_YEAR_DELTA.far;
-  return ['mismatch', { feature: 'birthYear', delta, reason: `born ${year}, listed ${years.join('/')} (${diff} years apart)` }];
+  return [
+    'mismatch',
+    { feature: 'birthYear', delta, reason: `born ${year}, listed ${years.join('/')} (${diff} years apart)` },
+  ];
 }
 
 function countryAdjustment(subject: string[], entity: string[]): [CountryAgreement, ScoreAdjustment?] {
   if (subject.length === 0 || entity.length === 0) return ['unknown'];
   const shared = subject.filter((c) => entity.includes(c));
-  if (shared.length > 0) return ['match', { feature: 'country', delta: COUNTRY_DELTA.match, reason: `shared country ${shared.join(',')}` }];
+  if (shared.length > 0)
+    return ['match', { feature: 'country', delta: COUNTRY_DELTA.match, reason: `shared country ${shared.join(',')}` }];
   // Small: a Norwegian company's director may well hold another nationality.
   return ['mismatch', { feature: 'country', delta: COUNTRY_DELTA.mismatch, reason: 'no shared country' }];
 }
@@ -112,7 +120,10 @@ function matchTypeOf(subject: AnalysedName, best: PreparedName, cmp: NameCompari
 }
 
 /** Scores a subject against an entity (raw or prepared with prepareEntity). */
-export function scoreMatch(subject: ScreeningSubject | PreparedSubject, entity: ScreenableEntity | PreparedEntity): MatchResult {
+export function scoreMatch(
+  subject: ScreeningSubject | PreparedSubject,
+  entity: ScreenableEntity | PreparedEntity,
+): MatchResult {
   const s = 'analysed' in subject ? subject : prepareSubject(subject);
   const e = isPrepared(entity) ? entity : prepareEntity(entity);
   const names = e.names[s.subject.kind];
@@ -129,7 +140,9 @@ export function scoreMatch(subject: ScreeningSubject | PreparedSubject, entity: 
         phonetic: 0,
         birthYear,
         country,
-        adjustments: [{ feature: 'schema', delta: 0, reason: `a ${s.subject.kind} is never matched with a ${e.entity.schema}` }],
+        adjustments: [
+          { feature: 'schema', delta: 0, reason: `a ${s.subject.kind} is never matched with a ${e.entity.schema}` },
+        ],
       },
     };
   }

@@ -124,7 +124,11 @@ function mergeCompounds(side: NameToken[], other: NameToken[]): NameToken[] {
     const next = side[i + 1];
     if (next && !hasPartner(side[i]) && !hasPartner(next)) {
       const folded = side[i].folded + next.folded;
-      if (other.some((o) => upperBound(folded, o.folded) >= MERGE_LEVEL && stringSimilarity(folded, o.folded) >= MERGE_LEVEL)) {
+      if (
+        other.some(
+          (o) => upperBound(folded, o.folded) >= MERGE_LEVEL && stringSimilarity(folded, o.folded) >= MERGE_LEVEL,
+        )
+      ) {
         out.push(joined(side[i], next));
         i++;
         continue;

@@ -35,7 +35,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, keys: KeySer
     if (!caller) throw new ApiError('invalid_api_key');
     req.caller = caller;
 
-    if (keys.isTrialExpired(caller)) throw new ApiError('trial_expired', { extra: { upgradeUrl: ctx.config.upgradeUrl } });
+    if (keys.isTrialExpired(caller))
+      throw new ApiError('trial_expired', { extra: { upgradeUrl: ctx.config.upgradeUrl } });
 
     const rpm = caller.limits.rateLimitPerMinute;
     if (rpm === null) return;
@@ -45,7 +46,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, keys: KeySer
     reply.header('RateLimit-Remaining', w.remaining);
     reply.header('RateLimit-Reset', resetSec);
     reply.header('RateLimit-Policy', `${rpm};w=60`);
-    if (!w.allowed) throw new ApiError('rate_limited', { headers: { 'Retry-After': resetSec }, extra: { retryAfter: resetSec } });
+    if (!w.allowed)
+      throw new ApiError('rate_limited', { headers: { 'Retry-After': resetSec }, extra: { retryAfter: resetSec } });
   });
 
   app.addHook('preHandler', async (req) => {

@@ -17,7 +17,10 @@ export async function registerDocs(app: FastifyInstance, baseUrl: string) {
       // Shown in this order in /docs; every operation carries request and response examples.
       tags: [
         { name: 'companies', description: 'Lookup, search, batch enrich, group trees and the change feed' },
-        { name: 'shareholders', description: 'Aksjonærregisteret: holders of a company and holdings of a holder (Norway)' },
+        {
+          name: 'shareholders',
+          description: 'Aksjonærregisteret: holders of a company and holdings of a holder (Norway)',
+        },
         { name: 'screening', description: 'PEP and sanctions screening of a company, its roles and owners' },
         { name: 'inspections', description: 'Mattilsynet food-safety inspections (Norway)' },
         { name: 'licenses', description: 'Alcohol and tobacco licences (Norway)' },
@@ -29,7 +32,11 @@ export async function registerDocs(app: FastifyInstance, baseUrl: string) {
         { name: 'mcp', description: 'Model Context Protocol endpoint for AI assistants (same key and limits)' },
         { name: 'health', description: 'Liveness, diagnostics and coverage' },
       ],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key from POST /api/keys/register' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'API key from POST /api/keys/register' },
+        },
+      },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
   });

@@ -3,7 +3,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, type ErrorDetail } from '../../errors.ts';
 
-const CONTEXT_PREFIX: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
+const CONTEXT_PREFIX: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+};
 
 interface AjvLikeError {
   instancePath?: string;
@@ -19,11 +24,13 @@ export function validationDetails(errors: AjvLikeError[], context: string | unde
   for (const e of errors) {
     let path = prefix + (e.instancePath ?? '').replace(/\//g, '.');
     if (e.keyword === 'required' && e.params?.missingProperty) path += `.${String(e.params.missingProperty)}`;
-    if (e.keyword === 'additionalProperties' && e.params?.additionalProperty) path += `.${String(e.params.additionalProperty)}`;
+    if (e.keyword === 'additionalProperties' && e.params?.additionalProperty)
+      path += `.${String(e.params.additionalProperty)}`;
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') message = 'is required';
     else if (e.keyword === 'additionalProperties') message = 'is not an allowed field';
-    else if (e.keyword === 'enum' && Array.isArray(e.params?.allowedValues)) message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+    else if (e.keyword === 'enum' && Array.isArray(e.params?.allowedValues))
+      message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
     const key = `${path}\u0000${message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -64,8 +71,25 @@ function fastifyErrorCode(err: FastifyError): ErrorCode | undefined {
 // PostgreSQL or Redis unreachable (stopped, restarting, network cut): the request fails fast
 // with 503 service_unavailable instead of a generic 500, so clients and load balancers see a
 // temporary outage and retry; the pools reconnect by themselves once the service is back.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request/i;
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request/i;
 
 export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;

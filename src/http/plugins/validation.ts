@@ -37,7 +37,13 @@ function rejectingNul(validate: ValidateFunction): ValidateFunction {
   const wrapped = ((data: unknown) => {
     const at = nulPath(data);
     if (at !== undefined) {
-      const error: ErrorObject = { instancePath: at, schemaPath: '#', keyword: 'nul', params: {}, message: 'must not contain a NUL character' };
+      const error: ErrorObject = {
+        instancePath: at,
+        schemaPath: '#',
+        keyword: 'nul',
+        params: {},
+        message: 'must not contain a NUL character',
+      };
       wrapped.errors = [error];
       return false;
     }
@@ -51,5 +57,7 @@ function rejectingNul(validate: ValidateFunction): ValidateFunction {
 export function registerValidation(app: FastifyInstance) {
   const forBody = ajv({ coerceTypes: false, removeAdditional: true });
   const forText = ajv({ coerceTypes: 'array', removeAdditional: true });
-  app.setValidatorCompiler(({ schema, httpPart }) => rejectingNul((httpPart === 'body' ? forBody : forText).compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    rejectingNul((httpPart === 'body' ? forBody : forText).compile(schema)),
+  );
 }

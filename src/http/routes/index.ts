@@ -25,7 +25,32 @@ import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import mcp from './api/mcp.ts';
 
-const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [register, rotate, usage, accessRequests, health, municipalities, setup, operator, companyEnrich, companyLookup, companySearch, updates, destinationCollection, destinationItem, push, companyShareholders, companyGroup, shareholdersByOwner, enrichment, inspections, licenses, screening, coverage, mcp];
+const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
+  register,
+  rotate,
+  usage,
+  accessRequests,
+  health,
+  municipalities,
+  setup,
+  operator,
+  companyEnrich,
+  companyLookup,
+  companySearch,
+  updates,
+  destinationCollection,
+  destinationItem,
+  push,
+  companyShareholders,
+  companyGroup,
+  shareholdersByOwner,
+  enrichment,
+  inspections,
+  licenses,
+  screening,
+  coverage,
+  mcp,
+];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {
   for (const route of ROUTES) route(app, deps);

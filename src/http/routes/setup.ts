@@ -22,7 +22,8 @@ export default function setupRoute(app: Api, { ctx, services }: RouteDeps) {
     const key = req.query.key;
     const base = ctx.config.baseUrl;
     if (key === undefined || key === '') return reply.code(400).send(renderInvalidLinkPage('missing', base));
-    if (typeof key !== 'string' || !isWellFormedKey(key)) return reply.code(400).send(renderInvalidLinkPage('malformed', base));
+    if (typeof key !== 'string' || !isWellFormedKey(key))
+      return reply.code(400).send(renderInvalidLinkPage('malformed', base));
     const overview = await services.keys.setupOverview(key);
     if (!overview) return reply.code(404).send(renderInvalidLinkPage('inactive', base));
     return renderSetupPage(overview, key, base);

@@ -11,7 +11,11 @@ export const ErrorBody = Type.Object(
     upgradeUrl: Type.Optional(Type.String()),
     retryAfter: Type.Optional(Type.Integer()),
   },
-  { $id: 'ErrorBody', description: 'Every error has this shape; `details` on validation errors.', examples: [ERROR_EXAMPLE] },
+  {
+    $id: 'ErrorBody',
+    description: 'Every error has this shape; `details` on validation errors.',
+    examples: [ERROR_EXAMPLE],
+  },
 );
 
 const errorRef = Type.Ref('ErrorBody');
@@ -29,4 +33,7 @@ export function StringEnum<T extends string>(values: readonly T[], options: Reco
   return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 }
 
-export const NorwegianOrgNumber = Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' });
+export const NorwegianOrgNumber = Type.String({
+  pattern: '^[0-9]{9}$',
+  description: '9-digit Norwegian organisation number',
+});

@@ -30,8 +30,13 @@ export const Sources = Type.Object(
     // need not try the two shapes for every value.
     fields: Type.Record(
       Type.String(),
-      Type.Unsafe<string | { source: string; computed: boolean }>({ description: 'A source name, or {source, computed: true}' }),
-      { description: 'Field group (companyCore, roles, financials, financialRatios, industryLabel, orgFormLabel, countryLabel, countyEnrichment, groupHierarchy, shareholders, domain, socialHandles, technologies) -> source; absent when the data is absent' },
+      Type.Unsafe<string | { source: string; computed: boolean }>({
+        description: 'A source name, or {source, computed: true}',
+      }),
+      {
+        description:
+          'Field group (companyCore, roles, financials, financialRatios, industryLabel, orgFormLabel, countryLabel, countyEnrichment, groupHierarchy, shareholders, domain, socialHandles, technologies) -> source; absent when the data is absent',
+      },
     ),
   },
   { $id: 'Sources', examples: [SOURCES_EXAMPLE] },
@@ -119,7 +124,11 @@ export const License = Type.Object(
   { $id: 'License', examples: [LICENSE_EXAMPLE] },
 );
 
-const Technology = Type.Object({ name: Type.String(), category: Type.String(), confidence: Type.Number({ minimum: 0, maximum: 1 }) });
+const Technology = Type.Object({
+  name: Type.String(),
+  category: Type.String(),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+});
 const Owner = N(Type.Object({ name: Str, orgNumber: Str, ownershipPct: Type.Number(), year: Type.Integer() }));
 
 const coreFields = {

@@ -8,14 +8,27 @@ const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Cell = Type.Object({
   country: Type.String({ description: 'ISO 3166-1 alpha-2 country code' }),
   category: StringEnum(COVERAGE_CATEGORIES),
-  records: Type.Integer({ description: 'Rows stored in this category for the country (technologies: detections; screeningLists: listed entities, shared by every country)' }),
-  companiesWith: N(Type.Integer({ description: 'Companies of the country with at least one record of the category (null: not per company)' })),
-  share: N(Type.Number({ minimum: 0, maximum: 1, description: 'companiesWith / companies of the country, 4 decimals' })),
-  lastSync: N(Type.String({ format: 'date-time', description: 'Latest successful sync of any source of the category' })),
+  records: Type.Integer({
+    description:
+      'Rows stored in this category for the country (technologies: detections; screeningLists: listed entities, shared by every country)',
+  }),
+  companiesWith: N(
+    Type.Integer({
+      description: 'Companies of the country with at least one record of the category (null: not per company)',
+    }),
+  ),
+  share: N(
+    Type.Number({ minimum: 0, maximum: 1, description: 'companiesWith / companies of the country, 4 decimals' }),
+  ),
+  lastSync: N(
+    Type.String({ format: 'date-time', description: 'Latest successful sync of any source of the category' }),
+  ),
   cadence: Type.Array(Type.Object({ job: Type.String(), cron: Type.String({ description: 'UTC cron expression' }) }), {
     description: 'Schedules of the jobs that keep the category fresh on this server (empty: on demand only)',
   }),
-  sources: Type.Array(Type.String(), { description: 'Data-source names (as in /api/health dataSources) feeding the category' }),
+  sources: Type.Array(Type.String(), {
+    description: 'Data-source names (as in /api/health dataSources) feeding the category',
+  }),
 });
 
 const EXAMPLE = {
@@ -61,7 +74,9 @@ const EXAMPLE = {
 
 export const CoverageTable = Type.Object(
   {
-    snapshotAt: N(Type.String({ format: 'date-time', description: 'When the snapshot was measured; null before the first one' })),
+    snapshotAt: N(
+      Type.String({ format: 'date-time', description: 'When the snapshot was measured; null before the first one' }),
+    ),
     countries: Type.Array(Type.String()),
     categories: Type.Array(Type.String()),
     rows: Type.Array(Cell, { description: 'One row per country and category' }),

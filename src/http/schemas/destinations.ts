@@ -2,7 +2,13 @@
 // addresses a URL resolves to) are checked by the service, which names each problem.
 import { Type } from 'typebox';
 import { StringEnum } from './common.ts';
-import { DESTINATION_CREATE_EXAMPLE, DESTINATION_EXAMPLE, DESTINATION_UPDATE_EXAMPLE, PUSH_BODY_EXAMPLE, PUSH_RESULT_EXAMPLE } from './examples.ts';
+import {
+  DESTINATION_CREATE_EXAMPLE,
+  DESTINATION_EXAMPLE,
+  DESTINATION_UPDATE_EXAMPLE,
+  PUSH_BODY_EXAMPLE,
+  PUSH_RESULT_EXAMPLE,
+} from './examples.ts';
 
 export const DestinationName = Type.String({
   minLength: 1,
@@ -11,14 +17,17 @@ export const DestinationName = Type.String({
   description: 'Unique within the project; letters, digits and . _ ~ - (it appears in URLs)',
 });
 
-export const DestinationType = StringEnum(['webhook'] as const, { description: 'Destination kind; `webhook` is the one supported' });
+export const DestinationType = StringEnum(['webhook'] as const, {
+  description: 'Destination kind; `webhook` is the one supported',
+});
 
 export const WebhookConfigInput = Type.Object(
   {
     url: Type.String({
       minLength: 1,
       maxLength: 2048,
-      description: 'https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true).',
+      description:
+        'https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true).',
     }),
     method: Type.Optional(StringEnum(['POST', 'PUT', 'PATCH'] as const, { description: 'Default POST' })),
     headers: Type.Optional(
@@ -72,7 +81,9 @@ export const Destination = Type.Object(
         {
           url: Type.String(),
           method: Type.String(),
-          headers: Type.Record(Type.String(), Type.String(), { description: 'Header names; every value is masked as "***"' }),
+          headers: Type.Record(Type.String(), Type.String(), {
+            description: 'Header names; every value is masked as "***"',
+          }),
           signing: Type.Boolean({ description: 'Whether a signing secret is set (the secret is never served)' }),
         },
         { description: 'Absent only when the stored config cannot be decrypted (see warnings)' },
@@ -87,7 +98,11 @@ export const DestinationParams = Type.Object({ name: Type.String({ minLength: 1,
 
 export const PushBody = Type.Object(
   {
-    orgNumbers: Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: '9-digit Norwegian organisation numbers' }),
+    orgNumbers: Type.Array(Type.String(), {
+      minItems: 1,
+      maxItems: 100,
+      description: '9-digit Norwegian organisation numbers',
+    }),
   },
   { additionalProperties: false, examples: [PUSH_BODY_EXAMPLE] },
 );

@@ -7,12 +7,24 @@ import { ENRICHMENT_EXAMPLE } from './examples.ts';
 // them directly instead of trying anyOf branches for every value of every candidate.
 function N<T extends TSchema>(t: T) {
   const { type, enum: values, ...rest } = t as unknown as { type: string; enum?: unknown[] };
-  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
+  return Type.Unsafe<Static<T> | null>({
+    ...rest,
+    type: [type, 'null'],
+    ...(values ? { enum: [...values, null] } : {}),
+  });
 }
 
 /** Probe failure classes (jobs/domains/types.ts PROBE_ERRORS; a test keeps the two equal). */
 export const CANDIDATE_ERRORS = [
-  'dns', 'private-address', 'blocked', 'timeout', 'network', 'too-many-redirects', 'robots-disallowed', 'not-html', 'http-error',
+  'dns',
+  'private-address',
+  'blocked',
+  'timeout',
+  'network',
+  'too-many-redirects',
+  'robots-disallowed',
+  'not-html',
+  'http-error',
 ] as const;
 
 export const ENRICHMENT_STATUSES = ['confirmed', 'ambiguous', 'rejected', 'pending'] as const;
@@ -21,7 +33,9 @@ export const EnrichmentQuery = Type.Object({
   status: Type.Optional(StringEnum(ENRICHMENT_STATUSES, { description: 'Default: every status except pending' })),
   minConfidence: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'Offset pagination (not a cursor)' })),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, description: 'Offset pagination (not a cursor)' }),
+  ),
 });
 
 const LedgerEntry = Type.Object({
@@ -54,7 +68,11 @@ export const EnrichmentCandidate = Type.Object(
     status: StringEnum(ENRICHMENT_STATUSES, { description: 'pending until scored' }),
     score: N(Type.Integer({ minimum: 0, maximum: 100 })),
     ledger: Type.Array(LedgerEntry, { description: 'Every point given or taken; score = clamp(sum, 0, 100)' }),
-    sharedByCompanies: N(Type.Integer({ description: 'Companies whose registry website or e-mail domain is this domain (this one counted)' })),
+    sharedByCompanies: N(
+      Type.Integer({
+        description: 'Companies whose registry website or e-mail domain is this domain (this one counted)',
+      }),
+    ),
     url: N(Type.String({ description: 'First URL requested' })),
     finalUrl: N(Type.String({ description: 'URL of the last answer' })),
     httpStatus: N(Type.Integer({ description: 'Status of the last answer' })),
@@ -79,7 +97,9 @@ export const EnrichmentRow = Type.Object({
   facebookHandle: N(Type.String()),
   confirmedDomains: Type.Array(Type.String()),
   candidates: Type.Array(EnrichmentCandidate),
-  stage: StringEnum(['candidates', 'probed', 'scored', 'done'] as const, { description: 'Last stage completed in the current pass' }),
+  stage: StringEnum(['candidates', 'probed', 'scored', 'done'] as const, {
+    description: 'Last stage completed in the current pass',
+  }),
   completedAt: N(Type.String({ format: 'date-time', description: 'End of the last complete pass' })),
   brregWebsite: N(Type.String({ description: 'The website the company reported to the registry' })),
   orgForm: N(Type.String()),

@@ -142,7 +142,12 @@ const CORE = {
   technologies: [{ name: 'Adobe Experience Manager', category: 'CMS', confidence: 0.9 }],
   hasAnyAdPixel: true,
   majorityOwner: { name: 'NÆRINGS- OG FISKERIDEPARTEMENTET', orgNumber: '912660680', ownershipPct: 67, year: 2024 },
-  largestShareholder: { name: 'NÆRINGS- OG FISKERIDEPARTEMENTET', orgNumber: '912660680', ownershipPct: 67, year: 2024 },
+  largestShareholder: {
+    name: 'NÆRINGS- OG FISKERIDEPARTEMENTET',
+    orgNumber: '912660680',
+    ownershipPct: 67,
+    year: 2024,
+  },
   createdAt: '2026-01-05T03:12:44.000Z',
   updatedAt: AT,
 };
@@ -166,9 +171,23 @@ export const COMPANY_RECORD_EXAMPLE = {
   _sources: { ...SOURCES_EXAMPLE, attribution: ['Brønnøysundregistrene', 'Regnskapsregisteret'] },
 };
 
-export const COMPANY_LOOKUP_EXAMPLE = { ...CORE, ...LABELS, financials: [FINANCIAL_EXAMPLE], roles: [ROLE_EXAMPLE], subUnits: [SUB_UNIT_EXAMPLE], licenses: [], _sources: SOURCES_EXAMPLE };
+export const COMPANY_LOOKUP_EXAMPLE = {
+  ...CORE,
+  ...LABELS,
+  financials: [FINANCIAL_EXAMPLE],
+  roles: [ROLE_EXAMPLE],
+  subUnits: [SUB_UNIT_EXAMPLE],
+  licenses: [],
+  _sources: SOURCES_EXAMPLE,
+};
 
-export const COMPANY_ROW_EXAMPLE = { ...CORE, ...LABELS, financials: [FINANCIAL_EXAMPLE], roles: [ROLE_EXAMPLE], _sources: SOURCES_EXAMPLE };
+export const COMPANY_ROW_EXAMPLE = {
+  ...CORE,
+  ...LABELS,
+  financials: [FINANCIAL_EXAMPLE],
+  roles: [ROLE_EXAMPLE],
+  _sources: SOURCES_EXAMPLE,
+};
 
 export const NEXT_CURSOR_EXAMPLE = 'eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8';
 
@@ -187,7 +206,11 @@ export const KEY_LIMITS_EXAMPLE = { rateLimitPerMinute: 20, dailyLimit: 500, mon
 
 const RAW_KEY = 'ncd_EXAMPLEkeyShownOnceNeverStoredInClear0';
 
-export const KEY_REGISTER_BODY_EXAMPLE = { projectName: 'Acme CRM sync', email: 'dev@acme.example', description: 'Nightly enrichment of our customer list' };
+export const KEY_REGISTER_BODY_EXAMPLE = {
+  projectName: 'Acme CRM sync',
+  email: 'dev@acme.example',
+  description: 'Nightly enrichment of our customer list',
+};
 
 export const KEY_CREATED_EXAMPLE = {
   raw: RAW_KEY,
@@ -198,7 +221,13 @@ export const KEY_CREATED_EXAMPLE = {
   limits: KEY_LIMITS_EXAMPLE,
 };
 
-export const KEY_ROTATED_EXAMPLE = { raw: 'ncd_EXAMPLEreplacementKeyShownOnce00000000', keyPrefix: 'ncd_EXAMPLEr', projectName: 'Acme CRM sync', tier: 'free', rotatedFrom: 'ncd_EXAMPLEk' };
+export const KEY_ROTATED_EXAMPLE = {
+  raw: 'ncd_EXAMPLEreplacementKeyShownOnce00000000',
+  keyPrefix: 'ncd_EXAMPLEr',
+  projectName: 'Acme CRM sync',
+  tier: 'free',
+  rotatedFrom: 'ncd_EXAMPLEk',
+};
 
 export const KEY_USAGE_EXAMPLE = {
   projectName: 'Acme CRM sync',
@@ -226,19 +255,48 @@ export const HEALTH_EXAMPLES = [
     timestamp: AT,
     database: 'connected',
     engine: 'postgresql',
-    records: { companies: 1148213, financials: 2710455, roles: 3120877, inspections: 98233, licenses: 14710, procurementNotices: 0 },
-    dataSources: { 'brreg-updates': { lastSync: '2026-04-20T12:30:00.000Z', status: 'ok', recordsProcessed: 124, lastSuccess: '2026-04-20T12:30:00.000Z' } },
+    records: {
+      companies: 1148213,
+      financials: 2710455,
+      roles: 3120877,
+      inspections: 98233,
+      licenses: 14710,
+      procurementNotices: 0,
+    },
+    dataSources: {
+      'brreg-updates': {
+        lastSync: '2026-04-20T12:30:00.000Z',
+        status: 'ok',
+        recordsProcessed: 124,
+        lastSuccess: '2026-04-20T12:30:00.000Z',
+      },
+    },
   },
 ];
 
 export const MUNICIPALITIES_EXAMPLE = {
   data: [
     { countyCode: '03', countyName: 'Oslo', municipalities: [{ code: '0301', name: 'Oslo' }] },
-    { countyCode: '11', countyName: 'Rogaland', municipalities: [{ code: '1103', name: 'Stavanger' }, { code: '1108', name: 'Sandnes' }] },
+    {
+      countyCode: '11',
+      countyName: 'Rogaland',
+      municipalities: [
+        { code: '1103', name: 'Stavanger' },
+        { code: '1108', name: 'Sandnes' },
+      ],
+    },
   ],
 };
 
-export const ENRICH_BODY_EXAMPLES = [{ orgNumbers: [ORG, '111111111'] }, { pairs: [{ orgNumber: ORG, country: 'NO' }, { orgNumber: '5560000000', country: 'SE' }] }];
+export const ENRICH_BODY_EXAMPLES = [
+  { orgNumbers: [ORG, '111111111'] },
+  {
+    pairs: [
+      { orgNumber: ORG, country: 'NO' },
+      { orgNumber: '5560000000', country: 'SE' },
+    ],
+  },
+];
 
 export const ENRICH_RESULT_EXAMPLE = { data: [COMPANY_RECORD_EXAMPLE], notFound: ['111111111'], unavailable: [] };
 
@@ -268,7 +326,14 @@ export const DESTINATION_EXAMPLE = {
 
 export const PUSH_BODY_EXAMPLE = { orgNumbers: [ORG, '111111111'] };
 
-export const PUSH_RESULT_EXAMPLE = { destination: 'crm-webhook', requested: 2, delivered: 1, notFound: ['111111111'], unavailable: [], errors: [] };
+export const PUSH_RESULT_EXAMPLE = {
+  destination: 'crm-webhook',
+  requested: 2,
+  delivered: 1,
+  notFound: ['111111111'],
+  unavailable: [],
+  errors: [],
+};
 
 export const SHAREHOLDERS_EXAMPLE = {
   data: [
@@ -285,14 +350,35 @@ export const SHAREHOLDERS_EXAMPLE = {
       year: 2024,
       ownershipPct: 67,
     },
-    { shareholderName: 'Kari Nordmann', shareholderType: 'person', shareholderBirthYear: 1971, shareClass: 'Ordinære aksjer', shareCount: 1200, totalSharesInCompany: 2787574286, year: 2024, ownershipPct: 0 },
+    {
+      shareholderName: 'Kari Nordmann',
+      shareholderType: 'person',
+      shareholderBirthYear: 1971,
+      shareClass: 'Ordinære aksjer',
+      shareCount: 1200,
+      totalSharesInCompany: 2787574286,
+      year: 2024,
+      ownershipPct: 0,
+    },
   ],
   availableYears: [2024, 2023, 2022],
 };
 
 export const HOLDINGS_EXAMPLE = {
   shareholderOrgNumber: ORG,
-  data: [{ orgNumber: '987654321', companyName: 'EQUINOR ENERGY AS', orgFormCode: 'AS', employeeCount: 4500, shareClass: 'Ordinære aksjer', shareCount: 1000, totalSharesInCompany: 1000, year: 2024, ownershipPct: 100 }],
+  data: [
+    {
+      orgNumber: '987654321',
+      companyName: 'EQUINOR ENERGY AS',
+      orgFormCode: 'AS',
+      employeeCount: 4500,
+      shareClass: 'Ordinære aksjer',
+      shareCount: 1000,
+      totalSharesInCompany: 1000,
+      year: 2024,
+      ownershipPct: 100,
+    },
+  ],
 };
 
 export const GROUP_EXAMPLE = {
@@ -301,10 +387,15 @@ export const GROUP_EXAMPLE = {
     name: 'EQUINOR ASA',
     orgFormCode: 'ASA',
     employeeCount: 21408,
-    children: [{ orgNumber: '987654321', name: 'EQUINOR ENERGY AS', orgFormCode: 'AS', employeeCount: 4500, children: [] }],
+    children: [
+      { orgNumber: '987654321', name: 'EQUINOR ENERGY AS', orgFormCode: 'AS', employeeCount: 4500, children: [] },
+    ],
   },
   totalMembers: 2,
-  _sources: { attribution: ['Brønnøysundregistrene'], fields: { companyCore: 'Brønnøysundregistrene', groupHierarchy: 'Brønnøysundregistrene' } },
+  _sources: {
+    attribution: ['Brønnøysundregistrene'],
+    fields: { companyCore: 'Brønnøysundregistrene', groupHierarchy: 'Brønnøysundregistrene' },
+  },
 };
 
 export const ENRICHMENT_EXAMPLE = {
@@ -384,9 +475,30 @@ export const INSPECTION_EXAMPLE = {
   poststed: 'OSLO',
   inspectionType: 'ordinary',
   themes: [
-    { number: 1, nameNo: 'Rutiner og ledelse', nameNn: 'Rutinar og leiing', grade: 0, applicable: true, assessed: true },
+    {
+      number: 1,
+      nameNo: 'Rutiner og ledelse',
+      nameNn: 'Rutinar og leiing',
+      grade: 0,
+      applicable: true,
+      assessed: true,
+    },
     { number: 2, nameNo: 'Lokaler og utstyr', nameNn: 'Lokale og utstyr', grade: 1, applicable: true, assessed: true },
-    { number: 3, nameNo: 'Mathåndtering og tilberedning', nameNn: 'Mathandtering og tilverking', grade: 0, applicable: true, assessed: true },
-    { number: 4, nameNo: 'Merking og sporbarhet', nameNn: 'Merking og sporbarheit', grade: 4, applicable: false, assessed: false },
+    {
+      number: 3,
+      nameNo: 'Mathåndtering og tilberedning',
+      nameNn: 'Mathandtering og tilverking',
+      grade: 0,
+      applicable: true,
+      assessed: true,
+    },
+    {
+      number: 4,
+      nameNo: 'Merking og sporbarhet',
+      nameNn: 'Merking og sporbarheit',
+      grade: 4,
+      applicable: false,
+      assessed: false,
+    },
   ],
 };

@@ -14,14 +14,20 @@ const Theme = Type.Object({
   number: Type.Integer({ minimum: 1, maximum: 4 }),
   nameNo: Str,
   nameNn: Str,
-  grade: N(Type.Integer({ minimum: 0, maximum: 5, description: '0 no breach … 3 serious; 4 not applicable, 5 not assessed' })),
+  grade: N(
+    Type.Integer({ minimum: 0, maximum: 5, description: '0 no breach … 3 serious; 4 not applicable, 5 not assessed' }),
+  ),
   applicable: Type.Boolean({ description: 'false for grade 4 (ikke aktuelt)' }),
   assessed: Type.Boolean({ description: 'true when graded 0–3' }),
 });
 
 export const Inspection = Type.Object({
   id: Type.String(),
-  orgNumber: N(Type.String({ description: 'As Mattilsynet gives it (venue or legal entity); null when blank or invalid upstream' })),
+  orgNumber: N(
+    Type.String({
+      description: 'As Mattilsynet gives it (venue or legal entity); null when blank or invalid upstream',
+    }),
+  ),
   name: Type.String(),
   postnr: N(Type.String({ description: '4-digit postal code' })),
   totalRating: Type.Integer({ minimum: 0, maximum: 3, description: '0 best … 3 worst' }),

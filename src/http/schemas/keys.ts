@@ -2,7 +2,8 @@
 import { Type } from 'typebox';
 import { KEY_LIMITS_EXAMPLE } from './examples.ts';
 
-const Limit = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description: `${description}; null = unlimited` });
+const Limit = (description: string) =>
+  Type.Union([Type.Integer(), Type.Null()], { description: `${description}; null = unlimited` });
 
 export const KeyLimits = Type.Object(
   {

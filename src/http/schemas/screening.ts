@@ -28,7 +28,9 @@ const Adjustment = Type.Object({
 });
 
 const Explanation = Type.Object({
-  nameSimilarity: Type.Number({ description: 'Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments' }),
+  nameSimilarity: Type.Number({
+    description: 'Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments',
+  }),
   tokenOverlap: Type.Number({ description: 'Share of name tokens aligned with a similar token of the other name' }),
   phonetic: Type.Number({ description: 'Share of name tokens whose partner has the same Double Metaphone code' }),
   birthYear: StringEnum(['match', 'close', 'mismatch', 'unknown'] as const),
@@ -39,7 +41,9 @@ const Explanation = Type.Object({
 const Subject = Type.Object({
   id: Type.String({ description: 'Referenced by matches[].subject' }),
   kind: StringEnum(['company', 'person', 'organisation'] as const),
-  role: Type.String({ description: "Why the subject is screened: 'company', 'role:<code>' (DAGL, LEDE, MEDL …) or 'shareholder'" }),
+  role: Type.String({
+    description: "Why the subject is screened: 'company', 'role:<code>' (DAGL, LEDE, MEDL …) or 'shareholder'",
+  }),
   roles: Type.Array(Type.String(), { description: 'Every reason, when one person or organisation holds several' }),
   name: Type.String(),
   birthYear: Type.Optional(Type.Integer({ description: 'Persons only, when known; never a full birth date' })),
@@ -72,10 +76,24 @@ const EXAMPLE = {
   companyName: 'EKSEMPEL HOLDING AS',
   screenedAt: '2025-03-01T09:30:00.000Z',
   threshold: DEFAULT_THRESHOLD,
-  lists: [{ name: 'opensanctions-default', version: '20250301000000-abc', entityCount: 301234, lastSync: '2025-03-01T04:31:12.000Z' }],
+  lists: [
+    {
+      name: 'opensanctions-default',
+      version: '20250301000000-abc',
+      entityCount: 301234,
+      lastSync: '2025-03-01T04:31:12.000Z',
+    },
+  ],
   subjects: [
     { id: 'company', kind: 'company', role: 'company', roles: ['company'], name: 'EKSEMPEL HOLDING AS' },
-    { id: 'p1', kind: 'person', role: 'role:DAGL', roles: ['role:DAGL', 'shareholder'], name: 'Aleksandr Petrov', birthYear: 1968 },
+    {
+      id: 'p1',
+      kind: 'person',
+      role: 'role:DAGL',
+      roles: ['role:DAGL', 'shareholder'],
+      name: 'Aleksandr Petrov',
+      birthYear: 1968,
+    },
     { id: 'o1', kind: 'organisation', role: 'shareholder', roles: ['shareholder'], name: 'NORDISK KAPITAL AS' },
   ],
   matches: [
@@ -111,7 +129,10 @@ export const ScreeningResult = Type.Object(
     screenedAt: Type.String({ format: 'date-time' }),
     threshold: Type.Number(),
     lists: Type.Array(List, { description: 'Every loaded list, with its version and last successful sync' }),
-    subjects: Type.Array(Subject, { description: 'The company, its active roles (auditor and accountant excepted) and the holders of its latest shareholder year' }),
+    subjects: Type.Array(Subject, {
+      description:
+        'The company, its active roles (auditor and accountant excepted) and the holders of its latest shareholder year',
+    }),
     matches: Type.Array(Match, { description: 'Possible matches at or above the threshold, best first' }),
     summary: Type.Object({
       subjectsScreened: Type.Integer(),

@@ -5,19 +5,29 @@ import { GROUP_EXAMPLE } from './examples.ts';
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-export const Year = Type.Integer({ minimum: 2000, maximum: 2100, description: 'Register year (the snapshot as of 31 December)' });
+export const Year = Type.Integer({
+  minimum: 2000,
+  maximum: 2100,
+  description: 'Register year (the snapshot as of 31 December)',
+});
 
 export const ShareholderPosition = Type.Object({
   shareholderName: N(Type.String()),
-  shareholderOrgNumber: Type.Optional(N(Type.String({ description: 'Company holders; null for foreign holders, absent for natural persons' }))),
+  shareholderOrgNumber: Type.Optional(
+    N(Type.String({ description: 'Company holders; null for foreign holders, absent for natural persons' })),
+  ),
   shareholderType: Type.String({ enum: ['company', 'person', 'foreign'] }),
-  shareholderBirthYear: Type.Optional(N(Type.Integer({ description: 'Natural persons only (includePersons=true); never a full birth date' }))),
+  shareholderBirthYear: Type.Optional(
+    N(Type.Integer({ description: 'Natural persons only (includePersons=true); never a full birth date' })),
+  ),
   postalCode: Type.Optional(N(Type.String({ description: 'Entity holders only' }))),
   location: Type.Optional(N(Type.String({ description: 'Entity holders only' }))),
   countryCode: Type.Optional(N(Type.String({ description: 'Entity holders only (ISO 3166-1 alpha-2)' }))),
   shareClass: Type.String(),
   shareCount: Type.Integer(),
-  totalSharesInCompany: Type.Integer({ description: 'Shares of the class; the sum of the stored positions when the register gives none' }),
+  totalSharesInCompany: Type.Integer({
+    description: 'Shares of the class; the sum of the stored positions when the register gives none',
+  }),
   year: Type.Integer(),
   ownershipPct: Type.Number({ description: 'shareCount / totalSharesInCompany × 100, computed at read time' }),
 });

@@ -144,8 +144,15 @@ export function createCrawler(o: CrawlerOptions): Crawler {
     return robotsCache(url.origin, async () => {
       try {
         // RFC 9309 lets robots.txt redirect (up to five hops); safeFetch re-vets each.
-        const res = await request(new URL('/robots.txt', url.origin), { maxRedirects: 4, maxBodyBytes: ROBOTS_MAX_BYTES });
-        const state = robotsState(url.origin, { status: res.status, body: new TextDecoder().decode(res.body) }, agentToken);
+        const res = await request(new URL('/robots.txt', url.origin), {
+          maxRedirects: 4,
+          maxBodyBytes: ROBOTS_MAX_BYTES,
+        });
+        const state = robotsState(
+          url.origin,
+          { status: res.status, body: new TextDecoder().decode(res.body) },
+          agentToken,
+        );
         if (state.kind === 'rules' && state.crawlDelaySeconds) {
           pacer.setDelay(url.hostname, Math.min(state.crawlDelaySeconds * 1000, MAX_CRAWL_DELAY_MS));
         }
@@ -160,7 +167,17 @@ export function createCrawler(o: CrawlerOptions): Crawler {
   }
 
   async function fetchUncached(start: string): Promise<PageResult> {
-    const result: PageResult = { url: start, finalUrl: start, status: 0, headers: {}, setCookie: [], html: '', redirects: [], error: null, errorCode: null };
+    const result: PageResult = {
+      url: start,
+      finalUrl: start,
+      status: 0,
+      headers: {},
+      setCookie: [],
+      html: '',
+      redirects: [],
+      error: null,
+      errorCode: null,
+    };
     let current: URL;
     try {
       current = new URL(start);
@@ -173,7 +190,9 @@ export function createCrawler(o: CrawlerOptions): Crawler {
       if (!allowsUrl(robots, current.href)) return { ...result, error: 'robots-disallowed' };
       const url = current;
       const res = await hopCache(url.href, () =>
-        request(url, { maxRedirects: 0, maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024 }).catch((failed: unknown) => ({ failed })),
+        request(url, { maxRedirects: 0, maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024 }).catch((failed: unknown) => ({
+          failed,
+        })),
       );
       if ('failed' in res) {
         const { error, code } = classifyFetchError(res.failed);
@@ -191,7 +210,8 @@ export function createCrawler(o: CrawlerOptions): Crawler {
         } catch {
           return { ...result, error: 'blocked', errorCode: 'invalid-url' };
         }
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') return { ...result, error: 'blocked', errorCode: 'scheme' };
+        if (next.protocol !== 'http:' && next.protocol !== 'https:')
+          return { ...result, error: 'blocked', errorCode: 'scheme' };
         if (hop >= maxRedirects) return { ...result, error: 'too-many-redirects' };
         result.redirects.push(next.href);
         current = next;
@@ -206,7 +226,11 @@ export function createCrawler(o: CrawlerOptions): Crawler {
   return {
     checkHost(host) {
       return hostCache(host, async () => {
-        const check = await checkDestination(`http://${host}/`, { resolver, allowedAddresses: o.allowedAddresses, timeoutMs: o.timeoutMs });
+        const check = await checkDestination(`http://${host}/`, {
+          resolver,
+          allowedAddresses: o.allowedAddresses,
+          timeoutMs: o.timeoutMs,
+        });
         if (check.ok) return { ok: true } as const;
         if (check.reason === 'dns') return { ok: false, error: 'dns' } as const;
         if (check.reason === 'private-address') return { ok: false, error: 'private-address' } as const;

@@ -36,7 +36,12 @@ export function companyFields(e: CompanyEnrichment): CompanyEnrichmentFields {
   };
 }
 
-export async function processCompany(repo: EnrichmentRepository, crawler: Crawler, clock: Clock, row: DueCompany): Promise<CompanyOutcome> {
+export async function processCompany(
+  repo: EnrichmentRepository,
+  crawler: Crawler,
+  clock: Clock,
+  row: DueCompany,
+): Promise<CompanyOutcome> {
   const company = { orgNumber: row.orgNumber, name: row.name, orgFormCode: row.orgFormCode };
   let candidates = row.candidates as StoredCandidate[];
 
@@ -50,7 +55,10 @@ export async function processCompany(repo: EnrichmentRepository, crawler: Crawle
 
   // Scoring is pure and cheap: a company resumed at 'scored' is scored again with today's
   // sharing counts rather than trusting a half-finished pass.
-  const pointers = await repo.otherPointers(row.companyId, candidates.map((c) => c.domain));
+  const pointers = await repo.otherPointers(
+    row.companyId,
+    candidates.map((c) => c.domain),
+  );
   const scored = scoreCompany(candidates, pointers, company);
   await repo.saveScored(row.companyId, scored);
 

@@ -30,7 +30,12 @@ async function fetchHomepage(crawler: Crawler, host: string): Promise<PageResult
   return secure;
 }
 
-export async function probeCandidate(crawler: Crawler, candidate: StoredCandidate, company: CompanyForSignals, now: Date): Promise<StoredCandidate> {
+export async function probeCandidate(
+  crawler: Crawler,
+  candidate: StoredCandidate,
+  company: CompanyForSignals,
+  now: Date,
+): Promise<StoredCandidate> {
   let best: PageResult | null = null;
   let dnsError: ProbeError | null = null;
   for (const host of hostsToTry(candidate)) {
@@ -48,9 +53,30 @@ export async function probeCandidate(crawler: Crawler, candidate: StoredCandidat
     }
   }
 
-  const page = best ?? { url: `https://${candidate.host}/`, finalUrl: `https://${candidate.host}/`, status: 0, headers: {}, setCookie: [], html: '', redirects: [], error: dnsError ?? 'dns', errorCode: null };
+  const page = best ?? {
+    url: `https://${candidate.host}/`,
+    finalUrl: `https://${candidate.host}/`,
+    status: 0,
+    headers: {},
+    setCookie: [],
+    html: '',
+    redirects: [],
+    error: dnsError ?? 'dns',
+    errorCode: null,
+  };
   const scan = scanHtml(page.html);
-  const signals = extractSignals({ url: page.url, finalUrl: page.finalUrl, status: page.status, html: page.html, headers: page.headers, setCookie: page.setCookie }, company, scan);
+  const signals = extractSignals(
+    {
+      url: page.url,
+      finalUrl: page.finalUrl,
+      status: page.status,
+      html: page.html,
+      headers: page.headers,
+      setCookie: page.setCookie,
+    },
+    company,
+    scan,
+  );
   signals.otherOrgNumbers = signals.otherOrgNumbers.slice(0, MAX_OTHER_ORG_NUMBERS);
   const live = isPage(page);
   return {
@@ -64,7 +90,9 @@ export async function probeCandidate(crawler: Crawler, candidate: StoredCandidat
     title: signals.title,
     signals,
     probedAt: now.toISOString(),
-    technologies: live ? detectTechnologies({ html: page.html, headers: page.headers, setCookie: page.setCookie }, scan) : [],
+    technologies: live
+      ? detectTechnologies({ html: page.html, headers: page.headers, setCookie: page.setCookie }, scan)
+      : [],
     social: live ? extractSocialHandles(page.html, page.finalUrl, scan) : null,
     // Scoring fills these.
     status: 'pending',

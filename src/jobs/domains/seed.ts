@@ -10,7 +10,9 @@ import { listedCandidate } from './types.ts';
 const BATCH = 1000;
 
 export function inputHash(s: Pick<SeedSource, 'name' | 'orgFormCode' | 'website' | 'email'>): string {
-  return createHash('sha1').update(JSON.stringify([s.name, s.orgFormCode, s.website, s.email])).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([s.name, s.orgFormCode, s.website, s.email]))
+    .digest('hex');
 }
 
 export function seedWrite(s: SeedSource, hash = inputHash(s)): SeedWrite {
@@ -25,7 +27,10 @@ export function seedWrite(s: SeedSource, hash = inputHash(s)): SeedWrite {
 }
 
 /** Returns how many companies got (new) candidates. */
-export async function seedCandidates(repo: EnrichmentRepository, onBatch: (seen: number) => void = () => {}): Promise<{ seeded: number; seen: number; pruned: number }> {
+export async function seedCandidates(
+  repo: EnrichmentRepository,
+  onBatch: (seen: number) => void = () => {},
+): Promise<{ seeded: number; seen: number; pruned: number }> {
   const pruned = await repo.pruneGone();
   let after = 0;
   let seeded = 0;

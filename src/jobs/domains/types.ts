@@ -1,7 +1,14 @@
 // The shape of one candidate domain as stored in enrichment.candidates and served (without the
 // internal detection fields) by GET /api/enrichment. It grows stage by stage: listed
 // (candidates), probed (HTTP facts, page signals), scored (ledger, score, status).
-import type { CandidateOrigin, EnrichmentStatus, LedgerEntry, PageSignals, SocialHandles, Technology } from '../../domain/enrichment/index.ts';
+import type {
+  CandidateOrigin,
+  EnrichmentStatus,
+  LedgerEntry,
+  PageSignals,
+  SocialHandles,
+  Technology,
+} from '../../domain/enrichment/index.ts';
 
 export type Stage = 'candidates' | 'probed' | 'scored' | 'done';
 
@@ -13,7 +20,15 @@ export type Stage = 'candidates' | 'probed' | 'scored' | 'done';
  * not a web page; `http-error`: the last answer was not 2xx.
  */
 export const PROBE_ERRORS = [
-  'dns', 'private-address', 'blocked', 'timeout', 'network', 'too-many-redirects', 'robots-disallowed', 'not-html', 'http-error',
+  'dns',
+  'private-address',
+  'blocked',
+  'timeout',
+  'network',
+  'too-many-redirects',
+  'robots-disallowed',
+  'not-html',
+  'http-error',
 ] as const;
 export type ProbeError = (typeof PROBE_ERRORS)[number];
 

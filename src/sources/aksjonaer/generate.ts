@@ -63,7 +63,12 @@ function* companyLines(
         if (opts.companies[i].orgNumber === company.orgNumber) i = (i + 1) % opts.companies.length;
         const holder = opts.companies[i];
         const place = rnd.pick(POSTAL_PLACES);
-        [name, id, postal, country] = [holder.name.toUpperCase(), holder.orgNumber, `${place.code} ${place.place}`, 'NO'];
+        [name, id, postal, country] = [
+          holder.name.toUpperCase(),
+          holder.orgNumber,
+          `${place.code} ${place.place}`,
+          'NO',
+        ];
       } else if (kind < 0.9) {
         const place = rnd.pick(POSTAL_PLACES);
         // About 1 in 100 person rows has a blank name, as in the real files.

@@ -51,7 +51,8 @@ const normaliseHeader = (s: string) => s.trim().normalize('NFC').toLowerCase();
 
 function detectHeader(text: string): boolean {
   const got = text.split(';').map(normaliseHeader);
-  const same = (want: readonly string[]) => got.length === want.length && want.every((w, i) => normaliseHeader(w) === got[i]);
+  const same = (want: readonly string[]) =>
+    got.length === want.length && want.every((w, i) => normaliseHeader(w) === got[i]);
   if (same(SHAREHOLDER_COLUMNS)) return true;
   if (same(COLUMNS_WITHOUT_COUNTRY)) return false;
   throw new ShareholderParseError(
@@ -92,7 +93,8 @@ function parseCount(value: string, line: number, column: string, optional: boole
 function parseCountry(value: string, line: number): string | null {
   const s = value.trim().toUpperCase();
   if (s === '') return null;
-  if (!/^[A-Z]{2}$/.test(s)) throw new ShareholderParseError(line, `Landkode must be a two-letter ISO code, got "${value}"`);
+  if (!/^[A-Z]{2}$/.test(s))
+    throw new ShareholderParseError(line, `Landkode must be a two-letter ISO code, got "${value}"`);
   return s;
 }
 
@@ -104,7 +106,10 @@ function toRow(f: string[], hasCountry: boolean, line: number): ShareholderRow {
 
   const orgNumber = orgnr.trim();
   if (!isValidNorwegianOrgNumber(orgNumber)) {
-    throw new ShareholderParseError(line, `Orgnr must be a 9-digit organisation number with a valid check digit, got "${orgnr}"`);
+    throw new ShareholderParseError(
+      line,
+      `Orgnr must be a 9-digit organisation number with a valid check digit, got "${orgnr}"`,
+    );
   }
   const companyName = company.trim();
   if (companyName === '') throw new ShareholderParseError(line, 'Selskap (company name) is blank');
@@ -133,7 +138,10 @@ function toRow(f: string[], hasCountry: boolean, line: number): ShareholderRow {
     // another Landkode, or in an old file without Landkode, is the register's foreign holder.
     holderType = countryCode === 'NO' ? 'person' : 'foreign';
   } else {
-    throw new ShareholderParseError(line, `Fødselsår/orgnr must be a 4-digit year, a 9-digit org number or blank, got "${idField}"`);
+    throw new ShareholderParseError(
+      line,
+      `Fødselsår/orgnr must be a 4-digit year, a 9-digit org number or blank, got "${idField}"`,
+    );
   }
 
   const { postalCode, postalPlace } = splitPostal(postal);
@@ -186,7 +194,10 @@ export async function* parseShareholderCsv(input: Readable): AsyncGenerator<Shar
     if (text.trim() === '') continue;
     const fields = splitShareholderLine(text, expected);
     if (!fields) {
-      throw new ShareholderParseError(line, `expected ${expected} fields separated by ";", got ${text.split(';').length}`);
+      throw new ShareholderParseError(
+        line,
+        `expected ${expected} fields separated by ";", got ${text.split(';').length}`,
+      );
     }
     yield toRow(fields, hasCountry, line);
   }

@@ -129,7 +129,8 @@ export function parsePostalAddress(value: string): BolagsverketPostalAddress | n
   const parts = splitComposite(value).map((p) => p.replace(/\s*(?:\\n|\r?\n)\s*/g, ', ').trim());
   const [street, careOf] = [nz(parts[0]), nz(parts[1])];
   let [city, postalCode] = [nz(parts[2]), nz(parts[3])];
-  if (city && POSTCODE.test(city) && !(postalCode && POSTCODE.test(postalCode))) [city, postalCode] = [postalCode, city];
+  if (city && POSTCODE.test(city) && !(postalCode && POSTCODE.test(postalCode)))
+    [city, postalCode] = [postalCode, city];
   const country = nz(parts[4]);
   return {
     street,

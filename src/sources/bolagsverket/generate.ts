@@ -50,7 +50,19 @@ function row(rng: Rng, i: number, previousOrg: string): string[] {
     // Sole trader under a (synthetic) personnummer: the parser must skip it.
     const pnr = `19${rng.int(40, 99)}${String(rng.int(1, 12)).padStart(2, '0')}${String(rng.int(1, 28)).padStart(2, '0')}${rng.int(1000, 9999)}`;
     const [town, post] = rng.pick(TOWNS);
-    return [`${pnr}$PERSON-IDORG`, '1', 'SE-LAND', `Firma ${rng.pick(WORDS)}$FORETAGSNAMN-ORGNAM$${registered}`, 'E-ORGFO', '', '', '', registered, 'Hantverk.', `Gatan 1$$${town}$${post}$SE-LAND`];
+    return [
+      `${pnr}$PERSON-IDORG`,
+      '1',
+      'SE-LAND',
+      `Firma ${rng.pick(WORDS)}$FORETAGSNAMN-ORGNAM$${registered}`,
+      'E-ORGFO',
+      '',
+      '',
+      '',
+      registered,
+      'Hantverk.',
+      `Gatan 1$$${town}$${post}$SE-LAND`,
+    ];
   }
   const duplicate = i % 100 === 51;
   const org = duplicate ? previousOrg : generatedOrgNumber(i);
@@ -63,11 +75,28 @@ function row(rng: Rng, i: number, previousOrg: string): string[] {
   const deregistered = i % 20 === 3;
   const dereg = deregistered ? randomDate(rng, 2000, 2025) : '';
   const reason = deregistered ? rng.pick(['AVREG-AVORG', 'KKAV-AVORG', 'FUAV-AVORG', 'LIAV-AVORG']) : '';
-  const pending = !deregistered && i % 50 === 7 ? 'KK-AVOMFO$2025-01-01' : !deregistered && i % 50 === 17 ? 'LI-AVOMFO$2025-02-01' : '';
+  const pending =
+    !deregistered && i % 50 === 7
+      ? 'KK-AVOMFO$2025-01-01'
+      : !deregistered && i % 50 === 17
+        ? 'LI-AVOMFO$2025-02-01'
+        : '';
   const [town, post] = rng.pick(TOWNS);
   const co = rng.chance(0.1) ? `c/o ${rng.pick(WORDS)} Redovisning` : '';
   const address = rng.chance(0.05) ? '' : `${rng.pick(WORDS)}gatan ${rng.int(1, 99)}$${co}$${town}$${post}$SE-LAND`;
-  return [`${org}$ORGNR-IDORG`, duplicate ? '1' : '', 'SE-LAND', names, `${form}-ORGFO`, dereg, reason, pending, registered, rng.pick(DESCRIPTIONS), address];
+  return [
+    `${org}$ORGNR-IDORG`,
+    duplicate ? '1' : '',
+    'SE-LAND',
+    names,
+    `${form}-ORGFO`,
+    dereg,
+    reason,
+    pending,
+    registered,
+    rng.pick(DESCRIPTIONS),
+    address,
+  ];
 }
 
 // The real file leaves some quotes unescaped inside quoted values (inch marks); so do we.
@@ -81,7 +110,11 @@ const bare = (f: string) => f.replaceAll(';', ',');
  * namnskyddslöpnummer 1 when i % 100 === 51 (dropped as a duplicate); every other row is a
  * distinct organisation, number `generatedOrgNumber(i)`.
  */
-export function generateBolagsverketText(count: number, seed: number, options: GenerateBolagsverketOptions = {}): Readable {
+export function generateBolagsverketText(
+  count: number,
+  seed: number,
+  options: GenerateBolagsverketOptions = {},
+): Readable {
   const quoted = options.quoted ?? true;
   const rng = seededRng(seed);
   async function* chunks(): AsyncGenerator<string> {

@@ -8,5 +8,16 @@ export {
 } from './parse-text.ts';
 export { parseBolagsverketZip } from './zip.ts';
 export { mapBolagsverketFields, BOLAGSVERKET_COLUMNS, type RowResult } from './map-row.ts';
-export { splitBolagsverketLine, splitComposite, parseNames, parsePostalAddress, parsePendingProcedures } from './fields.ts';
-export { generateBolagsverketText, generatedOrgNumber, expectedGeneratedCompanies, swedishCheckDigit } from './generate.ts';
+export {
+  splitBolagsverketLine,
+  splitComposite,
+  parseNames,
+  parsePostalAddress,
+  parsePendingProcedures,
+} from './fields.ts';
+export {
+  generateBolagsverketText,
+  generatedOrgNumber,
+  expectedGeneratedCompanies,
+  swedishCheckDigit,
+} from './generate.ts';

@@ -8,7 +8,10 @@ export interface NumberedLine {
   text: string;
 }
 
-export async function* readLinesLf(input: Readable, encoding: 'utf-8' | 'latin1' = 'utf-8'): AsyncGenerator<NumberedLine> {
+export async function* readLinesLf(
+  input: Readable,
+  encoding: 'utf-8' | 'latin1' = 'utf-8',
+): AsyncGenerator<NumberedLine> {
   const decoder = new TextDecoder(encoding); // replaces invalid bytes with U+FFFD instead of failing
   let pending = '';
   let line = 0;

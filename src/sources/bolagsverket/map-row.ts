@@ -1,7 +1,14 @@
 // Maps the 11 fields of one Bolagsverket bulk-file row to the shared Nordic record.
 import { isValidSwedishOrgNumber } from '../../domain/org-number.ts';
 import { parseIsoDate, type NordicCompanyRecord, type NordicCompanyStatus } from '../nordic-record.ts';
-import { codeOf, parseIdentity, parseNames, parsePendingProcedures, parsePostalAddress, primaryName } from './fields.ts';
+import {
+  codeOf,
+  parseIdentity,
+  parseNames,
+  parsePendingProcedures,
+  parsePostalAddress,
+  primaryName,
+} from './fields.ts';
 
 export const BOLAGSVERKET_COLUMNS = [
   'organisationsidentitet',
@@ -36,7 +43,19 @@ export function mapBolagsverketFields(fields: string[], orgFormLabels: ReadonlyM
   if (fields.length !== BOLAGSVERKET_COLUMNS.length) {
     throw new Error(`expected ${BOLAGSVERKET_COLUMNS.length} fields, got ${fields.length}`);
   }
-  const [identity, seqText, , namesText, formText, deregText, deregReasonText, pendingText, regText, descText, addrText] = fields;
+  const [
+    identity,
+    seqText,
+    ,
+    namesText,
+    formText,
+    deregText,
+    deregReasonText,
+    pendingText,
+    regText,
+    descText,
+    addrText,
+  ] = fields;
 
   const id = parseIdentity(identity);
   if (id.type === null || !ORGANISATION_IDENTITY_TYPES.has(id.type)) {
@@ -55,7 +74,8 @@ export function mapBolagsverketFields(fields: string[], orgFormLabels: ReadonlyM
   if (!isValidSwedishOrgNumber(orgNumber)) throw new Error(`organisation number ${orgNumber} fails the Luhn check`);
 
   const seq = seqText.trim();
-  if (seq !== '' && !/^\d+$/.test(seq)) throw new Error(`namnskyddslopnummer ${JSON.stringify(seq.slice(0, 20))} is not a number`);
+  if (seq !== '' && !/^\d+$/.test(seq))
+    throw new Error(`namnskyddslopnummer ${JSON.stringify(seq.slice(0, 20))} is not a number`);
 
   const name = primaryName(parseNames(namesText));
   if (!name) throw new Error(`${orgNumber}: organisationsnamn is empty`);
@@ -90,7 +110,11 @@ export function mapBolagsverketFields(fields: string[], orgFormLabels: ReadonlyM
 
   const formCode = codeOf(formText);
   const addr = parsePostalAddress(addrText);
-  const street = addr ? [addr.careOf ? (/^c\/o\b/i.test(addr.careOf) ? addr.careOf : `c/o ${addr.careOf}`) : null, addr.street].filter(Boolean).join(', ') || null : null;
+  const street = addr
+    ? [addr.careOf ? (/^c\/o\b/i.test(addr.careOf) ? addr.careOf : `c/o ${addr.careOf}`) : null, addr.street]
+        .filter(Boolean)
+        .join(', ') || null
+    : null;
   const description = descText.trim();
   return {
     kind: 'record',
@@ -106,7 +130,13 @@ export function mapBolagsverketFields(fields: string[], orgFormLabels: ReadonlyM
       businessAddress: null,
       postalAddress:
         addr && (street || addr.city || addr.postalCode)
-          ? { street, postalCode: addr.postalCode, city: addr.city, municipalityCode: null, countryCode: addr.countryCode }
+          ? {
+              street,
+              postalCode: addr.postalCode,
+              city: addr.city,
+              municipalityCode: null,
+              countryCode: addr.countryCode,
+            }
           : null,
       website: null,
       registrationDate,

@@ -55,7 +55,12 @@ let defaultLabels: Map<string, string> | null = null;
 export function swedishOrgFormLabels(): ReadonlyMap<string, string> {
   if (!defaultLabels) {
     const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../reference/org-forms-se.csv');
-    const rows = parse(readFileSync(file, 'utf8'), { columns: true, bom: true, skip_empty_lines: true, trim: true }) as {
+    const rows = parse(readFileSync(file, 'utf8'), {
+      columns: true,
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+    }) as {
       kode: string;
       beskrivelse: string;
     }[];
@@ -68,7 +73,9 @@ export function swedishOrgFormLabels(): ReadonlyMap<string, string> {
 const MAX_LINES_PER_RECORD = 5;
 
 function unquote(field: string): string {
-  return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1).replaceAll('""', '"') : field;
+  return field.length >= 2 && field.startsWith('"') && field.endsWith('"')
+    ? field.slice(1, -1).replaceAll('""', '"')
+    : field;
 }
 
 function splitRecordFields(text: string): { fields: string[]; open: boolean } {
@@ -89,7 +96,10 @@ interface Candidate {
 /** `a` is preferred over `b` for the same org number: no löpnummer first, then the lowest. */
 const better = (a: Candidate, b: Candidate) => (a.seq === null ? b.seq !== null : b.seq !== null && a.seq < b.seq);
 
-export async function* parseBolagsverketText(input: Readable, options: BolagsverketParseOptions = {}): AsyncGenerator<NordicCompanyRecord> {
+export async function* parseBolagsverketText(
+  input: Readable,
+  options: BolagsverketParseOptions = {},
+): AsyncGenerator<NordicCompanyRecord> {
   const stats = options.stats ?? newBolagsverketStats();
   const labels = options.orgFormLabels ?? swedishOrgFormLabels();
   const seen = new OrgNumberSet();
@@ -138,7 +148,11 @@ export async function* parseBolagsverketText(input: Readable, options: Bolagsver
       stats.lines++;
       let text = first.text;
       let split = splitRecordFields(text);
-      for (let joined = 1; split.open && joined < MAX_LINES_PER_RECORD && split.fields.length <= BOLAGSVERKET_COLUMNS.length; joined++) {
+      for (
+        let joined = 1;
+        split.open && joined < MAX_LINES_PER_RECORD && split.fields.length <= BOLAGSVERKET_COLUMNS.length;
+        joined++
+      ) {
         const more = await nextLine();
         if (!more) break;
         const candidate = splitRecordFields(`${text}\n${more.text}`);

@@ -26,12 +26,19 @@ export function createBrregClient(opts: { baseUrl: string; timeoutMs?: number; h
   const http = opts.http ?? createUpstreamClient({ baseUrl: opts.baseUrl, timeoutMs: opts.timeoutMs ?? 10_000 });
   const api = 'enhetsregisteret/api';
 
-  async function lookup<T extends BrregEnhet>(kind: 'enheter' | 'underenheter', orgnr: string): Promise<EnhetLookup & { enhet?: T }> {
-    const res = await http.getJson(`${api}/${kind}/${orgnr}`, { accept: kind === 'enheter' ? ENHET_JSON : UNDERENHET_JSON, pass: [404, 410] });
+  async function lookup<T extends BrregEnhet>(
+    kind: 'enheter' | 'underenheter',
+    orgnr: string,
+  ): Promise<EnhetLookup & { enhet?: T }> {
+    const res = await http.getJson(`${api}/${kind}/${orgnr}`, {
+      accept: kind === 'enheter' ? ENHET_JSON : UNDERENHET_JSON,
+      pass: [404, 410],
+    });
     if (res.status === 404) return { kind: 'not-found' };
     if (res.status === 410) return { kind: 'gone' };
     const body = res.body as T | null;
-    if (!body || typeof body.organisasjonsnummer !== 'string') throw new UpstreamError('malformed', `${kind}/${orgnr}: no organisasjonsnummer in the response`);
+    if (!body || typeof body.organisasjonsnummer !== 'string')
+      throw new UpstreamError('malformed', `${kind}/${orgnr}: no organisasjonsnummer in the response`);
     return body.slettedato ? { kind: 'deleted', enhet: body } : { kind: 'found', enhet: body };
   }
 
@@ -83,7 +90,12 @@ export function createBrregClient(opts: { baseUrl: string; timeoutMs?: number; h
     /** One page of the update feed from `fromId` (inclusive), ascending. */
     async updates(kind: 'enheter' | 'underenheter', fromId: number, size: number): Promise<BrregUpdate[]> {
       const key = kind === 'enheter' ? 'oppdaterteEnheter' : 'oppdaterteUnderenheter';
-      const params = new URLSearchParams({ oppdateringsid: String(fromId), size: String(size), sort: 'id,ASC', page: '0' });
+      const params = new URLSearchParams({
+        oppdateringsid: String(fromId),
+        size: String(size),
+        sort: 'id,ASC',
+        page: '0',
+      });
       const res = await http.getJson(`${api}/oppdateringer/${kind}?${params}`);
       return ((res.body as Page<BrregUpdate> | null)?._embedded?.[key] ?? []) as BrregUpdate[];
     },
@@ -99,7 +111,10 @@ export function createBrregClient(opts: { baseUrl: string; timeoutMs?: number; h
 
     /** The gzipped JSON dump of all units (streamed; ~190 MB). */
     download(kind: 'enheter' | 'underenheter'): Promise<Readable> {
-      return http.getStream(`${api}/${kind}/lastned`, 'application/vnd.brreg.enhetsregisteret.enhet.v2+gzip;charset=UTF-8, */*');
+      return http.getStream(
+        `${api}/${kind}/lastned`,
+        'application/vnd.brreg.enhetsregisteret.enhet.v2+gzip;charset=UTF-8, */*',
+      );
     },
 
     /** All roles of all units (gzipped JSON array), streamed. */

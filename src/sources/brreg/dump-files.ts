@@ -56,7 +56,8 @@ export async function writeDumpFiles(dir: string, count: number, seed = 1, start
     if (c.enhet.slettedato) continue;
     await out.enheter.add(c.enhet);
     for (const u of c.underenheter) await out.underenheter.add(u);
-    if (c.roller.rollegrupper?.length) await out.roller.add({ organisasjonsnummer: c.enhet.organisasjonsnummer, ...c.roller });
+    if (c.roller.rollegrupper?.length)
+      await out.roller.add({ organisasjonsnummer: c.enhet.organisasjonsnummer, ...c.roller });
     for (const r of c.regnskap) await out.regnskap.add(r);
   }
   await Promise.all(Object.values(out).map((f) => f.close()));

@@ -14,7 +14,38 @@ export interface GeneratedCompany {
   underenheter: BrregUnderenhet[];
 }
 
-const PREFIXES = ['Fjord', 'Nordlys', 'Vestland', 'Bjørke', 'Sjø', 'Fjell', 'Østlandet', 'Midtnorsk', 'Solberg', 'Lyngdal', 'Ås', 'Høgda', 'Skog', 'Havbris', 'Nordkapp', 'Trøndelag', 'Kyst', 'Elvebakken', 'Måkeskjær', 'Grønn', 'Blåbær', 'Tindved', 'Polar', 'Lofot', 'Sør', 'Vik', 'Dal', 'Berg', 'Furu', 'Ørn'];
+const PREFIXES = [
+  'Fjord',
+  'Nordlys',
+  'Vestland',
+  'Bjørke',
+  'Sjø',
+  'Fjell',
+  'Østlandet',
+  'Midtnorsk',
+  'Solberg',
+  'Lyngdal',
+  'Ås',
+  'Høgda',
+  'Skog',
+  'Havbris',
+  'Nordkapp',
+  'Trøndelag',
+  'Kyst',
+  'Elvebakken',
+  'Måkeskjær',
+  'Grønn',
+  'Blåbær',
+  'Tindved',
+  'Polar',
+  'Lofot',
+  'Sør',
+  'Vik',
+  'Dal',
+  'Berg',
+  'Furu',
+  'Ørn',
+];
 const TRADES: Record<string, string[]> = {
   A: ['Gård', 'Skogdrift', 'Fiskeoppdrett', 'Landbruk'],
   C: ['Mekaniske', 'Bryggeri', 'Bakeri', 'Snekkerverksted', 'Industri'],
@@ -56,7 +87,9 @@ interface Reference {
 let reference: Reference | undefined;
 function ref(): Reference {
   if (!reference) {
-    const nace = readNace('SN2007').rows.filter((n) => n.level === 5 && n.code !== '00.000').map((n) => ({ code: n.code, name: n.name, section: n.section ?? '' }));
+    const nace = readNace('SN2007')
+      .rows.filter((n) => n.level === 5 && n.code !== '00.000')
+      .map((n) => ({ code: n.code, name: n.name, section: n.section ?? '' }));
     const municipalities = new Map(readMunicipalities().rows.map((m) => [m.code, m.name]));
     const postal = readPostalCodes()
       .rows.filter((p) => (p.category === 'G' || p.category === 'B') && municipalities.has(p.municipality_code))
@@ -132,7 +165,9 @@ function address(r: SeededRandom) {
     landkode: 'NO',
     postnummer: p.code,
     poststed: p.place,
-    adresse: [`${r.pick(['Storgata', 'Kirkegata', 'Fjordveien', 'Industriveien', 'Strandgata', 'Skolegata', 'Bjørkeveien', 'Havnegata'])} ${r.int(1, 120)}`],
+    adresse: [
+      `${r.pick(['Storgata', 'Kirkegata', 'Fjordveien', 'Industriveien', 'Strandgata', 'Skolegata', 'Bjørkeveien', 'Havnegata'])} ${r.int(1, 120)}`,
+    ],
     kommune: muni.toUpperCase(),
     kommunenummer: p.municipalityNo,
   };
@@ -151,9 +186,21 @@ function rolle(code: string, beskrivelse: string, who: object, order: number) {
 }
 
 function roller(r: SeededRandom, form: string, orgnr: string, emp: number): BrregRoller {
-  if (form === 'ENK') return { rollegrupper: [{ type: { kode: 'INNH', beskrivelse: 'Innehaver' }, roller: [rolle('INNH', 'Innehaver', { person: person(r) }, 0)] }] };
+  if (form === 'ENK')
+    return {
+      rollegrupper: [
+        {
+          type: { kode: 'INNH', beskrivelse: 'Innehaver' },
+          roller: [rolle('INNH', 'Innehaver', { person: person(r) }, 0)],
+        },
+      ],
+    };
   const groups: NonNullable<BrregRoller['rollegrupper']> = [];
-  if (['AS', 'ASA', 'NUF', 'SA'].includes(form)) groups.push({ type: { kode: 'DAGL', beskrivelse: 'Daglig leder/ adm.direktør' }, roller: [rolle('DAGL', 'Daglig leder', { person: person(r) }, 0)] });
+  if (['AS', 'ASA', 'NUF', 'SA'].includes(form))
+    groups.push({
+      type: { kode: 'DAGL', beskrivelse: 'Daglig leder/ adm.direktør' },
+      roller: [rolle('DAGL', 'Daglig leder', { person: person(r) }, 0)],
+    });
   const board = [rolle('LEDE', 'Styrets leder', { person: person(r) }, 0)];
   const members = emp > 20 ? r.int(2, 5) : r.int(0, 2);
   for (let i = 0; i < members; i++) board.push(rolle('MEDL', 'Styremedlem', { person: person(r) }, i + 1));
@@ -163,14 +210,24 @@ function roller(r: SeededRandom, form: string, orgnr: string, emp: number): Brre
     const share = form === 'ANS' ? {} : { ansvarsandel: '50%' };
     groups.push({
       type: { kode: 'DELT', beskrivelse: 'Deltakere' },
-      roller: [rolle('DTPR', 'Deltaker med delt ansvar', { person: person(r), ...share }, 0), rolle('DTPR', 'Deltaker med delt ansvar', { person: person(r), ...share }, 1)],
+      roller: [
+        rolle('DTPR', 'Deltaker med delt ansvar', { person: person(r), ...share }, 0),
+        rolle('DTPR', 'Deltaker med delt ansvar', { person: person(r), ...share }, 1),
+      ],
     });
   }
   if (form === 'AS' || form === 'ASA') {
     const auditor = orgNumberFor(Number(orgnr.slice(3, 7)) % 500, 89_000_000);
     groups.push({
       type: { kode: 'REVI', beskrivelse: 'Revisor' },
-      roller: [rolle('REVI', 'Revisor', { enhet: { organisasjonsnummer: auditor, navn: [`${r.pick(PREFIXES)} Revisjon AS`], erSlettet: false } }, 0)],
+      roller: [
+        rolle(
+          'REVI',
+          'Revisor',
+          { enhet: { organisasjonsnummer: auditor, navn: [`${r.pick(PREFIXES)} Revisjon AS`], erSlettet: false } },
+          0,
+        ),
+      ],
     });
   }
   return { rollegrupper: groups };
@@ -193,9 +250,16 @@ function regnskap(r: SeededRandom, orgnr: string, form: string, emp: number, yea
       virksomhet: { organisasjonsnummer: orgnr, organisasjonsform: form, morselskap: false },
       regnskapsperiode: { fraDato: `${year}-01-01`, tilDato: `${year}-12-31` },
       valuta: 'NOK',
-      egenkapitalGjeld: { sumEgenkapitalGjeld: assets, egenkapital: { sumEgenkapital: equity }, gjeldOversikt: { sumGjeld: assets - equity } },
+      egenkapitalGjeld: {
+        sumEgenkapitalGjeld: assets,
+        egenkapital: { sumEgenkapital: equity },
+        gjeldOversikt: { sumGjeld: assets - equity },
+      },
       eiendeler: { sumEiendeler: assets },
-      resultatregnskapResultat: { aarsresultat: net, driftsresultat: { driftsresultat: operating, driftsinntekter: { sumDriftsinntekter: revenue } } },
+      resultatregnskapResultat: {
+        aarsresultat: net,
+        driftsresultat: { driftsresultat: operating, driftsinntekter: { sumDriftsinntekter: revenue } },
+      },
     });
   }
   return out;
@@ -214,9 +278,20 @@ export function generateCompany(i: number, seed = 1): GeneratedCompany {
   const bankrupt = !deleted && r.chance(0.015);
   const filesAccounts = ['AS', 'ASA', 'NUF', 'SA', 'ANS', 'DA'].includes(form) && !deleted && r.chance(0.9);
   const accountYears = filesAccounts ? r.int(1, 3) : 0;
-  const slug = name.toLowerCase().replace(/(^| )(as|asa|ans|da|nuf|sa)( |$)/g, ' ').replace(/æ/g, 'ae').replace(/ø/g, 'o').replace(/å/g, 'a').replace(/[^a-z0-9]+/g, '');
+  const slug = name
+    .toLowerCase()
+    .replace(/(^| )(as|asa|ans|da|nuf|sa)( |$)/g, ' ')
+    .replace(/æ/g, 'ae')
+    .replace(/ø/g, 'o')
+    .replace(/å/g, 'a')
+    .replace(/[^a-z0-9]+/g, '');
   const enhet: BrregEnhet = deleted
-    ? { organisasjonsnummer: orgnr, navn: name.toUpperCase(), organisasjonsform: { kode: form, beskrivelse: formDesc }, slettedato: isoDate(r, 2015, 2025) }
+    ? {
+        organisasjonsnummer: orgnr,
+        navn: name.toUpperCase(),
+        organisasjonsform: { kode: form, beskrivelse: formDesc },
+        slettedato: isoDate(r, 2015, 2025),
+      }
     : {
         organisasjonsnummer: orgnr,
         navn: name.toUpperCase(),
@@ -226,7 +301,14 @@ export function generateCompany(i: number, seed = 1): GeneratedCompany {
         registreringsdatoEnhetsregisteret: founded,
         registrertIMvaregisteret: r.chance(0.7),
         naeringskode1: { kode: nace.code, beskrivelse: nace.name },
-        ...(r.chance(0.1) ? { naeringskode2: (() => { const n2 = r.pick(ref().nace); return { kode: n2.code, beskrivelse: n2.name }; })() } : {}),
+        ...(r.chance(0.1)
+          ? {
+              naeringskode2: (() => {
+                const n2 = r.pick(ref().nace);
+                return { kode: n2.code, beskrivelse: n2.name };
+              })(),
+            }
+          : {}),
         ...(emp !== undefined ? { antallAnsatte: emp } : {}),
         harRegistrertAntallAnsatte: emp !== undefined,
         stiftelsesdato: founded,

@@ -1,5 +1,12 @@
 // Maps brreg's JSON to the store's company parts (domain/company.ts).
-import { SOURCE, type Address, type CompanyCore, type FinancialInput, type RoleInput, type SubUnitInput } from '../../domain/company.ts';
+import {
+  SOURCE,
+  type Address,
+  type CompanyCore,
+  type FinancialInput,
+  type RoleInput,
+  type SubUnitInput,
+} from '../../domain/company.ts';
 import type { BrregAddress, BrregEnhet, BrregRegnskap, BrregRoller, BrregUnderenhet } from './types.ts';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
@@ -10,7 +17,11 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export function mapAddress(a: BrregAddress | undefined | null): Address | null {
   if (!a) return null;
   // `adresse` lines may hold null and "" entries.
-  const street = (a.adresse ?? []).map(text).filter((l): l is string => l !== null).join(', ') || null;
+  const street =
+    (a.adresse ?? [])
+      .map(text)
+      .filter((l): l is string => l !== null)
+      .join(', ') || null;
   const out: Address = {
     street,
     postalCode: text(a.postnummer),
@@ -63,7 +74,15 @@ export function mapEnhet(e: BrregEnhet): CompanyCore {
     isInForcedDissolution: forced,
     isDeleted: deleted,
     deletedDate: date(e.slettedato),
-    status: deleted ? 'deleted' : bankrupt ? 'bankrupt' : forced ? 'forced-dissolution' : dissolving ? 'dissolving' : 'active',
+    status: deleted
+      ? 'deleted'
+      : bankrupt
+        ? 'bankrupt'
+        : forced
+          ? 'forced-dissolution'
+          : dissolving
+            ? 'dissolving'
+            : 'active',
     description: (e.vedtektsfestetFormaal ?? e.aktivitet ?? []).map(text).filter(Boolean).join(' ') || null,
     lastSubmittedAccountsYear: text(e.sisteInnsendteAarsregnskap),
     source: SOURCE.brreg,
@@ -95,7 +114,9 @@ export function mapRoller(r: BrregRoller | null | undefined): RoleInput[] {
       const code = text(role.type?.kode);
       if (!code) continue;
       const birth = text(role.person?.fodselsdato);
-      const entityName = Array.isArray(role.enhet?.navn) ? role.enhet.navn.map(text).filter(Boolean).join(' ') : text(role.enhet?.navn);
+      const entityName = Array.isArray(role.enhet?.navn)
+        ? role.enhet.navn.map(text).filter(Boolean).join(' ')
+        : text(role.enhet?.navn);
       out.push({
         groupCode: text(group.type?.kode),
         groupDescription: text(group.type?.beskrivelse),

@@ -60,8 +60,17 @@ export interface BrregUnderenhet extends BrregEnhet {
 
 export interface BrregRolle {
   type?: BrregCode;
-  person?: { fodselsdato?: string; navn?: { fornavn?: string; mellomnavn?: string; etternavn?: string }; erDoed?: boolean };
-  enhet?: { organisasjonsnummer?: string; navn?: string[] | string; erSlettet?: boolean; organisasjonsform?: BrregCode };
+  person?: {
+    fodselsdato?: string;
+    navn?: { fornavn?: string; mellomnavn?: string; etternavn?: string };
+    erDoed?: boolean;
+  };
+  enhet?: {
+    organisasjonsnummer?: string;
+    navn?: string[] | string;
+    erSlettet?: boolean;
+    organisasjonsform?: BrregCode;
+  };
   valgtAv?: BrregCode;
   ansvarsandel?: string;
   avregistrert?: boolean;

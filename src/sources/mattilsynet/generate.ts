@@ -25,7 +25,16 @@ const THEMES = [
   ['Merking og sporbarhet', 'Merking og sporbarheit'],
 ] as const; // nynorsk names are our own rendering, not copied from upstream
 
-const STREETS = ['Storgata', 'Kongens gate', 'Bryggen', 'Søndre gate', 'Torget', 'Strandveien', 'Kirkegata', 'Fjordgata'];
+const STREETS = [
+  'Storgata',
+  'Kongens gate',
+  'Bryggen',
+  'Søndre gate',
+  'Torget',
+  'Strandveien',
+  'Kirkegata',
+  'Fjordgata',
+];
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** Mattilsynet-style ids: "Z" + 19 digits + 5 capitals (+ a type suffix). */
@@ -54,7 +63,11 @@ function ddmmyyyy(epochDay: number): string {
   return `${p(d.getUTCDate())}${p(d.getUTCMonth() + 1)}${d.getUTCFullYear()}`;
 }
 
-function venueRows(venue: InspectionGenerateOptions['venues'][number], opts: Required<Omit<InspectionGenerateOptions, 'venues' | 'seed'>>, rnd: SeededRandom): string[] {
+function venueRows(
+  venue: InspectionGenerateOptions['venues'][number],
+  opts: Required<Omit<InspectionGenerateOptions, 'venues' | 'seed'>>,
+  rnd: SeededRandom,
+): string[] {
   const place = rnd.pick(POSTAL_PLACES);
   const venueId = `${upstreamId(rnd)}_Tilsynsobjekt`;
   const street = `${rnd.pick(STREETS)} ${rnd.int(1, 120)}`;
@@ -106,7 +119,13 @@ export function generateInspectionsCsv(options: InspectionGenerateOptions): Read
   const rnd = seededRandom(options.seed);
   async function* chunks() {
     yield Buffer.from(`\uFEFF${INSPECTION_COLUMNS.join(';')}\n`, 'utf8');
-    for (const venue of options.venues) yield Buffer.from(venueRows(venue, opts, rnd).map((r) => `${r}\n`).join(''), 'utf8');
+    for (const venue of options.venues)
+      yield Buffer.from(
+        venueRows(venue, opts, rnd)
+          .map((r) => `${r}\n`)
+          .join(''),
+        'utf8',
+      );
   }
   return Readable.from(chunks(), { objectMode: false });
 }

@@ -54,10 +54,31 @@ export class InspectionParseError extends Error {
 }
 
 export const INSPECTION_COLUMNS = [
-  'tilsynsobjektid', 'orgnummer', 'navn', 'adrlinje1', 'adrlinje2', 'postnr', 'poststed', 'tilsynid', 'sakref',
-  'status', 'dato', 'total_karakter', 'tilsynsbesoektype',
-  'tema1_no', 'tema1_nn', 'karakter1', 'tema2_no', 'tema2_nn', 'karakter2',
-  'tema3_no', 'tema3_nn', 'karakter3', 'tema4_no', 'tema4_nn', 'karakter4',
+  'tilsynsobjektid',
+  'orgnummer',
+  'navn',
+  'adrlinje1',
+  'adrlinje2',
+  'postnr',
+  'poststed',
+  'tilsynid',
+  'sakref',
+  'status',
+  'dato',
+  'total_karakter',
+  'tilsynsbesoektype',
+  'tema1_no',
+  'tema1_nn',
+  'karakter1',
+  'tema2_no',
+  'tema2_nn',
+  'karakter2',
+  'tema3_no',
+  'tema3_nn',
+  'karakter3',
+  'tema4_no',
+  'tema4_nn',
+  'karakter4',
 ] as const;
 type Column = (typeof INSPECTION_COLUMNS)[number];
 
@@ -69,7 +90,10 @@ function columnIndex(header: string[]): Record<Column, number> {
   const names = header.map((h) => h.trim().toLowerCase());
   const missing = INSPECTION_COLUMNS.filter((c) => !names.includes(c));
   if (missing.length > 0) {
-    throw new InspectionParseError(1, `header lacks column(s) ${missing.join(', ')}; got "${header.join(';').slice(0, 200)}"`);
+    throw new InspectionParseError(
+      1,
+      `header lacks column(s) ${missing.join(', ')}; got "${header.join(';').slice(0, 200)}"`,
+    );
   }
   return Object.fromEntries(INSPECTION_COLUMNS.map((c) => [c, names.indexOf(c)])) as Record<Column, number>;
 }
@@ -85,7 +109,8 @@ export function parseInspectionDate(raw: string): string | null {
   if (!m) return null;
   const [, dd, mm, yyyy] = m;
   const d = new Date(Date.UTC(Number(yyyy), Number(mm) - 1, Number(dd)));
-  if (d.getUTCFullYear() !== Number(yyyy) || d.getUTCMonth() !== Number(mm) - 1 || d.getUTCDate() !== Number(dd)) return null;
+  if (d.getUTCFullYear() !== Number(yyyy) || d.getUTCMonth() !== Number(mm) - 1 || d.getUTCDate() !== Number(dd))
+    return null;
   return `${yyyy}-${mm}-${dd}`;
 }
 
@@ -128,7 +153,8 @@ function toRecord(f: string[], col: Record<Column, number>, line: number): Inspe
   let totalRating: 0 | 1 | 2 | 3;
   if (totalRaw === '') {
     const derived = worstGrade(themes.map((t) => t.grade));
-    if (derived === null) throw new InspectionParseError(line, 'total_karakter is blank and no karakter1–4 is graded 0–3');
+    if (derived === null)
+      throw new InspectionParseError(line, 'total_karakter is blank and no karakter1–4 is graded 0–3');
     totalRating = derived;
   } else if (/^[0-3]$/.test(totalRaw)) {
     totalRating = Number(totalRaw) as 0 | 1 | 2 | 3;

@@ -21,7 +21,10 @@ export function newPrhRejectLog(maxRejected = 10_000): RejectLog {
  * be mapped is counted in `rejects` (named by array index and business ID) and skipped; invalid
  * JSON, or a top level that is not an array, throws.
  */
-export async function* parsePrhJsonArray(input: Readable, options: PrhParseOptions = {}): AsyncGenerator<NordicCompanyRecord> {
+export async function* parsePrhJsonArray(
+  input: Readable,
+  options: PrhParseOptions = {},
+): AsyncGenerator<NordicCompanyRecord> {
   const rejects = options.rejects ?? newPrhRejectLog();
   const items = streamArray.withParserAsStream({ streamValues: false }); // whole values are assembled anyway: skip piecewise tokens
   // pipe() does not forward source errors (e.g. a corrupt ZIP entry); do it by hand.

@@ -5,7 +5,10 @@ import { RejectLog, type NordicCompanyRecord } from '../nordic-record.ts';
 import { parsePrhCompany } from './map-company.ts';
 import type { PrhCompaniesPage } from './types.ts';
 
-export type FetchLike = (url: string, init?: { headers?: Record<string, string>; signal?: AbortSignal }) => Promise<Response>;
+export type FetchLike = (
+  url: string,
+  init?: { headers?: Record<string, string>; signal?: AbortSignal },
+) => Promise<Response>;
 
 export type PrhQuery = Record<string, string | number | undefined>;
 

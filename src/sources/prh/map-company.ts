@@ -3,7 +3,13 @@
 // Finnish, then English, then Swedish; ceased when the company has an endDate or a ceased
 // trade-register status; bankruptcy/liquidation/restructuring from open companySituations.
 import { isValidFinnishBusinessId } from '../../domain/org-number.ts';
-import { parseIsoDate, text, type NordicAddress, type NordicCompanyRecord, type NordicCompanyStatus } from '../nordic-record.ts';
+import {
+  parseIsoDate,
+  text,
+  type NordicAddress,
+  type NordicCompanyRecord,
+  type NordicCompanyStatus,
+} from '../nordic-record.ts';
 import type { PrhAddress, PrhCoded, PrhCompany, PrhDescription, PrhName } from './types.ts';
 
 /** Finnish first: the register's own language, as Norwegian labels are for brreg data. */
@@ -41,9 +47,11 @@ function current<T extends { endDate?: string | null; registrationDate?: string 
 function mapAddress(a: PrhAddress | null): NordicAddress | null {
   if (!a) return null;
   const postOffices = Array.isArray(a.postOffices) ? a.postOffices : [];
-  const office = postOffices.find((p) => p?.languageCode === '1' && text(p.city)) ?? postOffices.find((p) => text(p?.city)) ?? null;
+  const office =
+    postOffices.find((p) => p?.languageCode === '1' && text(p.city)) ?? postOffices.find((p) => text(p?.city)) ?? null;
   const apartment = [text(a.apartmentNumber), text(a.apartmentIdSuffix)].filter(Boolean).join('');
-  let street = [text(a.street), text(a.buildingNumber), text(a.entrance), apartment || null].filter(Boolean).join(' ') || null;
+  let street =
+    [text(a.street), text(a.buildingNumber), text(a.entrance), apartment || null].filter(Boolean).join(' ') || null;
   if (!text(a.street) && text(a.postOfficeBox)) street = `PL ${text(a.postOfficeBox)}`; // postilokero
   const co = text(a.co);
   if (co) street = [/^c\/o\b/i.test(co) ? co : `c/o ${co}`, street].filter(Boolean).join(', ');
@@ -65,7 +73,8 @@ function pickAddress(addresses: PrhAddress[] | undefined, type: number): PrhAddr
 }
 
 function dateField(company: string, field: string, v: unknown): string | null {
-  if (v !== undefined && v !== null && typeof v !== 'string') throw new Error(`company ${company}: ${field} is not a string`);
+  if (v !== undefined && v !== null && typeof v !== 'string')
+    throw new Error(`company ${company}: ${field} is not a string`);
   try {
     return parseIsoDate(v as string | null | undefined);
   } catch (err) {
@@ -75,7 +84,8 @@ function dateField(company: string, field: string, v: unknown): string | null {
 
 /** Maps one company object; throws an Error naming the business ID and the problem. */
 export function parsePrhCompany(json: unknown): NordicCompanyRecord {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('PRH company is not a JSON object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error('PRH company is not a JSON object');
   const c = json as PrhCompany;
   const orgNumber = text(c.businessId?.value);
   if (!orgNumber) throw new Error('PRH company without businessId.value');

@@ -12,7 +12,12 @@ export class SanctionsParseError extends Error {
   }
 }
 
-export const SCREENED_SCHEMATA: ReadonlySet<string> = new Set<SanctionSchema>(['Person', 'Organization', 'Company', 'LegalEntity']);
+export const SCREENED_SCHEMATA: ReadonlySet<string> = new Set<SanctionSchema>([
+  'Person',
+  'Organization',
+  'Company',
+  'LegalEntity',
+]);
 
 export const isScreenedSchema = (s: unknown): s is SanctionSchema => typeof s === 'string' && SCREENED_SCHEMATA.has(s);
 

@@ -9,7 +9,7 @@ const UN_FORMAL_NAMES: Record<string, string> = {
   'united kingdom of great britain and northern ireland': 'gb',
   "democratic people's republic of korea": 'kp',
   'republic of moldova': 'md',
-  'syria': 'sy',
+  syria: 'sy',
   'netherlands (kingdom of the)': 'nl',
   'micronesia (federated states of)': 'fm',
   'bolivia (plurinational state of)': 'bo',

@@ -11,7 +11,10 @@ function wholeName(alias: XmlElement): string {
   const a = alias.attrs;
   const whole = (a.wholeName ?? '').trim();
   if (whole) return whole;
-  return [a.firstName, a.middleName, a.lastName].map((p) => (p ?? '').trim()).filter(Boolean).join(' ');
+  return [a.firstName, a.middleName, a.lastName]
+    .map((p) => (p ?? '').trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 function birthDate(b: XmlElement): string | null {
@@ -29,14 +32,22 @@ function toEntity(el: XmlElement, index: number): SanctionEntity {
   const subject = childrenNamed(el, 'subjectType')[0];
   const code = subject?.attrs.code ?? '';
   if (code !== 'person' && code !== 'enterprise') {
-    throw new SanctionsParseError(where, `subjectType code ${JSON.stringify(code)} is neither "person" nor "enterprise"`);
+    throw new SanctionsParseError(
+      where,
+      `subjectType code ${JSON.stringify(code)} is neither "person" nor "enterprise"`,
+    );
   }
-  const aliases = childrenNamed(el, 'nameAlias').map((a) => ({ name: wholeName(a), strong: a.attrs.strong !== 'false' }));
+  const aliases = childrenNamed(el, 'nameAlias').map((a) => ({
+    name: wholeName(a),
+    strong: a.attrs.strong !== 'false',
+  }));
   const strong = aliases.filter((a) => a.strong && a.name).map((a) => a.name);
   const weak = aliases.filter((a) => !a.strong && a.name).map((a) => a.name);
   const name = strong[0] ?? weak[0];
   if (!name) throw new SanctionsParseError(where, `entity eu-fsf-${logicalId} has no name`);
-  const countries = [...childrenNamed(el, 'citizenship'), ...childrenNamed(el, 'address')].map((c) => iso2(c.attrs.countryIso2Code));
+  const countries = [...childrenNamed(el, 'citizenship'), ...childrenNamed(el, 'address')].map((c) =>
+    iso2(c.attrs.countryIso2Code),
+  );
   const published = childrenNamed(el, 'regulation')
     .map((r) => (r.attrs.publicationDate ?? '').trim())
     .filter((d) => /^\d{4}-\d{2}-\d{2}/.test(d))

@@ -23,8 +23,7 @@ interface FtmEntity {
 }
 
 export type FtmDeltaRecord =
-  | { op: 'ADD' | 'MOD'; id: string; entity: SanctionEntity }
-  | { op: 'DEL'; id: string; entity?: undefined };
+  { op: 'ADD' | 'MOD'; id: string; entity: SanctionEntity } | { op: 'DEL'; id: string; entity?: undefined };
 
 const COUNTRY_PROPS = ['nationality', 'citizenship', 'country', 'jurisdiction'];
 
@@ -39,16 +38,19 @@ function parseJson(text: string, where: string): unknown {
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 function checkEntity(raw: unknown, where: string): FtmEntity {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SanctionsParseError(where, 'entity is not an object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new SanctionsParseError(where, 'entity is not an object');
   const e = raw as Record<string, unknown>;
   if (typeof e.id !== 'string' || e.id === '') throw new SanctionsParseError(where, 'entity has no "id"');
-  if (typeof e.schema !== 'string' || e.schema === '') throw new SanctionsParseError(where, `entity ${e.id} has no "schema"`);
+  if (typeof e.schema !== 'string' || e.schema === '')
+    throw new SanctionsParseError(where, `entity ${e.id} has no "schema"`);
   const props = e.properties ?? {};
   if (typeof props !== 'object' || props === null || Array.isArray(props)) {
     throw new SanctionsParseError(where, `entity ${e.id}: "properties" is not an object`);
   }
   for (const [key, value] of Object.entries(props)) {
-    if (!isStringList(value)) throw new SanctionsParseError(where, `entity ${e.id}: property "${key}" is not a list of strings`);
+    if (!isStringList(value))
+      throw new SanctionsParseError(where, `entity ${e.id}: property "${key}" is not a list of strings`);
   }
   if (e.datasets !== undefined && !isStringList(e.datasets)) {
     throw new SanctionsParseError(where, `entity ${e.id}: "datasets" is not a list of strings`);
@@ -63,7 +65,11 @@ export function fromFtm(e: FtmEntity): SanctionEntity | null {
   const names = uniqueStrings(p.name ?? []);
   const name = (e.caption ?? '').trim() || names[0];
   if (!name) return null; // an unnamed target cannot be screened by name
-  const { aliases, weakAliases } = splitNames(name, [...names, ...(p.alias ?? []), ...(p.previousName ?? [])], p.weakAlias ?? []);
+  const { aliases, weakAliases } = splitNames(
+    name,
+    [...names, ...(p.alias ?? []), ...(p.previousName ?? [])],
+    p.weakAlias ?? [],
+  );
   const entity: SanctionEntity = {
     id: e.id,
     schema: e.schema,
@@ -82,7 +88,10 @@ export function fromFtm(e: FtmEntity): SanctionEntity | null {
 }
 
 /** Streams the screened targets of an `entities.ftm.json` file. */
-export async function* parseFtmEntities(input: Readable, fileName = 'entities.ftm.json'): AsyncGenerator<SanctionEntity> {
+export async function* parseFtmEntities(
+  input: Readable,
+  fileName = 'entities.ftm.json',
+): AsyncGenerator<SanctionEntity> {
   for await (const { line, text } of readLines(input)) {
     if (text.trim() === '') continue;
     const where = `${fileName} line ${line}`;
@@ -96,14 +105,18 @@ export async function* parseFtmEntities(input: Readable, fileName = 'entities.ft
  * a screened target come out as DEL: a store applying the delta must then drop it, and a DEL
  * of an id it never had is a no-op. DEL may carry only `{"id": …}`.
  */
-export async function* parseFtmDelta(input: Readable, fileName = 'entities.delta.json'): AsyncGenerator<FtmDeltaRecord> {
+export async function* parseFtmDelta(
+  input: Readable,
+  fileName = 'entities.delta.json',
+): AsyncGenerator<FtmDeltaRecord> {
   for await (const { line, text } of readLines(input)) {
     if (text.trim() === '') continue;
     const where = `${fileName} line ${line}`;
     const raw = parseJson(text, where);
     if (typeof raw !== 'object' || raw === null) throw new SanctionsParseError(where, 'delta record is not an object');
     const { op, entity } = raw as { op?: unknown; entity?: unknown };
-    if (op !== 'ADD' && op !== 'MOD' && op !== 'DEL') throw new SanctionsParseError(where, `unknown op ${JSON.stringify(op)} (expected ADD, MOD or DEL)`);
+    if (op !== 'ADD' && op !== 'MOD' && op !== 'DEL')
+      throw new SanctionsParseError(where, `unknown op ${JSON.stringify(op)} (expected ADD, MOD or DEL)`);
     if (op === 'DEL') {
       const id = (entity as { id?: unknown } | undefined)?.id;
       if (typeof id !== 'string' || id === '') throw new SanctionsParseError(where, 'DEL without entity id');

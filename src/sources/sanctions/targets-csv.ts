@@ -20,7 +20,11 @@ export interface TargetsCsvOptions {
 const REQUIRED = ['id', 'schema', 'name'] as const;
 const PEP_TITLE = /\bpeps?\b|politically exposed/i;
 
-const multi = (v: string | undefined) => (v ?? '').split(';').map((s) => s.trim()).filter(Boolean);
+const multi = (v: string | undefined) =>
+  (v ?? '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function topicsOf(row: (col: string) => string | undefined, datasets: string[], fixed: string[] | undefined): string[] {
   const topics = [...(fixed ?? [])];
@@ -30,7 +34,10 @@ function topicsOf(row: (col: string) => string | undefined, datasets: string[], 
 }
 
 /** Streams the screened targets of a `targets.simple.csv` file. */
-export async function* parseTargetsSimpleCsv(input: Readable, options: TargetsCsvOptions = {}): AsyncGenerator<SanctionEntity> {
+export async function* parseTargetsSimpleCsv(
+  input: Readable,
+  options: TargetsCsvOptions = {},
+): AsyncGenerator<SanctionEntity> {
   const fileName = options.fileName ?? 'targets.simple.csv';
   let columns: Map<string, number> | null = null;
   for await (const { line, fields } of readCsvRecords(input, ',')) {

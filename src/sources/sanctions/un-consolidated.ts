@@ -33,14 +33,22 @@ function toEntity(el: XmlElement, index: number): SanctionEntity {
   const dataId = childText(el, 'DATAID');
   if (!/^\d+$/.test(dataId)) throw new SanctionsParseError(where, `DATAID ${JSON.stringify(dataId)} is not a number`);
   const parts = person ? ['FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME'] : ['FIRST_NAME'];
-  const name = parts.map((p) => childText(el, p)).filter(Boolean).join(' ');
+  const name = parts
+    .map((p) => childText(el, p))
+    .filter(Boolean)
+    .join(' ');
   if (!name) throw new SanctionsParseError(where, `un-${dataId} has no FIRST_NAME`);
   const aliasTag = person ? 'INDIVIDUAL_ALIAS' : 'ENTITY_ALIAS';
-  const aliases = childrenNamed(el, aliasTag).map((a) => ({ name: childText(a, 'ALIAS_NAME'), low: /^low$/i.test(childText(a, 'QUALITY')) }));
+  const aliases = childrenNamed(el, aliasTag).map((a) => ({
+    name: childText(a, 'ALIAS_NAME'),
+    low: /^low$/i.test(childText(a, 'QUALITY')),
+  }));
   const strong = [childText(el, 'NAME_ORIGINAL_SCRIPT'), ...aliases.filter((a) => !a.low).map((a) => a.name)];
   const weak = aliases.filter((a) => a.low).map((a) => a.name);
   const nationality = childrenNamed(child(el, 'NATIONALITY') ?? el, 'VALUE').map((v) => v.text);
-  const addressCountries = childrenNamed(el, person ? 'INDIVIDUAL_ADDRESS' : 'ENTITY_ADDRESS').map((a) => childText(a, 'COUNTRY'));
+  const addressCountries = childrenNamed(el, person ? 'INDIVIDUAL_ADDRESS' : 'ENTITY_ADDRESS').map((a) =>
+    childText(a, 'COUNTRY'),
+  );
   const updated = childrenNamed(child(el, 'LAST_DAY_UPDATED') ?? el, 'VALUE')
     .map((v) => v.text.trim())
     .filter((d) => /^\d{4}-\d{2}-\d{2}/.test(d))

@@ -56,7 +56,8 @@ export async function* xmlRecords(input: Readable, options: XmlRecordOptions): A
     }
     if (stack.length === 0 && !options.records.has(tag.local)) return;
     const attrs: Record<string, string> = {};
-    for (const a of Object.values(tag.attributes)) if (a.prefix !== 'xmlns' && a.name !== 'xmlns') attrs[a.local] = a.value;
+    for (const a of Object.values(tag.attributes))
+      if (a.prefix !== 'xmlns' && a.name !== 'xmlns') attrs[a.local] = a.value;
     const el: XmlElement = { name: tag.local, attrs, children: [], text: '', line: parser.line };
     stack.at(-1)?.children.push(el);
     stack.push(el);

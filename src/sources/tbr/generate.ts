@@ -30,10 +30,28 @@ interface Kind {
 
 /** The licence kinds we generate, with the product groups they cover. */
 const KINDS: readonly Kind[] = [
-  { registerType: 'Alkoholsbevilling', code: '01SKJE', groups: [['GRP1'], ['GRP1', 'GRP2'], ['GRP1', 'GRP2', 'GRP3']], byMunicipality: true, weight: 0.7 },
-  { registerType: 'Alkoholsbevilling', code: '11ENGR', groups: [['GRP1', 'GRP2', 'GRP3']], byMunicipality: false, weight: 0.1 },
+  {
+    registerType: 'Alkoholsbevilling',
+    code: '01SKJE',
+    groups: [['GRP1'], ['GRP1', 'GRP2'], ['GRP1', 'GRP2', 'GRP3']],
+    byMunicipality: true,
+    weight: 0.7,
+  },
+  {
+    registerType: 'Alkoholsbevilling',
+    code: '11ENGR',
+    groups: [['GRP1', 'GRP2', 'GRP3']],
+    byMunicipality: false,
+    weight: 0.1,
+  },
   { registerType: 'Tobakksbevilling', code: '18TBIM', groups: [['TROY', 'TINN']], byMunicipality: false, weight: 0.1 },
-  { registerType: 'Tobakksbevilling', code: '19TBEK', groups: [['TROY'], ['TINN'], ['TROY', 'TINN']], byMunicipality: false, weight: 0.1 },
+  {
+    registerType: 'Tobakksbevilling',
+    code: '19TBEK',
+    groups: [['TROY'], ['TINN'], ['TROY', 'TINN']],
+    byMunicipality: false,
+    weight: 0.1,
+  },
 ];
 
 function pickKind(rnd: SeededRandom) {
@@ -45,7 +63,12 @@ function pickKind(rnd: SeededRandom) {
   return KINDS[0];
 }
 
-function makeRows(company: { orgNumber: string; name: string }, opts: Required<Omit<LicenseGenerateOptions, 'companies' | 'seed'>>, rnd: SeededRandom, next: () => number): Row[] {
+function makeRows(
+  company: { orgNumber: string; name: string },
+  opts: Required<Omit<LicenseGenerateOptions, 'companies' | 'seed'>>,
+  rnd: SeededRandom,
+  next: () => number,
+): Row[] {
   const rows: Row[] = [];
   const count = rnd.int(0, opts.maxLicensesPerCompany);
   for (let i = 0; i < count; i++) {
@@ -63,7 +86,10 @@ function makeRows(company: { orgNumber: string; name: string }, opts: Required<O
       licenseTypeDescription: null, // filled by the parser's code table
       orgNumber: company.orgNumber,
       holderName: company.name,
-      venueName: kind.code === '01SKJE' ? `${rnd.pick(VENUE_KINDS)} ${company.name.replace(/\s+(AS|ASA|ANS|DA)$/i, '')}` : company.name,
+      venueName:
+        kind.code === '01SKJE'
+          ? `${rnd.pick(VENUE_KINDS)} ${company.name.replace(/\s+(AS|ASA|ANS|DA)$/i, '')}`
+          : company.name,
       venueOrgNumber: null,
       productGroups: [...rnd.pick(kind.groups)],
       address: `${rnd.pick(STREETS)} ${rnd.int(1, 80)}`,
@@ -88,8 +114,15 @@ const csvField = (v: string | string[] | null) => {
  * Returns licence records as a UTF-8 byte stream: `csv` (default; with BOM and header), `ndjson`,
  * or `json` (one array). Same options and seed → same bytes.
  */
-export function generateLicensesCsv(options: LicenseGenerateOptions, format: 'csv' | 'ndjson' | 'json' = 'csv'): Readable {
-  const opts = { maxLicensesPerCompany: options.maxLicensesPerCompany ?? 2, fromYear: options.fromYear ?? 2016, toYear: options.toYear ?? 2024 };
+export function generateLicensesCsv(
+  options: LicenseGenerateOptions,
+  format: 'csv' | 'ndjson' | 'json' = 'csv',
+): Readable {
+  const opts = {
+    maxLicensesPerCompany: options.maxLicensesPerCompany ?? 2,
+    fromYear: options.fromYear ?? 2016,
+    toYear: options.toYear ?? 2024,
+  };
   const rnd = seededRandom(options.seed);
   let serial = 100_000 + rnd.int(0, 99_999);
   const next = () => serial++;

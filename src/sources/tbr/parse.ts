@@ -62,7 +62,11 @@ async function* parseCsv(input: Readable): AsyncGenerator<LicenseRecord> {
         continue;
       }
       if (fields.length !== columns.length) {
-        throw new LicenseParseError(line, null, `expected ${columns.length} fields like the header, got ${fields.length}`);
+        throw new LicenseParseError(
+          line,
+          null,
+          `expected ${columns.length} fields like the header, got ${fields.length}`,
+        );
       }
       const raw: Partial<Record<LicenseField, string>> = {};
       columns.forEach((c, i) => (raw[c] = fields[i]));
@@ -78,20 +82,30 @@ async function* parseCsv(input: Readable): AsyncGenerator<LicenseRecord> {
 function headerColumns(header: string[]): LicenseField[] {
   const columns = header.map((name) => {
     const field = resolveField(name.trim());
-    if (!field) throw new LicenseParseError(1, name.trim(), `unknown column; known columns: ${LICENSE_FIELDS.join(', ')}`);
+    if (!field)
+      throw new LicenseParseError(1, name.trim(), `unknown column; known columns: ${LICENSE_FIELDS.join(', ')}`);
     return field;
   });
   const dup = columns.find((c, i) => columns.indexOf(c) !== i);
   if (dup) throw new LicenseParseError(1, dup, 'column appears twice');
   const missing = REQUIRED_LICENSE_FIELDS.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new LicenseParseError(1, missing[0], `required column missing (required: ${REQUIRED_LICENSE_FIELDS.join(', ')})`);
+  if (missing.length > 0)
+    throw new LicenseParseError(
+      1,
+      missing[0],
+      `required column missing (required: ${REQUIRED_LICENSE_FIELDS.join(', ')})`,
+    );
   return columns;
 }
 
 /** Maps a parsed JSON value's keys to fields, rejecting non-objects and unknown keys. */
 function fromJson(value: unknown, line: number): LicenseRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new LicenseParseError(line, null, `expected a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+    throw new LicenseParseError(
+      line,
+      null,
+      `expected a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+    );
   }
   const raw: Partial<Record<LicenseField, unknown>> = {};
   for (const [key, v] of Object.entries(value)) {
@@ -110,7 +124,11 @@ async function* parseNdjson(input: Readable): AsyncGenerator<LicenseRecord> {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new LicenseParseError(line, null, `invalid JSON (NDJSON needs one whole object per line): ${(err as Error).message}`);
+      throw new LicenseParseError(
+        line,
+        null,
+        `invalid JSON (NDJSON needs one whole object per line): ${(err as Error).message}`,
+      );
     }
     yield fromJson(value, line);
   }
@@ -132,7 +150,11 @@ async function* parseJsonArray(input: Readable): AsyncGenerator<LicenseRecord> {
     if (err instanceof LicenseParseError) throw err;
     // stream-json knows no line numbers, and elements parsed but not yet consumed are dropped
     // with the error, so all we can say is "at or after" the next element.
-    throw new LicenseParseError(index + 1, null, `invalid JSON array at or after element ${index + 1}: ${(err as Error).message}`);
+    throw new LicenseParseError(
+      index + 1,
+      null,
+      `invalid JSON array at or after element ${index + 1}: ${(err as Error).message}`,
+    );
   } finally {
     input.off('error', onError);
     input.unpipe(elements);

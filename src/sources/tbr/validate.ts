@@ -63,7 +63,8 @@ export function parseLicenseDate(raw: string): string | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) return null;
+  if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d))
+    return null;
   if (h === undefined) return day.toISOString();
   if (Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return null;
   const offset = zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
@@ -104,7 +105,8 @@ class Fields {
 
   orgNumber(field: LicenseField): string | null {
     const t = this.text(field);
-    if (t !== null && !isValidNorwegianOrgNumber(t)) this.fail(field, `must be a 9-digit organisation number with a valid check digit, got "${t}"`);
+    if (t !== null && !isValidNorwegianOrgNumber(t))
+      this.fail(field, `must be a 9-digit organisation number with a valid check digit, got "${t}"`);
     return t;
   }
 
@@ -118,15 +120,18 @@ class Fields {
     const v = this.raw.productGroups;
     let items: unknown[];
     if (v === undefined || v === null) items = [];
-    else if (typeof v === 'string') items = v.split('|'); // CSV
-    else if (Array.isArray(v)) items = v; // JSON
+    else if (typeof v === 'string')
+      items = v.split('|'); // CSV
+    else if (Array.isArray(v))
+      items = v; // JSON
     else this.fail('productGroups', 'must be a list of codes');
     const out: ProductGroup[] = [];
     for (const item of items) {
       if (typeof item !== 'string') this.fail('productGroups', `has a non-text entry ${JSON.stringify(item)}`);
       const code = item.trim().toUpperCase();
       if (code === '' && typeof v === 'string') continue; // "" or "GRP1||GRP2" from CSV
-      if (!isProductGroup(code)) this.fail('productGroups', `unknown product group "${item}" (known: GRP1, GRP2, GRP3, TROY, TINN)`);
+      if (!isProductGroup(code))
+        this.fail('productGroups', `unknown product group "${item}" (known: GRP1, GRP2, GRP3, TROY, TINN)`);
       if (!out.includes(code)) out.push(code);
     }
     return out;
@@ -137,9 +142,16 @@ class Fields {
 export function toLicenseRecord(raw: Partial<Record<LicenseField, unknown>>, line: number): LicenseRecord {
   // Orakel stores the number as an int; accept JSON integers and keep the text form.
   const n = raw.licenseNumber;
-  const f = new Fields(typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? { ...raw, licenseNumber: String(n) } : raw, line);
+  const f = new Fields(
+    typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? { ...raw, licenseNumber: String(n) } : raw,
+    line,
+  );
   for (const field of REQUIRED_LICENSE_FIELDS) f.required(field);
-  const licenseNumber = f.matching('licenseNumber', /^[0-9A-Za-z][0-9A-Za-z._/-]{0,39}$/, 'letters, digits and . _ / - (at most 40)')!;
+  const licenseNumber = f.matching(
+    'licenseNumber',
+    /^[0-9A-Za-z][0-9A-Za-z._/-]{0,39}$/,
+    'letters, digits and . _ / - (at most 40)',
+  )!;
 
   const registerType = f.required('registerType');
   if (!(REGISTER_TYPES as readonly string[]).includes(registerType)) {

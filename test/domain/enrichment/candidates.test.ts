@@ -13,7 +13,14 @@ const company = (over: Partial<Parameters<typeof candidateDomains>[0]> = {}) => 
 
 describe('candidateDomains', () => {
   it('puts the registry website first, keeping its host, then e-mail, then name guesses', () => {
-    const c = candidateDomains(company({ name: 'Fjordlys Regnskap AS', orgFormCode: 'AS', website: 'www.fjordlys.no', email: 'post@fjordlysregnskap.no' }));
+    const c = candidateDomains(
+      company({
+        name: 'Fjordlys Regnskap AS',
+        orgFormCode: 'AS',
+        website: 'www.fjordlys.no',
+        email: 'post@fjordlysregnskap.no',
+      }),
+    );
     expect(c.slice(0, 2)).toEqual([
       { domain: 'fjordlys.no', host: 'www.fjordlys.no', origin: 'brreg-website' },
       { domain: 'fjordlysregnskap.no', host: 'fjordlysregnskap.no', origin: 'email-domain' },
@@ -46,12 +53,19 @@ describe('candidateDomains', () => {
     },
   );
 
-  it.each(['ola@gmail.com', 'kari.nordmann@online.no', 'x@hotmail.com', 'y@outlook.com', 'bad-address'])('skips free-mail %j', (email) => {
-    expect(candidateDomains(company({ email })).some((c) => c.origin === 'email-domain')).toBe(false);
-  });
+  it.each(['ola@gmail.com', 'kari.nordmann@online.no', 'x@hotmail.com', 'y@outlook.com', 'bad-address'])(
+    'skips free-mail %j',
+    (email) => {
+      expect(candidateDomains(company({ email })).some((c) => c.origin === 'email-domain')).toBe(false);
+    },
+  );
 
   it('uses the registrable domain of a company mail host', () => {
-    expect(candidateDomains(company({ email: 'Faktura@Mail.Firma.no' }))[0]).toEqual({ domain: 'firma.no', host: 'firma.no', origin: 'email-domain' });
+    expect(candidateDomains(company({ email: 'Faktura@Mail.Firma.no' }))[0]).toEqual({
+      domain: 'firma.no',
+      host: 'firma.no',
+      origin: 'email-domain',
+    });
   });
 });
 
@@ -79,14 +93,18 @@ describe('name guesses', () => {
 
   it('always yields valid, unique hostnames (property)', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 80 }), fc.option(fc.constantFrom('AS', 'ASA', 'ENK', 'DA'), { nil: null }), (name, form) => {
-        const c = candidateDomains({ name, orgFormCode: form, website: null, email: null });
-        const domains = c.map((x) => x.domain);
-        expect(new Set(domains).size).toBe(domains.length);
-        for (const { host } of c) {
-          expect(host).toMatch(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.(?:no|com)$/);
-        }
-      }),
+      fc.property(
+        fc.string({ maxLength: 80 }),
+        fc.option(fc.constantFrom('AS', 'ASA', 'ENK', 'DA'), { nil: null }),
+        (name, form) => {
+          const c = candidateDomains({ name, orgFormCode: form, website: null, email: null });
+          const domains = c.map((x) => x.domain);
+          expect(new Set(domains).size).toBe(domains.length);
+          for (const { host } of c) {
+            expect(host).toMatch(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.(?:no|com)$/);
+          }
+        },
+      ),
     );
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { scoreCandidate, sharedDomainPenalty, statusForScore, THRESHOLDS } from '../../../src/domain/enrichment/scoring.ts';
+import {
+  scoreCandidate,
+  sharedDomainPenalty,
+  statusForScore,
+  THRESHOLDS,
+} from '../../../src/domain/enrichment/scoring.ts';
 import { extractSignals, type PageSignals } from '../../../src/domain/enrichment/signals.ts';
 import { page } from './fixtures.ts';
 
@@ -77,13 +82,19 @@ describe('scoreCandidate rules', () => {
 
   it('halves the name weight for a short name and counts title over page', () => {
     const long = scoreCandidate({ ...base, nameInTitle: true, nameOnPage: true }, { ...only, origin: 'name-guess' });
-    const short = scoreCandidate({ ...base, nameInTitle: true, nameOnPage: true, nameIsShort: true }, { ...only, origin: 'name-guess' });
+    const short = scoreCandidate(
+      { ...base, nameInTitle: true, nameOnPage: true, nameIsShort: true },
+      { ...only, origin: 'name-guess' },
+    );
     expect(long.score - short.score).toBe(12);
     expect(long.ledger.filter((e) => e.signal.startsWith('name-'))).toHaveLength(1);
   });
 
   it('penalises a redirect away and a foreign org number', () => {
-    const r = scoreCandidate({ ...base, redirectedToOtherDomain: true, finalDomain: 'other.no', otherOrgNumbers: ['921845634'] }, { ...only, origin: 'brreg-website' });
+    const r = scoreCandidate(
+      { ...base, redirectedToOtherDomain: true, finalDomain: 'other.no', otherOrgNumbers: ['921845634'] },
+      { ...only, origin: 'brreg-website' },
+    );
     expect(r.ledger.map((e) => [e.signal, e.points])).toEqual([
       ['origin', 30],
       ['live-page', 10],
@@ -94,9 +105,15 @@ describe('scoreCandidate rules', () => {
   });
 
   it('clamps to 0–100', () => {
-    const top = scoreCandidate({ ...base, orgNumberOnPage: true, nameInTitle: true }, { ...only, origin: 'brreg-website' });
+    const top = scoreCandidate(
+      { ...base, orgNumberOnPage: true, nameInTitle: true },
+      { ...only, origin: 'brreg-website' },
+    );
     expect(top.score).toBe(100);
-    const bottom = scoreCandidate({ ...base, parkedMarkers: ['sedo'], defaultPageMarkers: ['nginx-default'] }, { sharedByCompanies: 50, origin: 'name-guess' });
+    const bottom = scoreCandidate(
+      { ...base, parkedMarkers: ['sedo'], defaultPageMarkers: ['nginx-default'] },
+      { sharedByCompanies: 50, origin: 'name-guess' },
+    );
     expect(bottom.score).toBe(0);
   });
 });

@@ -25,7 +25,10 @@ describe('extractSignals on fixtures', () => {
   });
 
   it('the same page does not confirm a different company', () => {
-    const s = extractSignals(page('company-footer.html', 'https://www.fjordlys.no/'), { orgNumber: '931765426', name: 'FJORDLYS BYGG AS' });
+    const s = extractSignals(page('company-footer.html', 'https://www.fjordlys.no/'), {
+      orgNumber: '931765426',
+      name: 'FJORDLYS BYGG AS',
+    });
     expect(s.orgNumberOnPage).toBe(false);
     expect(s.otherOrgNumbers).toEqual(['915734200', '921845634']);
     expect(s.nameOnPage).toBe(false);
@@ -40,13 +43,18 @@ describe('extractSignals on fixtures', () => {
 
   it('shared hosting default page', () => {
     const s = extractSignals(page('default-hosting.html', 'http://fjordlys-regnskap.no/'), fjordlys);
-    expect(s.defaultPageMarkers).toEqual(expect.arrayContaining(['plesk-default', 'cpanel-default', 'hosting-placeholder']));
+    expect(s.defaultPageMarkers).toEqual(
+      expect.arrayContaining(['plesk-default', 'cpanel-default', 'hosting-placeholder']),
+    );
     expect(s.parkedMarkers).toEqual([]);
     expect(s.nameOnPage).toBe(false);
   });
 
   it('shop: org number written "NO 921 845 634 MVA"', () => {
-    const s = extractSignals(page('shopify-shop.html', 'https://nordlysstrikk.no/'), { orgNumber: '921845634', name: 'NORDLYS STRIKK AS' });
+    const s = extractSignals(page('shopify-shop.html', 'https://nordlysstrikk.no/'), {
+      orgNumber: '921845634',
+      name: 'NORDLYS STRIKK AS',
+    });
     expect([s.orgNumberOnPage, s.nameInTitle]).toEqual([true, true]);
   });
 
@@ -59,29 +67,51 @@ describe('extractSignals on fixtures', () => {
   });
 
   it('notices a redirect to another registrable domain, not to www', () => {
-    const away = extractSignals(page('company-footer.html', 'http://fjordlys.com/', { finalUrl: 'https://www.annetfirma.no/' }), fjordlys);
+    const away = extractSignals(
+      page('company-footer.html', 'http://fjordlys.com/', { finalUrl: 'https://www.annetfirma.no/' }),
+      fjordlys,
+    );
     expect([away.redirectedToOtherDomain, away.finalDomain]).toEqual([true, 'annetfirma.no']);
-    const www = extractSignals(page('company-footer.html', 'http://fjordlys.no/', { finalUrl: 'https://www.fjordlys.no/' }), fjordlys);
+    const www = extractSignals(
+      page('company-footer.html', 'http://fjordlys.no/', { finalUrl: 'https://www.fjordlys.no/' }),
+      fjordlys,
+    );
     expect(www.redirectedToOtherDomain).toBe(false);
   });
 
   it('a non-2xx answer is not reachable', () => {
-    expect(extractSignals({ ...page('company-footer.html', 'https://fjordlys.no/'), status: 503 }, fjordlys).reachable).toBe(false);
+    expect(
+      extractSignals({ ...page('company-footer.html', 'https://fjordlys.no/'), status: 503 }, fjordlys).reachable,
+    ).toBe(false);
   });
 
   it('apache and nginx placeholders, from tiny pages', () => {
-    const mk = (html: string) => extractSignals({ url: 'http://x.no/', finalUrl: 'http://x.no/', status: 200, html, headers: {} }, fjordlys);
+    const mk = (html: string) =>
+      extractSignals({ url: 'http://x.no/', finalUrl: 'http://x.no/', status: 200, html, headers: {} }, fjordlys);
     expect(mk('<html><body><h1>It works!</h1></body></html>').defaultPageMarkers).toEqual(['apache-default']);
-    expect(mk('<title>Welcome to nginx!</title><h1>Welcome to nginx!</h1>').defaultPageMarkers).toEqual(['nginx-default']);
-    expect(mk('<title>Domenet er til salgs</title><p>Dette domenet er til salgs.</p>').parkedMarkers).toEqual(['for-sale-text-no']);
+    expect(mk('<title>Welcome to nginx!</title><h1>Welcome to nginx!</h1>').defaultPageMarkers).toEqual([
+      'nginx-default',
+    ]);
+    expect(mk('<title>Domenet er til salgs</title><p>Dette domenet er til salgs.</p>').parkedMarkers).toEqual([
+      'for-sale-text-no',
+    ]);
     expect(mk('<p>It works! We fixed our plumbing.</p>').defaultPageMarkers).toEqual([]);
   });
 
   it('a short name matches but is flagged', () => {
-    const s = extractSignals({ url: 'https://k2.no/', finalUrl: 'https://k2.no/', status: 200, html: '<title>K2 – arkitekter</title>', headers: {} }, {
-      orgNumber: '915734200',
-      name: 'K2 AS',
-    });
+    const s = extractSignals(
+      {
+        url: 'https://k2.no/',
+        finalUrl: 'https://k2.no/',
+        status: 200,
+        html: '<title>K2 – arkitekter</title>',
+        headers: {},
+      },
+      {
+        orgNumber: '915734200',
+        name: 'K2 AS',
+      },
+    );
     expect([s.nameInTitle, s.nameIsShort]).toEqual([true, true]);
   });
 });
@@ -110,10 +140,15 @@ describe('orgNumbersIn', () => {
       })
       .filter(isValidNorwegianOrgNumber);
     fc.assert(
-      fc.property(valid, fc.constantFrom(' ', '.', '\u00a0', ''), fc.constantFrom('Org.nr. ', 'NO ', 'org.nr:'), (n, sep, prefix) => {
-        const text = `${prefix}${n.slice(0, 3)}${sep}${n.slice(3, 6)}${sep}${n.slice(6)} MVA`;
-        expect(orgNumbersIn(text)).toEqual([n]);
-      }),
+      fc.property(
+        valid,
+        fc.constantFrom(' ', '.', '\u00a0', ''),
+        fc.constantFrom('Org.nr. ', 'NO ', 'org.nr:'),
+        (n, sep, prefix) => {
+          const text = `${prefix}${n.slice(0, 3)}${sep}${n.slice(3, 6)}${sep}${n.slice(6)} MVA`;
+          expect(orgNumbersIn(text)).toEqual([n]);
+        },
+      ),
     );
   });
 });

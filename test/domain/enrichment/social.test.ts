@@ -27,7 +27,12 @@ describe('extractSocialHandles', () => {
   });
 
   it('a page with no social links', () => {
-    expect(extractSocialHandles(fixture('default-hosting.html'), 'http://x.no/')).toEqual({ linkedin: null, facebook: null, instagram: null, twitter: null });
+    expect(extractSocialHandles(fixture('default-hosting.html'), 'http://x.no/')).toEqual({
+      linkedin: null,
+      facebook: null,
+      instagram: null,
+      twitter: null,
+    });
   });
 
   it.each([
@@ -60,13 +65,19 @@ describe('extractSocialHandles', () => {
   });
 
   it('prefers the handle linked most often, then the first', () => {
-    const html = ['https://instagram.com/partner', 'https://instagram.com/firma', 'https://www.instagram.com/Firma/'].map((u) => `<a href="${u}">i</a>`).join('');
+    const html = ['https://instagram.com/partner', 'https://instagram.com/firma', 'https://www.instagram.com/Firma/']
+      .map((u) => `<a href="${u}">i</a>`)
+      .join('');
     expect(extractSocialHandles(html, 'https://firma.no/').instagram).toBe('firma');
-    expect(extractSocialHandles('<a href="https://x.com/a">1</a><a href="https://x.com/b">2</a>', 'https://firma.no/').twitter).toBe('a');
+    expect(
+      extractSocialHandles('<a href="https://x.com/a">1</a><a href="https://x.com/b">2</a>', 'https://firma.no/')
+        .twitter,
+    ).toBe('a');
   });
 
   it('resolves protocol-relative links and ignores junk', () => {
-    const html = '<a href="//www.facebook.com/FirmaAS">f</a><a href="javascript:void(0)">j</a><a href="http://[bad">b</a>';
+    const html =
+      '<a href="//www.facebook.com/FirmaAS">f</a><a href="javascript:void(0)">j</a><a href="http://[bad">b</a>';
     expect(extractSocialHandles(html, 'https://firma.no/').facebook).toBe('FirmaAS');
   });
 });

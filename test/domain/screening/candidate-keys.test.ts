@@ -12,7 +12,10 @@ import type { LabelledPair } from './evaluate.ts';
 /** pg_trgm's similarity(): trigrams of each word padded '  w ', |A ∩ B| / |A ∪ B|. */
 function trigrams(s: string): Set<string> {
   const out = new Set<string>();
-  for (const w of s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+  for (const w of s
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)) {
     const p = `  ${w} `;
     for (let i = 0; i + 3 <= p.length; i++) out.add(p.slice(i, i + 3));
   }
@@ -30,14 +33,19 @@ function retrieved(subject: string, names: string[], kind: NameKind): boolean {
   const s = candidateKeys(subject, kind);
   return names.some((n) => {
     const k = candidateKeys(n, kind);
-    return pgTrgmSimilarity(s.trigramKey, k.trigramKey) >= PG_TRGM_DEFAULT_THRESHOLD || k.phoneticKeys.some((p) => s.phoneticKeys.includes(p));
+    return (
+      pgTrgmSimilarity(s.trigramKey, k.trigramKey) >= PG_TRGM_DEFAULT_THRESHOLD ||
+      k.phoneticKeys.some((p) => s.phoneticKeys.includes(p))
+    );
   });
 }
 
 describe('candidateKeys', () => {
   it('does not depend on token order, case, accents or legal forms', () => {
     expect(candidateKeys('PUTIN, Vladimir', 'person')).toEqual(candidateKeys('vladimir putin', 'person'));
-    expect(candidateKeys('Gazprom Neft PJSC', 'organisation')).toEqual(candidateKeys('ПАО Газпром нефть', 'organisation'));
+    expect(candidateKeys('Gazprom Neft PJSC', 'organisation')).toEqual(
+      candidateKeys('ПАО Газпром нефть', 'organisation'),
+    );
     const k = candidateKeys('Vladimir Vladimirovich Putin', 'person');
     expect(k.trigramKey).toBe('putin vladimir vladimirovikh');
     expect(k.phoneticKeys).toContain('FLTM+PTN');
@@ -45,7 +53,11 @@ describe('candidateKeys', () => {
 
   it('uses single codes only for one-word names, and ignores particles', () => {
     expect(candidateKeys('Rosneft', 'organisation').phoneticKeys).toEqual(['RSNF']);
-    expect(candidateKeys('Bashar al-Assad', 'person').phoneticKeys.every((k) => k.includes('+') && !k.split('+').includes('AL'))).toBe(true);
+    expect(
+      candidateKeys('Bashar al-Assad', 'person').phoneticKeys.every(
+        (k) => k.includes('+') && !k.split('+').includes('AL'),
+      ),
+    ).toBe(true);
   });
 
   it('retrieves every labelled true match that scores above the threshold', () => {
@@ -62,20 +74,39 @@ describe('candidateKeys', () => {
   it('narrows a large list to a short candidate list that ranks the true match first', () => {
     // A synthetic list of 20 000 listed persons, indexed the way a store would (key -> rows).
     const given = ['Gennady', 'Gennadiy', 'Sergei', 'Ivan', 'Olga', 'Anna', 'Dmitry', 'Pavel', 'Yuri', 'Elena'];
-    const surnames = ['Timoshenko', 'Tkachenko', 'Ivanov', 'Petrov', 'Sidorov', 'Kuznetsov', 'Smirnov', 'Popov', 'Volkov', 'Morozov'];
+    const surnames = [
+      'Timoshenko',
+      'Tkachenko',
+      'Ivanov',
+      'Petrov',
+      'Sidorov',
+      'Kuznetsov',
+      'Smirnov',
+      'Popov',
+      'Volkov',
+      'Morozov',
+    ];
     const entities = [];
     for (let i = 0; i < 20_000; i++) {
       const name = `${given[i % given.length]} ${surnames[Math.floor(i / given.length) % surnames.length]}${i >= 100 ? ` ${i}` : ''}`;
       entities.push({ id: `e${i}`, name, schema: 'Person' as const });
     }
-    const target = { id: 'target', name: 'Gennady Nikolayevich TIMCHENKO', schema: 'Person' as const, birthDates: ['1952'] };
+    const target = {
+      id: 'target',
+      name: 'Gennady Nikolayevich TIMCHENKO',
+      schema: 'Person' as const,
+      birthDates: ['1952'],
+    };
     entities.push(target);
     const byPhonetic = new Map<string, typeof entities>();
     for (const e of entities) {
-      for (const k of candidateKeys(e.name, 'person').phoneticKeys) byPhonetic.set(k, [...(byPhonetic.get(k) ?? []), e]);
+      for (const k of candidateKeys(e.name, 'person').phoneticKeys)
+        byPhonetic.set(k, [...(byPhonetic.get(k) ?? []), e]);
     }
     const subject = { name: 'Gennadij Timtsjenko', kind: 'person' as const, birthYear: 1952 };
-    const candidates = [...new Set(candidateKeys(subject.name, 'person').phoneticKeys.flatMap((k) => byPhonetic.get(k) ?? []))];
+    const candidates = [
+      ...new Set(candidateKeys(subject.name, 'person').phoneticKeys.flatMap((k) => byPhonetic.get(k) ?? [])),
+    ];
     expect(candidates.length).toBeGreaterThan(0);
     expect(candidates.length).toBeLessThanOrEqual(50);
     const ranked = rankCandidates(subject, candidates);

@@ -16,7 +16,12 @@ describe('labelled screening pairs', () => {
 
   it('reaches precision and recall of at least 0.95 at DEFAULT_THRESHOLD', () => {
     const r = evaluatePairs(pairs, DEFAULT_THRESHOLD);
-    const report = r.misclassified.map((m) => `${m.pair.expected ? 'FN' : 'FP'} ${m.result.score} ${m.pair.subject.name} ~ ${m.result.matchedName}`);
-    expect({ precision: r.precision >= 0.95, recall: r.recall >= 0.95, report }).toMatchObject({ precision: true, recall: true });
+    const report = r.misclassified.map(
+      (m) => `${m.pair.expected ? 'FN' : 'FP'} ${m.result.score} ${m.pair.subject.name} ~ ${m.result.matchedName}`,
+    );
+    expect({ precision: r.precision >= 0.95, recall: r.recall >= 0.95, report }).toMatchObject({
+      precision: true,
+      recall: true,
+    });
   });
 });

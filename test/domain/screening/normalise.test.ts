@@ -20,7 +20,10 @@ describe('normaliseName', () => {
   });
 
   it('recognises long and dotted legal forms anywhere they are unambiguous', () => {
-    expect(normaliseName('PUBLIC JOINT STOCK COMPANY SBERBANK OF RUSSIA', 'organisation').tokens).toEqual(['sberbank', 'russia']);
+    expect(normaliseName('PUBLIC JOINT STOCK COMPANY SBERBANK OF RUSSIA', 'organisation').tokens).toEqual([
+      'sberbank',
+      'russia',
+    ]);
     expect(normaliseName('Nordic Fjellkraft A/S', 'organisation').tokens).toEqual(['nordic', 'fjellkraft']);
     expect(normaliseName('Общество с ограниченной ответственностью “Интер Тобако”', 'organisation').tokens).toEqual([
       'inter',
@@ -39,14 +42,20 @@ describe('normaliseName', () => {
     const b = normaliseName('Vladimir Putin', 'person');
     expect(a.tokens).toEqual(['vladimir', 'putin']);
     expect(a.sortedKey).toBe(b.sortedKey);
-    expect(normaliseName('Bank Rossiya', 'organisation').sortedKey).toBe(normaliseName('Rossiya Bank JSC', 'organisation').sortedKey);
+    expect(normaliseName('Bank Rossiya', 'organisation').sortedKey).toBe(
+      normaliseName('Rossiya Bank JSC', 'organisation').sortedKey,
+    );
   });
 
   it('folds spelled-out and transliterated variants to one key', () => {
-    const keys = ['Lars Jørgensen', 'Lars JOERGENSEN', 'Lars Jorgensen'].map((n) => normaliseName(n, 'person').sortedKey);
+    const keys = ['Lars Jørgensen', 'Lars JOERGENSEN', 'Lars Jorgensen'].map(
+      (n) => normaliseName(n, 'person').sortedKey,
+    );
     expect(new Set(keys).size).toBe(1);
     expect(normaliseName('Åse Müller', 'person').sortedKey).toBe(normaliseName('Aase Mueller', 'person').sortedKey);
-    expect(normaliseName('Jevgenij Prigozjin', 'person').sortedKey).toBe(normaliseName('Yevgeniy Prigozhin', 'person').sortedKey);
+    expect(normaliseName('Jevgenij Prigozjin', 'person').sortedKey).toBe(
+      normaliseName('Yevgeniy Prigozhin', 'person').sortedKey,
+    );
     expect(normaliseName('Aleksandr', 'person').sortedKey).not.toBe(normaliseName('Alexander', 'person').sortedKey);
   });
 
@@ -65,7 +74,11 @@ describe('normaliseName', () => {
 
   it('is stable: re-normalising the tokens of a person name gives the same key (property)', () => {
     const letters = 'abcdefghijklmnopqrstuvwxyzæøåäöüßþðłабвгджзийклмнопрстуфхцчшщыэюя';
-    const word = fc.string({ unit: fc.constantFrom(...letters, ...letters.toUpperCase()), minLength: 1, maxLength: 10 });
+    const word = fc.string({
+      unit: fc.constantFrom(...letters, ...letters.toUpperCase()),
+      minLength: 1,
+      maxLength: 10,
+    });
     const sep = fc.constantFrom(' ', '-', ', ', '. ', "'", '  ');
     fc.assert(
       fc.property(fc.array(fc.tuple(word, sep), { minLength: 1, maxLength: 5 }), (parts) => {

@@ -41,8 +41,8 @@ describe('rankCandidates', () => {
   it('refuses to re-score a whole list (300 000 entities): candidates must come from the index', () => {
     const all = new Array(300_000).fill(entities[0]);
     expect(() => rankCandidates({ name: 'Arkadij Rotenberg', kind: 'person' }, all)).toThrow(/candidateKeys/);
-    expect(rankCandidates({ name: 'Arkadij Rotenberg', kind: 'person' }, all.slice(0, MAX_RANK_CANDIDATES))).toHaveLength(
-      MAX_RANK_CANDIDATES,
-    );
+    expect(
+      rankCandidates({ name: 'Arkadij Rotenberg', kind: 'person' }, all.slice(0, MAX_RANK_CANDIDATES)),
+    ).toHaveLength(MAX_RANK_CANDIDATES);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_THRESHOLD } from '../../../src/domain/screening/rank.ts';
 import { NAME_WEIGHT, prepareEntity, scoreMatch } from '../../../src/domain/screening/score.ts';
 
-const putin = { name: 'Vladimir Vladimirovich PUTIN', schema: 'Person' as const, birthDates: ['1952-10'], countries: ['ru'] };
+const putin = {
+  name: 'Vladimir Vladimirovich PUTIN',
+  schema: 'Person' as const,
+  birthDates: ['1952-10'],
+  countries: ['ru'],
+};
 
 describe('scoreMatch', () => {
   it('matches swapped order exactly, but a name alone never reaches certainty', () => {
@@ -32,13 +37,22 @@ describe('scoreMatch', () => {
     expect(r.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
     expect(r.matchType).toBe('phonetic');
     expect(r.explanation.tokenOverlap).toBeCloseTo(2 / 3, 2);
-    const middle = scoreMatch({ name: 'Ola Nordmann', kind: 'person' }, { name: 'Ola Johan NORDMANN', schema: 'Person' });
+    const middle = scoreMatch(
+      { name: 'Ola Nordmann', kind: 'person' },
+      { name: 'Ola Johan NORDMANN', schema: 'Person' },
+    );
     expect(middle.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
   });
 
   it('does not accept a missing first name or surname as readily as a missing middle name', () => {
-    const missingSurname = scoreMatch({ name: 'Ivan Petrovich', kind: 'person' }, { name: 'Ivan Petrovich SIDOROV', schema: 'Person' });
-    const missingMiddle = scoreMatch({ name: 'Ivan Sidorov', kind: 'person' }, { name: 'Ivan Petrovich SIDOROV', schema: 'Person' });
+    const missingSurname = scoreMatch(
+      { name: 'Ivan Petrovich', kind: 'person' },
+      { name: 'Ivan Petrovich SIDOROV', schema: 'Person' },
+    );
+    const missingMiddle = scoreMatch(
+      { name: 'Ivan Sidorov', kind: 'person' },
+      { name: 'Ivan Petrovich SIDOROV', schema: 'Person' },
+    );
     expect(missingSurname.score).toBeLessThan(DEFAULT_THRESHOLD);
     expect(missingMiddle.score).toBeGreaterThan(missingSurname.score);
   });
@@ -47,7 +61,10 @@ describe('scoreMatch', () => {
     const r = scoreMatch({ name: 'Mohamad Khalil', kind: 'person' }, { name: 'Muhammad KHALIL', schema: 'Person' });
     expect(r.matchType).toBe('phonetic');
     expect(r.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
-    const cyr = scoreMatch({ name: 'Evgeny Prigozhin', kind: 'person' }, { name: 'Евгений Викторович Пригожин', schema: 'Person' });
+    const cyr = scoreMatch(
+      { name: 'Evgeny Prigozhin', kind: 'person' },
+      { name: 'Евгений Викторович Пригожин', schema: 'Person' },
+    );
     expect(cyr.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
   });
 
@@ -60,17 +77,26 @@ describe('scoreMatch', () => {
 
   it('lets legal forms neither create nor block a match', () => {
     const org = (name: string) => ({ name, schema: 'Company' as const });
-    expect(scoreMatch({ name: 'Nordic Bygg AS', kind: 'organisation' }, org('NORDIC BYGG A/S')).matchType).toBe('exact');
-    expect(scoreMatch({ name: 'Gazprom Neft PJSC', kind: 'organisation' }, org('ПАО Газпром нефть')).matchType).toBe('exact');
+    expect(scoreMatch({ name: 'Nordic Bygg AS', kind: 'organisation' }, org('NORDIC BYGG A/S')).matchType).toBe(
+      'exact',
+    );
+    expect(scoreMatch({ name: 'Gazprom Neft PJSC', kind: 'organisation' }, org('ПАО Газпром нефть')).matchType).toBe(
+      'exact',
+    );
     expect(scoreMatch({ name: 'Alfa AS', kind: 'organisation' }, org('Beta AS')).score).toBe(0);
-    expect(scoreMatch({ name: 'Nordic Bygg AS', kind: 'organisation' }, org('Nordic Bryggeri AS')).score).toBeLessThan(DEFAULT_THRESHOLD);
+    expect(scoreMatch({ name: 'Nordic Bygg AS', kind: 'organisation' }, org('Nordic Bryggeri AS')).score).toBeLessThan(
+      DEFAULT_THRESHOLD,
+    );
   });
 
   it('never matches persons with organisations; LegalEntity may be either', () => {
     const r = scoreMatch({ name: 'Viktor Bout', kind: 'person' }, { name: 'VIKTOR BOUT', schema: 'Company' });
     expect(r.score).toBe(0);
     expect(r.explanation.adjustments[0].feature).toBe('schema');
-    const org = scoreMatch({ name: 'Deripaska Invest AS', kind: 'organisation' }, { name: 'Oleg DERIPASKA', schema: 'Person' });
+    const org = scoreMatch(
+      { name: 'Deripaska Invest AS', kind: 'organisation' },
+      { name: 'Oleg DERIPASKA', schema: 'Person' },
+    );
     expect(org.score).toBe(0);
     const le = { name: 'Viktor BOUT', schema: 'LegalEntity' as const };
     expect(scoreMatch({ name: 'Viktor Bout', kind: 'person' }, le).matchType).toBe('exact');
@@ -84,8 +110,15 @@ describe('scoreMatch', () => {
 
   it('never matches on weak aliases of a full SanctionEntity', () => {
     const entity = {
-      id: 'un-1', schema: 'Person' as const, name: 'SULTANI MAKENGA', aliases: [], weakAliases: ['Musa Bakari'],
-      birthDates: [], countries: [], topics: ['sanction'], datasets: ['un_sc_sanctions'],
+      id: 'un-1',
+      schema: 'Person' as const,
+      name: 'SULTANI MAKENGA',
+      aliases: [],
+      weakAliases: ['Musa Bakari'],
+      birthDates: [],
+      countries: [],
+      topics: ['sanction'],
+      datasets: ['un_sc_sanctions'],
     };
     const r = scoreMatch({ name: 'Musa Bakari', kind: 'person' }, entity);
     expect(r.matchedName).toBe('SULTANI MAKENGA');
@@ -104,7 +137,12 @@ describe('scoreMatch', () => {
   });
 
   it('gives the same result for a prepared entity, and keeps every figure within [0, 1]', () => {
-    const subject = { name: 'Vladimir Vladimirovich Putin', kind: 'person' as const, birthYear: 1952, countries: ['ru'] };
+    const subject = {
+      name: 'Vladimir Vladimirovich Putin',
+      kind: 'person' as const,
+      birthYear: 1952,
+      countries: ['ru'],
+    };
     const raw = scoreMatch(subject, putin);
     expect(scoreMatch(subject, prepareEntity(putin))).toEqual(raw);
     expect(raw.score).toBe(1);

@@ -5,7 +5,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { GeneratedCompany } from '../../../src/sources/brreg/generate.ts';
-import type { BrregEnhet, BrregRegnskap, BrregRoller, BrregUnderenhet, BrregUpdate } from '../../../src/sources/brreg/types.ts';
+import type {
+  BrregEnhet,
+  BrregRegnskap,
+  BrregRoller,
+  BrregUnderenhet,
+  BrregUpdate,
+} from '../../../src/sources/brreg/types.ts';
 
 export interface FakeBrregOptions {
   latencyMs?: number;
@@ -104,13 +110,23 @@ export class FakeBrreg {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     res.on('close', () => this.inFlight--);
     if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
-    const concerned = [...url.pathname.split('/'), ...(url.searchParams.get('organisasjonsnummer') ?? '').split(','), url.searchParams.get('overordnetEnhet') ?? ''];
+    const concerned = [
+      ...url.pathname.split('/'),
+      ...(url.searchParams.get('organisasjonsnummer') ?? '').split(','),
+      url.searchParams.get('overordnetEnhet') ?? '',
+    ];
     if (concerned.some((n) => this.hangFor.has(n))) {
       this.hanging.add(res);
       return; // never answer
     }
     if (this.forceStatus || concerned.some((n) => this.failFor.has(n))) {
-      return this.json(res, this.forceStatus ?? 503, { timestamp: new Date().toISOString(), status: 503, error: 'Service Unavailable', message: 'fake outage', path: url.pathname });
+      return this.json(res, this.forceStatus ?? 503, {
+        timestamp: new Date().toISOString(),
+        status: 503,
+        error: 'Service Unavailable',
+        message: 'fake outage',
+        path: url.pathname,
+      });
     }
     if (concerned.some((n) => this.resetFor.has(n))) return req.socket.destroy();
     if (concerned.some((n) => this.giganticFor.has(n))) {
@@ -146,10 +162,14 @@ export class FakeBrreg {
     }
     if (p === '/enhetsregisteret/api/enheter' || p === '/enhetsregisteret/api/underenheter') {
       const sub = p.endsWith('underenheter');
-      const source = [...(sub ? this.underenheter : this.enheter).values()].filter((e) => !e.slettedato && !this.gone.has(e.organisasjonsnummer));
+      const source = [...(sub ? this.underenheter : this.enheter).values()].filter(
+        (e) => !e.slettedato && !this.gone.has(e.organisasjonsnummer),
+      );
       const numbers = q.get('organisasjonsnummer')?.split(',');
       const parent = q.get('overordnetEnhet');
-      const items = source.filter((e) => (!numbers || numbers.includes(e.organisasjonsnummer)) && (!parent || e.overordnetEnhet === parent));
+      const items = source.filter(
+        (e) => (!numbers || numbers.includes(e.organisasjonsnummer)) && (!parent || e.overordnetEnhet === parent),
+      );
       return this.json(res, 200, this.page(sub ? 'underenheter' : 'enheter', items, page, size));
     }
     if ((m = /^\/enhetsregisteret\/api\/oppdateringer\/(enheter|underenheter)$/.exec(p))) {
@@ -157,7 +177,11 @@ export class FakeBrreg {
       const from = Number(q.get('oppdateringsid') ?? 1);
       const since = q.get('dato');
       const items = this.updates[kind].filter((u) => u.oppdateringsid >= from && (!since || (u.dato ?? '') >= since));
-      return this.json(res, 200, this.page(kind === 'enheter' ? 'oppdaterteEnheter' : 'oppdaterteUnderenheter', items, page, size));
+      return this.json(
+        res,
+        200,
+        this.page(kind === 'enheter' ? 'oppdaterteEnheter' : 'oppdaterteUnderenheter', items, page, size),
+      );
     }
     if ((m = /^\/enhetsregisteret\/api\/(enheter|underenheter)\/lastned$/.exec(p))) {
       // The dumps leave out deleted units.

@@ -71,14 +71,17 @@ export class FakePrh {
         .filter((c) => String(c.registrationDate ?? '') >= start)
         .sort((a, b) => businessId(a).localeCompare(businessId(b)));
       const companies = matching.slice((page - 1) * this.pageSize, page * this.pageSize);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ totalResults: matching.length, companies }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ totalResults: matching.length, companies }));
       return;
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
   }
 }
 
-const businessId = (c: Record<string, unknown>) => String((c.businessId as { value?: string } | undefined)?.value ?? '');
+const businessId = (c: Record<string, unknown>) =>
+  String((c.businessId as { value?: string } | undefined)?.value ?? '');
 
 export async function zipOf(name: string, data: string | Buffer): Promise<Buffer> {
   const zip = new yazl.ZipFile();

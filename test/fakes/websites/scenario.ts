@@ -66,14 +66,24 @@ export function scenarioSites(companies: Record<string, CompanyCore>): SiteDef[]
       name: 'fjordlys',
       address: '127.0.0.11',
       hosts: ['www.fjordlys.no', 'fjordlys.no'],
-      routes: { '/': html(fixturePage('company-footer.html', [['915&nbsp;734&nbsp;200', spaced(org('fjordlys'), '&nbsp;')]])) },
+      routes: {
+        '/': html(fixturePage('company-footer.html', [['915&nbsp;734&nbsp;200', spaced(org('fjordlys'), '&nbsp;')]])),
+      },
     },
-    { name: 'fjordlys-alias', address: '127.0.0.15', hosts: ['fjordlys.com'], routes: { '/': redirect('http://www.fjordlys.no/', 301) } },
+    {
+      name: 'fjordlys-alias',
+      address: '127.0.0.15',
+      hosts: ['fjordlys.com'],
+      routes: { '/': redirect('http://www.fjordlys.no/', 301) },
+    },
     {
       name: 'parked',
       address: '127.0.0.12',
       hosts: ['fjordlysregnskap.com', 'www.havbris.no', 'havbris.no'],
-      routes: (host, path) => (path === '/' ? html(host === 'fjordlysregnskap.com' ? parked : parked.split('fjordlysregnskap.com').join(host)) : undefined),
+      routes: (host, path) =>
+        path === '/'
+          ? html(host === 'fjordlysregnskap.com' ? parked : parked.split('fjordlysregnskap.com').join(host))
+          : undefined,
     },
     {
       name: 'nordlys',
@@ -87,23 +97,43 @@ export function scenarioSites(companies: Record<string, CompanyCore>): SiteDef[]
       hosts: ['bergenbygg.no', 'www.bergenbygg.no'],
       routes: { '/': html(fixturePage('wordpress-social.html', [['987654325', org('bergen')]])) },
     },
-    { name: 'vestweb', address: '127.0.0.18', hosts: ['www.vestweb.no', 'vestweb.no'], routes: { '/': html(fakePage('hosting-customers.html')) } },
+    {
+      name: 'vestweb',
+      address: '127.0.0.18',
+      hosts: ['www.vestweb.no', 'vestweb.no'],
+      routes: { '/': html(fakePage('hosting-customers.html')) },
+    },
     {
       name: 'maakeskjaer',
       address: '127.0.0.14',
       hosts: ['www.maakeskjaer.no', 'maakeskjaer.no'],
-      routes: (host, path) => (path === '/' ? redirect(host.startsWith('www.') ? `http://${SINK_ADDRESS}/` : 'http://intranett.maakeskjaer.no/') : undefined),
+      routes: (host, path) =>
+        path === '/'
+          ? redirect(host.startsWith('www.') ? `http://${SINK_ADDRESS}/` : 'http://intranett.maakeskjaer.no/')
+          : undefined,
     },
     {
       name: 'polar',
       address: '127.0.0.16',
       hosts: ['polardata.no', 'www.polardata.no'],
       routes: {
-        '/robots.txt': { status: 200, headers: { 'content-type': 'text/plain' }, body: 'User-agent: ncd-enrichment\nDisallow: /\n\nUser-agent: *\nAllow: /\n' },
-        '/': html(`<html><head><title>Polar Data</title></head><body>Polar Data AS, org.nr ${org('polar')}</body></html>`),
+        '/robots.txt': {
+          status: 200,
+          headers: { 'content-type': 'text/plain' },
+          body: 'User-agent: ncd-enrichment\nDisallow: /\n\nUser-agent: *\nAllow: /\n',
+        },
+        '/': html(
+          `<html><head><title>Polar Data</title></head><body>Polar Data AS, org.nr ${org('polar')}</body></html>`,
+        ),
       },
     },
-    { name: 'sink', address: SINK_ADDRESS, hosts: ['intranett.maakeskjaer.no'], routes: { '/': html('internal') }, sink: true },
+    {
+      name: 'sink',
+      address: SINK_ADDRESS,
+      hosts: ['intranett.maakeskjaer.no'],
+      routes: { '/': html('internal') },
+      sink: true,
+    },
   ];
 }
 

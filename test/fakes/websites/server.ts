@@ -65,7 +65,11 @@ export function fakePage(file: string, replace: [string, string][] = []): string
   return replace.reduce((html, [from, to]) => html.split(from).join(to), readFileSync(PAGES + file, 'utf8'));
 }
 
-export const html = (body: string, status = 200): Route => ({ status, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
+export const html = (body: string, status = 200): Route => ({
+  status,
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body,
+});
 export const redirect = (location: string, status = 302): Route => ({ status, headers: { location } });
 
 export async function startFakeWebsites(defs: SiteDef[]): Promise<FakeWebsites> {
@@ -75,7 +79,15 @@ export async function startFakeWebsites(defs: SiteDef[]): Promise<FakeWebsites> 
   const table = new Map<string, string>();
 
   for (const def of defs) {
-    const state: FakeSite = { name: def.name, address: def.address, port: 0, connections: 0, requests: [], inFlight: 0, maxInFlight: 0 };
+    const state: FakeSite = {
+      name: def.name,
+      address: def.address,
+      port: 0,
+      connections: 0,
+      requests: [],
+      inFlight: 0,
+      maxInFlight: 0,
+    };
     const sockets = new Set<Socket>();
     const server = http.createServer((req, res) => {
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');

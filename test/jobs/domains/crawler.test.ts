@@ -39,7 +39,11 @@ beforeAll(async () => {
           case '/missing':
             return { status: 404, headers: { 'content-type': 'text/html' }, body: 'nope' };
           case '/latin1':
-            return { status: 200, headers: { 'content-type': 'text/html; charset=windows-1252' }, body: Buffer.from('<title>Troms\xf8</title>', 'latin1') };
+            return {
+              status: 200,
+              headers: { 'content-type': 'text/html; charset=windows-1252' },
+              body: Buffer.from('<title>Troms\xf8</title>', 'latin1'),
+            };
           case '/to-private':
             return redirect('http://127.0.0.49/');
           default:
@@ -104,7 +108,11 @@ describe('robots.txt', () => {
     expect(await c.fetchPage('http://broken.no/')).toMatchObject({ error: 'robots-disallowed' });
     expect(await c.fetchPage('http://norobots.no/')).toMatchObject({ error: null, status: 200 });
     expect(await c.fetchPage('http://loopy.no/')).toMatchObject({ error: null, status: 200 });
-    expect(paths('broken-robots').filter((p) => !p.startsWith('loopy')).sort()).toEqual(['broken.no/robots.txt', 'norobots.no/', 'norobots.no/robots.txt']);
+    expect(
+      paths('broken-robots')
+        .filter((p) => !p.startsWith('loopy'))
+        .sort(),
+    ).toEqual(['broken.no/robots.txt', 'norobots.no/', 'norobots.no/robots.txt']);
     // safeFetch follows robots.txt redirects (4 at most), then gives up on it.
     expect(paths('broken-robots').filter((p) => p === 'loopy.no/robots.txt')).toHaveLength(5);
   });
@@ -114,7 +122,11 @@ describe('robots.txt', () => {
     const ok = await c.fetchPage('http://main.no/to-other');
     expect(ok).toMatchObject({ status: 200, finalUrl: 'http://other.no/', redirects: ['http://other.no/'] });
     const blocked = await c.fetchPage('http://main.no/to-other-private');
-    expect(blocked).toMatchObject({ error: 'robots-disallowed', finalUrl: 'http://main.no/to-other-private', status: 302 });
+    expect(blocked).toMatchObject({
+      error: 'robots-disallowed',
+      finalUrl: 'http://main.no/to-other-private',
+      status: 302,
+    });
     expect(paths('main')).not.toContain('other.no/private');
     expect(paths('main').filter((p) => p === 'other.no/robots.txt')).toHaveLength(1);
   });
@@ -135,12 +147,20 @@ describe('failures', () => {
     expect(await c.checkHost('main.no')).toEqual({ ok: true });
     expect(await c.fetchPage('http://intern.no/')).toMatchObject({ error: 'private-address', status: 0 });
     expect(await c.fetchPage('http://127.0.0.49/')).toMatchObject({ error: 'private-address' });
-    expect(await c.fetchPage('http://main.no/to-private')).toMatchObject({ error: 'private-address', status: 302, redirects: ['http://127.0.0.49/'] });
+    expect(await c.fetchPage('http://main.no/to-private')).toMatchObject({
+      error: 'private-address',
+      status: 302,
+      redirects: ['http://127.0.0.49/'],
+    });
     expect(sites.site('private').connections).toBe(0);
   });
 
   it('reports a refused HTTPS connection as a network failure', async () => {
-    expect(await crawler().fetchPage('https://main.no/')).toMatchObject({ error: 'network', errorCode: 'ECONNREFUSED', status: 0 });
+    expect(await crawler().fetchPage('https://main.no/')).toMatchObject({
+      error: 'network',
+      errorCode: 'ECONNREFUSED',
+      status: 0,
+    });
   });
 });
 
@@ -156,7 +176,12 @@ describe('pages', () => {
         name: 'slow',
         address: '127.0.0.43',
         hosts: Array.from({ length: 8 }, (_, i) => `s${i}.no`),
-        routes: () => ({ status: 200, headers: { 'content-type': 'text/html' }, body: '<title>x</title>', delayMs: 20 }),
+        routes: () => ({
+          status: 200,
+          headers: { 'content-type': 'text/html' },
+          body: '<title>x</title>',
+          delayMs: 20,
+        }),
       },
     ]);
     const c = createCrawler({

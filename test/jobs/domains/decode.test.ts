@@ -6,8 +6,12 @@ const latin1 = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 describe('decodeHtml', () => {
   it('uses the Content-Type charset, then a <meta charset>, then UTF-8', () => {
     expect(decodeHtml(latin1('Troms\xf8'), 'text/html; charset=ISO-8859-1')).toBe('Tromsø');
-    expect(decodeHtml(latin1('<meta charset="windows-1252"><p>Bod\xf8</p>'), 'text/html')).toBe('<meta charset="windows-1252"><p>Bodø</p>');
-    expect(decodeHtml(latin1('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">\xe6'), undefined)).toContain('æ');
+    expect(decodeHtml(latin1('<meta charset="windows-1252"><p>Bod\xf8</p>'), 'text/html')).toBe(
+      '<meta charset="windows-1252"><p>Bodø</p>',
+    );
+    expect(
+      decodeHtml(latin1('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1">\xe6'), undefined),
+    ).toContain('æ');
     expect(decodeHtml(new TextEncoder().encode('Ålesund'), undefined)).toBe('Ålesund');
   });
 

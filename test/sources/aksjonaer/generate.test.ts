@@ -23,9 +23,13 @@ describe('generateShareholderCsv', () => {
 
   it('writes the real layout (BOM, header) that the parser accepts, in both header variants', async () => {
     const withCountry = await text(1);
-    expect(withCountry.startsWith('\uFEFFOrgnr;Selskap;Aksjeklasse;Navn aksjonær;Fødselsår/orgnr;Postnr/sted;Landkode;')).toBe(true);
+    expect(
+      withCountry.startsWith('\uFEFFOrgnr;Selskap;Aksjeklasse;Navn aksjonær;Fødselsår/orgnr;Postnr/sted;Landkode;'),
+    ).toBe(true);
     for (const variant of [true, false]) {
-      const rows = await collect(parseShareholderCsv(generateShareholderCsv({ companies: COMPANIES, seed: 3, withCountryColumn: variant })));
+      const rows = await collect(
+        parseShareholderCsv(generateShareholderCsv({ companies: COMPANIES, seed: 3, withCountryColumn: variant })),
+      );
       expect(rows.length).toBeGreaterThanOrEqual(COMPANIES.length);
       expect(new Set(rows.map((r) => r.orgNumber))).toEqual(new Set(COMPANIES.map((c) => c.orgNumber)));
       expect(rows.every((r) => (variant ? r.countryCode !== null : r.countryCode === null))).toBe(true);
@@ -47,7 +51,9 @@ describe('generateShareholderCsv', () => {
   });
 
   it('produces all holder kinds, company holders drawn from the list but never the investee itself', async () => {
-    const rows = await collect(parseShareholderCsv(generateShareholderCsv({ companies: COMPANIES, seed: 11, maxHoldersPerClass: 12 })));
+    const rows = await collect(
+      parseShareholderCsv(generateShareholderCsv({ companies: COMPANIES, seed: 11, maxHoldersPerClass: 12 })),
+    );
     expect(new Set(rows.map((r) => r.holderType))).toEqual(new Set(['company', 'person', 'foreign']));
     const known = new Set(COMPANIES.map((c) => c.orgNumber));
     for (const r of rows.filter((x) => x.holderType === 'company')) {

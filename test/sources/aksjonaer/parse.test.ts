@@ -2,12 +2,19 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseShareholderCsv, ShareholderParseError, splitPostal, type ShareholderRow } from '../../../src/sources/aksjonaer/parse.ts';
+import {
+  parseShareholderCsv,
+  ShareholderParseError,
+  splitPostal,
+  type ShareholderRow,
+} from '../../../src/sources/aksjonaer/parse.ts';
 import { collect, errorOf, streamOf } from '../stream-helpers.ts';
 
 const SAMPLE = readFileSync(new URL('../../fixtures/aksjonaer/aksjeeierbok-sample.csv', import.meta.url));
-const HEADER = 'Orgnr;Selskap;Aksjeklasse;Navn aksjonær;Fødselsår/orgnr;Postnr/sted;Landkode;Antall aksjer;Antall aksjer selskap';
-const OLD_HEADER = 'Orgnr;Selskap;Aksjeklasse;Navn aksjonær;Fødselsår/orgnr;Postnr/sted;Antall aksjer;Antall aksjer selskap';
+const HEADER =
+  'Orgnr;Selskap;Aksjeklasse;Navn aksjonær;Fødselsår/orgnr;Postnr/sted;Landkode;Antall aksjer;Antall aksjer selskap';
+const OLD_HEADER =
+  'Orgnr;Selskap;Aksjeklasse;Navn aksjonær;Fødselsår/orgnr;Postnr/sted;Antall aksjer;Antall aksjer selskap';
 
 /** Appends a mod-11 check digit to 8 digits, or returns null when none exists (remainder 1). */
 function withCheckDigit(eight: string): string | null {
@@ -26,32 +33,82 @@ describe('parseShareholderCsv on the real sample', () => {
     const rows = await collect(parseShareholderCsv(streamOf(SAMPLE)));
     expect(rows).toEqual<ShareholderRow[]>([
       {
-        line: 2, orgNumber: '979938799', companyName: 'NEL ASA', shareClass: 'Ordinære aksjer', holderType: 'person',
-        holderName: 'OLA NORDMANN', holderOrgNumber: null, holderBirthYear: 1980, postalCode: '0150', postalPlace: 'OSLO',
-        countryCode: 'NO', shareCount: 10, totalSharesInCompany: 1838457834,
+        line: 2,
+        orgNumber: '979938799',
+        companyName: 'NEL ASA',
+        shareClass: 'Ordinære aksjer',
+        holderType: 'person',
+        holderName: 'OLA NORDMANN',
+        holderOrgNumber: null,
+        holderBirthYear: 1980,
+        postalCode: '0150',
+        postalPlace: 'OSLO',
+        countryCode: 'NO',
+        shareCount: 10,
+        totalSharesInCompany: 1838457834,
       },
       {
         // blank name, blank postal field
-        line: 3, orgNumber: '979938799', companyName: 'NEL ASA', shareClass: 'Ordinære aksjer', holderType: 'person',
-        holderName: null, holderOrgNumber: null, holderBirthYear: 1980, postalCode: null, postalPlace: null,
-        countryCode: 'NO', shareCount: 10, totalSharesInCompany: 1838457834,
+        line: 3,
+        orgNumber: '979938799',
+        companyName: 'NEL ASA',
+        shareClass: 'Ordinære aksjer',
+        holderType: 'person',
+        holderName: null,
+        holderOrgNumber: null,
+        holderBirthYear: 1980,
+        postalCode: null,
+        postalPlace: null,
+        countryCode: 'NO',
+        shareCount: 10,
+        totalSharesInCompany: 1838457834,
       },
       {
         // " " as the number, and a `;` inside the foreign address (10 fields) folded back into Postnr/sted
-        line: 4, orgNumber: '998367891', companyName: 'CARE OF SWEDEN AS', shareClass: 'Ordinære aksjer', holderType: 'foreign',
-        holderName: 'PARIR AB', holderOrgNumber: null, holderBirthYear: null, postalCode: 'S-51', postalPlace: 'Tranemo; Sverige',
-        countryCode: 'SE', shareCount: 60, totalSharesInCompany: 100,
+        line: 4,
+        orgNumber: '998367891',
+        companyName: 'CARE OF SWEDEN AS',
+        shareClass: 'Ordinære aksjer',
+        holderType: 'foreign',
+        holderName: 'PARIR AB',
+        holderOrgNumber: null,
+        holderBirthYear: null,
+        postalCode: 'S-51',
+        postalPlace: 'Tranemo; Sverige',
+        countryCode: 'SE',
+        shareCount: 60,
+        totalSharesInCompany: 100,
       },
       {
-        line: 5, orgNumber: '916258720', companyName: 'HAWK INFINITY AS', shareClass: 'A-aksjer', holderType: 'foreign',
-        holderName: 'UAB "ERA CAPITAL" (SELSKAP)', holderOrgNumber: null, holderBirthYear: null, postalCode: '08240',
-        postalPlace: 'Vilnius', countryCode: 'LT', shareCount: 115178, totalSharesInCompany: 93957660,
+        line: 5,
+        orgNumber: '916258720',
+        companyName: 'HAWK INFINITY AS',
+        shareClass: 'A-aksjer',
+        holderType: 'foreign',
+        holderName: 'UAB "ERA CAPITAL" (SELSKAP)',
+        holderOrgNumber: null,
+        holderBirthYear: null,
+        postalCode: '08240',
+        postalPlace: 'Vilnius',
+        countryCode: 'LT',
+        shareCount: 115178,
+        totalSharesInCompany: 93957660,
       },
       {
         // unbalanced quote is literal and does not swallow the rest of the file
-        line: 6, orgNumber: '998858690', companyName: 'VIKING ASSISTANCE GROUP AS', shareClass: 'Ordinære aksjer',
-        holderType: 'foreign', holderName: '"IF P INSURANCE HOLDING LTD (PUBL', holderOrgNumber: null, holderBirthYear: null,
-        postalCode: '10680', postalPlace: 'STOCKHOLM', countryCode: 'SE', shareCount: 820378, totalSharesInCompany: 820528,
+        line: 6,
+        orgNumber: '998858690',
+        companyName: 'VIKING ASSISTANCE GROUP AS',
+        shareClass: 'Ordinære aksjer',
+        holderType: 'foreign',
+        holderName: '"IF P INSURANCE HOLDING LTD (PUBL',
+        holderOrgNumber: null,
+        holderBirthYear: null,
+        postalCode: '10680',
+        postalPlace: 'STOCKHOLM',
+        countryCode: 'SE',
+        shareCount: 820378,
+        totalSharesInCompany: 820528,
       },
     ]);
   });
@@ -71,7 +128,9 @@ describe('parseShareholderCsv on other layouts', () => {
   it('reads older files without Landkode, without BOM, with CRLF and blank lines', async () => {
     const text = `${OLD_HEADER}\r\n923609016;EQUINOR ASA;Ordinære aksjer;FOLKETRYGDFONDET;914778271;0115 OSLO;42;3000\r\n\r\n923609016;EQUINOR ASA;Ordinære aksjer;ACME LTD; ;SW1A 1AA, LONDON;7;\r\n`;
     const rows = await collect(parseShareholderCsv(streamOf(text)));
-    expect(rows.map((r) => [r.line, r.holderType, r.holderOrgNumber, r.countryCode, r.shareCount, r.totalSharesInCompany])).toEqual([
+    expect(
+      rows.map((r) => [r.line, r.holderType, r.holderOrgNumber, r.countryCode, r.shareCount, r.totalSharesInCompany]),
+    ).toEqual([
       [2, 'company', '914778271', null, 42, 3000],
       [4, 'foreign', null, null, 7, null],
     ]);
@@ -82,7 +141,12 @@ describe('parseShareholderCsv on other layouts', () => {
   it('classifies a blank number with Landkode NO as a person without birth year', async () => {
     const text = `${HEADER}\n923609016;EQUINOR ASA;Ordinære aksjer;KARI NORDMANN; ;0150 OSLO;no;1;10\n`;
     const [row] = await collect(parseShareholderCsv(streamOf(text)));
-    expect(row).toMatchObject({ holderType: 'person', holderBirthYear: null, holderOrgNumber: null, countryCode: 'NO' });
+    expect(row).toMatchObject({
+      holderType: 'person',
+      holderBirthYear: null,
+      holderOrgNumber: null,
+      countryCode: 'NO',
+    });
   });
 
   it('keeps one row per share class of the same holder', async () => {
@@ -97,9 +161,19 @@ describe('parseShareholderCsv on other layouts', () => {
 
 describe('parseShareholderCsv errors name the line', () => {
   const cases: [string, string, number, RegExp][] = [
-    ['bad investee org number', `${HEADER}\n923609016;A;B;C;1980;0150 OSLO;NO;1;2\n12345678;X;Y;Z;1980;;NO;1;2\n`, 3, /Orgnr/],
+    [
+      'bad investee org number',
+      `${HEADER}\n923609016;A;B;C;1980;0150 OSLO;NO;1;2\n12345678;X;Y;Z;1980;;NO;1;2\n`,
+      3,
+      /Orgnr/,
+    ],
     ['investee check digit wrong', `${HEADER}\n923609017;X;Y;Z;1980;;NO;1;2\n`, 2, /check digit/],
-    ['non-numeric share count', `${HEADER}\n923609016;X;Y;Z;1980;;NO;1O;2\n`, 2, /Antall aksjer must be a whole number/],
+    [
+      'non-numeric share count',
+      `${HEADER}\n923609016;X;Y;Z;1980;;NO;1O;2\n`,
+      2,
+      /Antall aksjer must be a whole number/,
+    ],
     ['non-numeric total', `${HEADER}\n923609016;X;Y;Z;1980;;NO;10;abc\n`, 2, /Antall aksjer selskap/],
     ['too few fields', `${HEADER}\n923609016;X;Y;Z;1980;;NO;10\n`, 2, /expected 9 fields/],
     ['unknown header', `Org;Selskap\n923609016;X;Y;Z;1980;;NO;10;20\n`, 1, /unknown header/],
@@ -120,7 +194,11 @@ describe('parseShareholderCsv errors name the line', () => {
 
 describe('parseShareholderCsv properties', () => {
   const text = (min: number) =>
-    fc.string({ minLength: min, maxLength: 20, unit: fc.constantFrom('A', 'Ø', 'å', ' ', '"', '(', '-', '.', '1', 'é') });
+    fc.string({
+      minLength: min,
+      maxLength: 20,
+      unit: fc.constantFrom('A', 'Ø', 'å', ' ', '"', '(', '-', '.', '1', 'é'),
+    });
   const holder = fc.oneof(
     fc.record({ kind: fc.constant('company' as const), id: orgNumberArb }),
     fc.record({ kind: fc.constant('person' as const), id: fc.integer({ min: 1900, max: 2024 }).map(String) }),
@@ -133,7 +211,10 @@ describe('parseShareholderCsv properties', () => {
     name: text(0),
     holder,
     place: text(1).filter((s) => s.trim() !== '' && !s.includes(',') && !/\d/.test(s)),
-    extra: fc.array(text(1).filter((s) => !s.includes(',')), { maxLength: 3 }),
+    extra: fc.array(
+      text(1).filter((s) => !s.includes(',')),
+      { maxLength: 3 },
+    ),
     country: fc.constantFrom('SE', 'LT', 'DK', 'GB'),
     count: fc.nat({ max: 2 ** 40 }),
     total: fc.option(fc.nat({ max: 2 ** 40 }), { nil: null }),
@@ -147,7 +228,9 @@ describe('parseShareholderCsv properties', () => {
           // Foreign addresses may carry `;`; the place part joins the surplus fields back.
           const place = [r.place, ...r.extra].join(';');
           const postal = r.holder.kind === 'foreign' ? `12-345, ${place}` : `0150 ${place}`;
-          return [r.orgNumber, r.company, r.cls, r.name, r.holder.id, postal, country, r.count, r.total ?? ''].join(';');
+          return [r.orgNumber, r.company, r.cls, r.name, r.holder.id, postal, country, r.count, r.total ?? ''].join(
+            ';',
+          );
         });
         const parsed = await collect(parseShareholderCsv(streamOf(`\uFEFF${HEADER}\n${lines.join('\n')}`)));
         expect(parsed).toHaveLength(rows.length);

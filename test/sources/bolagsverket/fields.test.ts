@@ -74,8 +74,14 @@ describe('$-composites', () => {
       postalCode: '11122',
       countryCode: 'SE',
     });
-    expect(parsePostalAddress('Box 1$$11122$STOCKHOLM$SE-LAND')).toMatchObject({ city: 'STOCKHOLM', postalCode: '11122' });
-    expect(parsePostalAddress('Gata 1\\nLgh 1001$$UMEÅ$90325$')).toMatchObject({ street: 'Gata 1, Lgh 1001', countryCode: null });
+    expect(parsePostalAddress('Box 1$$11122$STOCKHOLM$SE-LAND')).toMatchObject({
+      city: 'STOCKHOLM',
+      postalCode: '11122',
+    });
+    expect(parsePostalAddress('Gata 1\\nLgh 1001$$UMEÅ$90325$')).toMatchObject({
+      street: 'Gata 1, Lgh 1001',
+      countryCode: null,
+    });
     expect(parsePostalAddress('')).toBeNull();
   });
 

@@ -26,7 +26,8 @@ describe('generated Bolagsverket files', () => {
     for (const quoted of [true, false]) {
       const stats = newBolagsverketStats(0); // any rejected line fails the test
       const orgs: string[] = [];
-      for await (const r of parseBolagsverketText(generateBolagsverketText(2000, 11, { quoted }), { stats })) orgs.push(r.orgNumber);
+      for await (const r of parseBolagsverketText(generateBolagsverketText(2000, 11, { quoted }), { stats }))
+        orgs.push(r.orgNumber);
       expect(orgs).toHaveLength(expectedGeneratedCompanies(2000));
       expect(stats).toMatchObject({ lines: 2000, skippedPersons: 200, duplicates: 20, rejects: { rejected: 0 } });
       expect(new Set(orgs).size).toBe(orgs.length);
@@ -47,6 +48,8 @@ describe('generated Bolagsverket files', () => {
     expect(again).toEqual(names);
     const empty = path.join(dir, 'empty.zip');
     await writeZip(empty, [{ name: 'data.csv', data: 'x' }]);
-    await expect(parseBolagsverketZip(empty).next()).rejects.toThrow('Bolagsverket bulkfil: ZIP has no *.txt entry (entries: data.csv)');
+    await expect(parseBolagsverketZip(empty).next()).rejects.toThrow(
+      'Bolagsverket bulkfil: ZIP has no *.txt entry (entries: data.csv)',
+    );
   });
 });

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { mapBolagsverketFields, swedishOrgFormLabels } from '../../../src/sources/bolagsverket/index.ts';
 
 const fields = (over: Partial<Record<number, string>> = {}) => {
-  const f = ['5566778899$ORGNR-IDORG', '', 'SE-LAND', 'Test AB$FORETAGSNAMN-ORGNAM$2001-01-01', 'AB-ORGFO', '', '', '', '2001-01-01', '', ''];
+  const f = [
+    '5566778899$ORGNR-IDORG',
+    '',
+    'SE-LAND',
+    'Test AB$FORETAGSNAMN-ORGNAM$2001-01-01',
+    'AB-ORGFO',
+    '',
+    '',
+    '',
+    '2001-01-01',
+    '',
+    '',
+  ];
   for (const [i, v] of Object.entries(over)) f[Number(i)] = v as string;
   return f;
 };
@@ -39,15 +51,22 @@ describe('mapBolagsverketFields', () => {
   it('accepts GD numbers and the 16 century prefix, and reads the löpnummer', () => {
     expect(map({ 0: '2021005489$GDNR-IDORG' }).record.orgNumber).toBe('2021005489');
     expect(map({ 0: '165566778899$ORGNR-IDORG' }).record.orgNumber).toBe('5566778899');
-    expect(map({ 0: '556677-8899$ORGNR-IDORG', 1: '3' })).toMatchObject({ namnskyddslopnummer: 3, record: { orgNumber: '5566778899' } });
+    expect(map({ 0: '556677-8899$ORGNR-IDORG', 1: '3' })).toMatchObject({
+      namnskyddslopnummer: 3,
+      record: { orgNumber: '5566778899' },
+    });
   });
 
   it('names what is wrong in a malformed row', () => {
     const labels = swedishOrgFormLabels();
-    expect(() => mapBolagsverketFields(fields({ 0: '5566778899' }), labels)).toThrow('organisationsidentitet has no type');
+    expect(() => mapBolagsverketFields(fields({ 0: '5566778899' }), labels)).toThrow(
+      'organisationsidentitet has no type',
+    );
     expect(() => mapBolagsverketFields(fields({ 1: 'x' }), labels)).toThrow('namnskyddslopnummer "x" is not a number');
     expect(() => mapBolagsverketFields(fields({ 3: '' }), labels)).toThrow('5566778899: organisationsnamn is empty');
-    expect(() => mapBolagsverketFields(fields({ 8: '2001-13-01' }), labels)).toThrow('5566778899: registreringsdatum: invalid date "2001-13-01"');
+    expect(() => mapBolagsverketFields(fields({ 8: '2001-13-01' }), labels)).toThrow(
+      '5566778899: registreringsdatum: invalid date "2001-13-01"',
+    );
     expect(() => mapBolagsverketFields(fields().slice(0, 10), labels)).toThrow('expected 11 fields, got 10');
   });
 

@@ -1,7 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { newBolagsverketStats, parseBolagsverketText, type BolagsverketStats } from '../../../src/sources/bolagsverket/index.ts';
+import {
+  newBolagsverketStats,
+  parseBolagsverketText,
+  type BolagsverketStats,
+} from '../../../src/sources/bolagsverket/index.ts';
 import type { NordicCompanyRecord } from '../../../src/sources/nordic-record.ts';
 
 const HEADER =
@@ -9,7 +13,10 @@ const HEADER =
 const fixture = (name: string) => createReadStream(new URL(`../../fixtures/bolagsverket/${name}`, import.meta.url));
 const streamOf = (s: string | Buffer) => Readable.from([typeof s === 'string' ? Buffer.from(s, 'utf8') : s]);
 
-async function collect(input: Readable, stats: BolagsverketStats = newBolagsverketStats()): Promise<NordicCompanyRecord[]> {
+async function collect(
+  input: Readable,
+  stats: BolagsverketStats = newBolagsverketStats(),
+): Promise<NordicCompanyRecord[]> {
   const out: NordicCompanyRecord[] = [];
   for await (const r of parseBolagsverketText(input, { stats })) out.push(r);
   return out;
@@ -35,7 +42,13 @@ const EXEMPEL: NordicCompanyRecord = {
   name: 'Exempel AB',
   orgFormCode: 'AB',
   orgFormDescription: 'Aktiebolag',
-  postalAddress: { street: 'Exempelgatan 1', postalCode: '11122', city: 'STOCKHOLM', municipalityCode: null, countryCode: 'SE' },
+  postalAddress: {
+    street: 'Exempelgatan 1',
+    postalCode: '11122',
+    city: 'STOCKHOLM',
+    municipalityCode: null,
+    countryCode: 'SE',
+  },
   registrationDate: '2001-05-10',
   description: 'Bolaget har till föremål …',
 };
@@ -55,7 +68,13 @@ describe('parseBolagsverketText', () => {
         name: 'Nordlys Logistik AB',
         orgFormCode: 'AB',
         orgFormDescription: 'Aktiebolag',
-        postalAddress: { street: 'c/o Ekonomibyrån, Storgatan 1', postalCode: '41101', city: 'GÖTEBORG', municipalityCode: null, countryCode: 'SE' },
+        postalAddress: {
+          street: 'c/o Ekonomibyrån, Storgatan 1',
+          postalCode: '41101',
+          city: 'GÖTEBORG',
+          municipalityCode: null,
+          countryCode: 'SE',
+        },
         registrationDate: '2001-02-03',
         description: 'Transport och "logistik".',
       },
@@ -66,7 +85,13 @@ describe('parseBolagsverketText', () => {
         name: 'Fjällbolaget HB',
         orgFormCode: 'HB',
         orgFormDescription: 'Handelsbolag',
-        postalAddress: { street: 'Fjällvägen 2', postalCode: '83013', city: 'ÅRE', municipalityCode: null, countryCode: 'SE' },
+        postalAddress: {
+          street: 'Fjällvägen 2',
+          postalCode: '83013',
+          city: 'ÅRE',
+          municipalityCode: null,
+          countryCode: 'SE',
+        },
         registrationDate: '1995-06-01',
         deregistrationDate: '2019-11-30',
         isDeregistered: true,
@@ -80,7 +105,13 @@ describe('parseBolagsverketText', () => {
         name: 'Avveckla AB',
         orgFormCode: 'AB',
         orgFormDescription: 'Aktiebolag',
-        postalAddress: { street: 'Kungsgatan 5', postalCode: '11143', city: 'STOCKHOLM', municipalityCode: null, countryCode: 'SE' },
+        postalAddress: {
+          street: 'Kungsgatan 5',
+          postalCode: '11143',
+          city: 'STOCKHOLM',
+          municipalityCode: null,
+          countryCode: 'SE',
+        },
         registrationDate: '2010-01-01',
         isBeingDissolved: true,
         status: 'liquidation',
@@ -92,7 +123,13 @@ describe('parseBolagsverketText', () => {
         name: 'Skärmföreningen',
         orgFormCode: 'I',
         orgFormDescription: 'Ideell förening som bedriver näringsverksamhet',
-        postalAddress: { street: 'Box 12', postalCode: '21120', city: 'MALMÖ', municipalityCode: null, countryCode: 'SE' },
+        postalAddress: {
+          street: 'Box 12',
+          postalCode: '21120',
+          city: 'MALMÖ',
+          municipalityCode: null,
+          countryCode: 'SE',
+        },
         registrationDate: '2015-09-09',
         description: 'Skärmar om 24" och mer; även kablar.',
       },
@@ -123,7 +160,13 @@ describe('parseBolagsverketText', () => {
         name: 'Radbrytning Ekonomisk förening',
         orgFormCode: 'EK',
         orgFormDescription: 'Ekonomisk förening',
-        postalAddress: { street: 'Byvägen 3', postalCode: '90325', city: 'UMEÅ', municipalityCode: null, countryCode: 'SE' },
+        postalAddress: {
+          street: 'Byvägen 3',
+          postalCode: '90325',
+          city: 'UMEÅ',
+          municipalityCode: null,
+          countryCode: 'SE',
+        },
         registrationDate: '2012-12-12',
         status: 'restructuring',
         description: 'Första raden\nandra raden.',
@@ -131,9 +174,19 @@ describe('parseBolagsverketText', () => {
       EXEMPEL, // line 15: unquoted
     ];
     expect(records).toEqual(expected);
-    expect(stats).toMatchObject({ lines: 13, emitted: 8, skippedPersons: 2, duplicates: 1, superseded: 0, skippedOtherIdentity: {} });
+    expect(stats).toMatchObject({
+      lines: 13,
+      emitted: 8,
+      skippedPersons: 2,
+      duplicates: 1,
+      superseded: 0,
+      skippedOtherIdentity: {},
+    });
     expect(stats.rejects.rejected).toBe(2);
-    expect(stats.rejects.samples).toEqual(['line 10: expected 11 fields, got 4', 'line 11: organisation number 5566778890 fails the Luhn check']);
+    expect(stats.rejects.samples).toEqual([
+      'line 10: expected 11 fields, got 4',
+      'line 11: organisation number 5566778890 fails the Luhn check',
+    ]);
   });
 
   it('never lets a person number out, not even in a reject reason', async () => {
@@ -191,12 +244,15 @@ describe('parseBolagsverketText', () => {
   it('reads a Latin-1 file when told to', async () => {
     const text = `${HEADER}\n5560000001$ORGNR-IDORG;;SE-LAND;Åkeri Öst AB$FORETAGSNAMN-ORGNAM$2001-05-10;AB-ORGFO;;;;2001-05-10;;Storgatan 1$$GÄVLE$80320$SE-LAND\n`;
     const out: NordicCompanyRecord[] = [];
-    for await (const r of parseBolagsverketText(streamOf(Buffer.from(text, 'latin1')), { encoding: 'latin1' })) out.push(r);
+    for await (const r of parseBolagsverketText(streamOf(Buffer.from(text, 'latin1')), { encoding: 'latin1' }))
+      out.push(r);
     expect(out.map((r) => [r.name, r.postalAddress?.city])).toEqual([['Åkeri Öst AB', 'GÄVLE']]);
   });
 
   it('aborts on a wrong header, naming line 1', async () => {
-    await expect(collect(streamOf('orgnr;namn\n5560000001;X\n'))).rejects.toThrow(/^Bolagsverket bulkfil line 1: unexpected header "orgnr;namn"/);
+    await expect(collect(streamOf('orgnr;namn\n5560000001;X\n'))).rejects.toThrow(
+      /^Bolagsverket bulkfil line 1: unexpected header "orgnr;namn"/,
+    );
     await expect(collect(streamOf(''))).rejects.toThrow('Bolagsverket bulkfil: empty file (no header line)');
   });
 

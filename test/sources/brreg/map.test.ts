@@ -5,10 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { mapEnhet, mapRegnskap, mapRoller, mapUnderenhet } from '../../../src/sources/brreg/map.ts';
 import { ROOT } from '../../helpers/env.ts';
 
-const load = (dir: string, file: string) => JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures', dir, file), 'utf8'));
+const load = (dir: string, file: string) =>
+  JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures', dir, file), 'utf8'));
 const brreg = (f: string) => load('brreg', f);
 
-const NONE = { naceCode2: null, naceDescription2: null, naceCode3: null, naceDescription3: null, website: null, email: null, phone: null, registryParentOrgNumber: null };
+const NONE = {
+  naceCode2: null,
+  naceDescription2: null,
+  naceCode3: null,
+  naceDescription3: null,
+  website: null,
+  email: null,
+  phone: null,
+  registryParentOrgNumber: null,
+};
 
 describe('brreg Enhet', () => {
   it('enheter-details-response: an active AS', () => {
@@ -24,8 +34,22 @@ describe('brreg Enhet', () => {
       sectorCode: null,
       employeeCount: 50,
       hasRegisteredEmployees: true,
-      businessAddress: { street: 'Tyvholmen 1', postalCode: '0101', city: 'OSLO', municipality: 'OSLO', municipalityNumber: '0301', countryCode: 'NO' },
-      postalAddress: { street: 'c/o reder K. Rusing, Postboks 1752 Vika', postalCode: '0122', city: 'OSLO', municipality: 'OSLO', municipalityNumber: '0301', countryCode: 'NO' },
+      businessAddress: {
+        street: 'Tyvholmen 1',
+        postalCode: '0101',
+        city: 'OSLO',
+        municipality: 'OSLO',
+        municipalityNumber: '0301',
+        countryCode: 'NO',
+      },
+      postalAddress: {
+        street: 'c/o reder K. Rusing, Postboks 1752 Vika',
+        postalCode: '0122',
+        city: 'OSLO',
+        municipality: 'OSLO',
+        municipalityNumber: '0301',
+        countryCode: 'NO',
+      },
       foundingDate: '2017-10-20',
       registrationDate: '2017-10-20',
       registeredInVat: true,
@@ -44,7 +68,18 @@ describe('brreg Enhet', () => {
 
   it('enheter-details-deleted-response: a deleted unit keeps its name and deletion date', () => {
     const c = mapEnhet(brreg('enheter-details-deleted-response.json'));
-    expect(c).toMatchObject({ orgNumber: '123456789', name: 'SLETTET ENHET AS', orgFormCode: 'UTBG', orgFormDescription: 'Frivillig registrert utleiebygg', isDeleted: true, deletedDate: '2017-10-20', status: 'deleted', businessAddress: null, postalAddress: null, employeeCount: null });
+    expect(c).toMatchObject({
+      orgNumber: '123456789',
+      name: 'SLETTET ENHET AS',
+      orgFormCode: 'UTBG',
+      orgFormDescription: 'Frivillig registrert utleiebygg',
+      isDeleted: true,
+      deletedDate: '2017-10-20',
+      status: 'deleted',
+      businessAddress: null,
+      postalAddress: null,
+      employeeCount: null,
+    });
   });
 
   it('enheter-search-response and the two search pages: every unit maps', () => {
@@ -64,7 +99,14 @@ describe('brreg Enhet', () => {
       sectorCode: '2100',
       employeeCount: 10,
       hasRegisteredEmployees: null,
-      businessAddress: { street: 'Elgeseter gate 1', postalCode: '7030', city: 'TRONDHEIM', municipality: 'TRONDHEIM', municipalityNumber: '5001', countryCode: 'NO' },
+      businessAddress: {
+        street: 'Elgeseter gate 1',
+        postalCode: '7030',
+        city: 'TRONDHEIM',
+        municipality: 'TRONDHEIM',
+        municipalityNumber: '5001',
+        countryCode: 'NO',
+      },
       postalAddress: null,
       foundingDate: '1995-12-12',
       registrationDate: '1996-01-25',
@@ -80,13 +122,26 @@ describe('brreg Enhet', () => {
       lastSubmittedAccountsYear: '2022',
       source: 'Brønnøysundregistrene',
     });
-    expect(page1[1]).toMatchObject({ orgNumber: '971497017', orgFormCode: 'FLI', naceCode1: '88.911', employeeCount: 0, registeredInVat: false, registeredInBiz: false, lastSubmittedAccountsYear: '2012' });
+    expect(page1[1]).toMatchObject({
+      orgNumber: '971497017',
+      orgFormCode: 'FLI',
+      naceCode1: '88.911',
+      employeeCount: 0,
+      registeredInVat: false,
+      registeredInBiz: false,
+      lastSubmittedAccountsYear: '2012',
+    });
     expect(page2[0]).toMatchObject({
       orgNumber: '988879134',
       name: 'SESAM FILMKLUBB',
       website: 'www.sesam.filmklubb.blogspot.com',
       sectorCode: '7000',
-      businessAddress: { street: 'Frivilligsentralen, Violgata 14', postalCode: '1776', city: 'HALDEN', municipalityNumber: '3101' },
+      businessAddress: {
+        street: 'Frivilligsentralen, Violgata 14',
+        postalCode: '1776',
+        city: 'HALDEN',
+        municipalityNumber: '3101',
+      },
       postalAddress: { street: 'FVS, Boks 40', postalCode: '1751', city: 'HALDEN', municipalityNumber: '3101' },
     });
   });
@@ -107,7 +162,14 @@ describe('brreg Underenhet', () => {
       naceCode1: '52.292',
       naceDescription1: 'Skipsmegling',
       employeeCount: 50,
-      address: { street: 'Tyvholmen 1', postalCode: '0122', city: 'OSLO', municipality: 'OSLO', municipalityNumber: '0301', countryCode: 'NO' },
+      address: {
+        street: 'Tyvholmen 1',
+        postalCode: '0122',
+        city: 'OSLO',
+        municipality: 'OSLO',
+        municipalityNumber: '0301',
+        countryCode: 'NO',
+      },
       startDate: null,
       closureDate: '2018-10-20',
       isDeleted: false,
@@ -115,7 +177,14 @@ describe('brreg Underenhet', () => {
   });
 
   it('underenheter-details-deleted-response', () => {
-    expect(mapUnderenhet(brreg('underenheter-details-deleted-response.json'))).toMatchObject({ orgNumber: '987123456', orgFormCode: 'AAFY', isDeleted: true, closureDate: '2017-10-05', parentOrgNumber: null, address: null });
+    expect(mapUnderenhet(brreg('underenheter-details-deleted-response.json'))).toMatchObject({
+      orgNumber: '987123456',
+      orgFormCode: 'AAFY',
+      isDeleted: true,
+      closureDate: '2017-10-05',
+      parentOrgNumber: null,
+      address: null,
+    });
   });
 
   it('underenheter-search-response', () => {
@@ -128,7 +197,14 @@ describe('brreg Underenhet', () => {
       naceCode1: '90.012',
       naceDescription1: 'Utøvende kunstnere og underholdsningsvirksomhet innen scenekunst',
       employeeCount: null,
-      address: { street: 'Sagstua', postalCode: '2120', city: 'NORD-ODAL', municipality: 'NORD-ODAL', municipalityNumber: '0418', countryCode: 'NO' },
+      address: {
+        street: 'Sagstua',
+        postalCode: '2120',
+        city: 'NORD-ODAL',
+        municipality: 'NORD-ODAL',
+        municipalityNumber: '0418',
+        countryCode: 'NO',
+      },
       startDate: null,
       closureDate: null,
       isDeleted: false,
@@ -182,11 +258,16 @@ describe('brreg roller', () => {
 
   it('drops deregistered and resigned roles', () => {
     const roles = mapRoller({
-      rollegrupper: [{ type: { kode: 'STYR' }, roller: [
-        { type: { kode: 'MEDL' }, person: { navn: { fornavn: 'A', etternavn: 'B' } }, avregistrert: true },
-        { type: { kode: 'MEDL' }, person: { navn: { fornavn: 'C', etternavn: 'D' } }, fratraadt: true },
-        { type: { kode: 'LEDE' }, person: { navn: { fornavn: 'E', etternavn: 'F' } }, avregistrert: false },
-      ] }],
+      rollegrupper: [
+        {
+          type: { kode: 'STYR' },
+          roller: [
+            { type: { kode: 'MEDL' }, person: { navn: { fornavn: 'A', etternavn: 'B' } }, avregistrert: true },
+            { type: { kode: 'MEDL' }, person: { navn: { fornavn: 'C', etternavn: 'D' } }, fratraadt: true },
+            { type: { kode: 'LEDE' }, person: { navn: { fornavn: 'E', etternavn: 'F' } }, avregistrert: false },
+          ],
+        },
+      ],
     });
     expect(roles.map((r) => r.personFirstName)).toEqual(['E']);
   });
@@ -239,6 +320,10 @@ describe('Regnskapsregisteret', () => {
       { regnskapstype: 'SELSKAP' },
     ]);
     expect(rows).toHaveLength(2);
-    expect(rows.find((r) => r.accountsType === 'SELSKAP')).toMatchObject({ totalAssets: 7, revenue: null, equity: null });
+    expect(rows.find((r) => r.accountsType === 'SELSKAP')).toMatchObject({
+      totalAssets: 7,
+      revenue: null,
+      equity: null,
+    });
   });
 });

@@ -19,8 +19,16 @@ describe('generateInspectionsCsv', () => {
   });
 
   it('writes rows the parser accepts, within the date range, with duplicates counted', async () => {
-    const opts = { venues: VENUES, seed: 9, maxInspectionsPerVenue: 8, duplicateRate: 0.5, from: '2023-03-01', to: '2023-03-31' };
-    const physicalRows = (await collect<Buffer>(generateInspectionsCsv(opts))).map(String).join('').trimEnd().split('\n').length - 1;
+    const opts = {
+      venues: VENUES,
+      seed: 9,
+      maxInspectionsPerVenue: 8,
+      duplicateRate: 0.5,
+      from: '2023-03-01',
+      to: '2023-03-31',
+    };
+    const physicalRows =
+      (await collect<Buffer>(generateInspectionsCsv(opts))).map(String).join('').trimEnd().split('\n').length - 1;
     const stats: InspectionParseStats = { records: 0, duplicatesDropped: 0 };
     const rows = await collect(parseInspectionsCsv(generateInspectionsCsv(opts), stats));
     expect(stats.records).toBe(rows.length);
@@ -36,6 +44,8 @@ describe('generateInspectionsCsv', () => {
   });
 
   it('rejects an inverted date range', () => {
-    expect(() => generateInspectionsCsv({ venues: VENUES, seed: 1, from: '2024-01-02', to: '2024-01-01' })).toThrow(/date range/);
+    expect(() => generateInspectionsCsv({ venues: VENUES, seed: 1, from: '2024-01-02', to: '2024-01-01' })).toThrow(
+      /date range/,
+    );
   });
 });

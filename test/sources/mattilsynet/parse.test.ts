@@ -12,19 +12,39 @@ import {
 } from '../../../src/sources/mattilsynet/parse.ts';
 import { collect, errorOf, streamOf } from '../stream-helpers.ts';
 
-const SAMPLE = readFileSync(new URL('../../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url));
+const SAMPLE = readFileSync(
+  new URL('../../fixtures/mattilsynet/smilefjes-tilsyn-header-and-illustrative-row.csv', import.meta.url),
+);
 const HEADER = INSPECTION_COLUMNS.join(';');
 
 /** One data row with overrides by column name. */
 function row(over: Partial<Record<(typeof INSPECTION_COLUMNS)[number], string>> = {}): string {
   const base: Record<string, string> = {
-    tilsynsobjektid: 'Z1703151057439673252OPMTI_Tilsynsobjekt', orgnummer: '923609016', navn: 'KAFÉ ÆRLIG',
-    adrlinje1: 'Storgata 1', adrlinje2: '', postnr: '0150', poststed: 'OSLO', tilsynid: 'Z2406251324396200239ZDBTB_TilsynAvtale',
-    sakref: '2024/00001', status: '0', dato: '01022024', total_karakter: '1', tilsynsbesoektype: '0',
-    tema1_no: 'Rutiner og ledelse', tema1_nn: 'Rutinar og leiing', karakter1: '0',
-    tema2_no: 'Lokaler og utstyr', tema2_nn: 'Lokale og utstyr', karakter2: '1',
-    tema3_no: 'Mathåndtering og tilberedning', tema3_nn: 'Mathandtering og tilbereiing', karakter3: '0',
-    tema4_no: 'Merking og sporbarhet', tema4_nn: 'Merking og sporbarheit', karakter4: '4',
+    tilsynsobjektid: 'Z1703151057439673252OPMTI_Tilsynsobjekt',
+    orgnummer: '923609016',
+    navn: 'KAFÉ ÆRLIG',
+    adrlinje1: 'Storgata 1',
+    adrlinje2: '',
+    postnr: '0150',
+    poststed: 'OSLO',
+    tilsynid: 'Z2406251324396200239ZDBTB_TilsynAvtale',
+    sakref: '2024/00001',
+    status: '0',
+    dato: '01022024',
+    total_karakter: '1',
+    tilsynsbesoektype: '0',
+    tema1_no: 'Rutiner og ledelse',
+    tema1_nn: 'Rutinar og leiing',
+    karakter1: '0',
+    tema2_no: 'Lokaler og utstyr',
+    tema2_nn: 'Lokale og utstyr',
+    karakter2: '1',
+    tema3_no: 'Mathåndtering og tilberedning',
+    tema3_nn: 'Mathandtering og tilbereiing',
+    karakter3: '0',
+    tema4_no: 'Merking og sporbarhet',
+    tema4_nn: 'Merking og sporbarheit',
+    karakter4: '4',
   };
   return INSPECTION_COLUMNS.map((c) => over[c] ?? base[c]).join(';');
 }
@@ -49,10 +69,38 @@ describe('parseInspectionsCsv on the real header and illustrative row', () => {
         totalRating: 1,
         inspectionType: 'ordinary',
         themes: [
-          { number: 1, nameNo: 'Rutiner og ledelse', nameNn: 'Rutiner og ledelse', grade: 0, applicable: true, assessed: true },
-          { number: 2, nameNo: 'Lokaler og utstyr', nameNn: 'Lokaler og utstyr', grade: 1, applicable: true, assessed: true },
-          { number: 3, nameNo: 'Mathåndtering og tilberedning', nameNn: 'Mathåndtering og tilberedning', grade: 0, applicable: true, assessed: true },
-          { number: 4, nameNo: 'Merking og sporbarhet', nameNn: 'Merking og sporbarhet', grade: 4, applicable: false, assessed: false },
+          {
+            number: 1,
+            nameNo: 'Rutiner og ledelse',
+            nameNn: 'Rutiner og ledelse',
+            grade: 0,
+            applicable: true,
+            assessed: true,
+          },
+          {
+            number: 2,
+            nameNo: 'Lokaler og utstyr',
+            nameNn: 'Lokaler og utstyr',
+            grade: 1,
+            applicable: true,
+            assessed: true,
+          },
+          {
+            number: 3,
+            nameNo: 'Mathåndtering og tilberedning',
+            nameNn: 'Mathåndtering og tilberedning',
+            grade: 0,
+            applicable: true,
+            assessed: true,
+          },
+          {
+            number: 4,
+            nameNo: 'Merking og sporbarhet',
+            nameNn: 'Merking og sporbarhet',
+            grade: 4,
+            applicable: false,
+            assessed: false,
+          },
         ],
       },
     ]);
@@ -131,7 +179,15 @@ describe('parseInspectionsCsv field rules', () => {
           file(
             row({ orgnummer: '', postnr: '162', tilsynsbesoektype: '1' }),
             row({ tilsynid: 'b', orgnummer: '923609017', tilsynsobjektid: '', tilsynsbesoektype: '' }),
-            row({ tilsynid: 'c', orgnummer: '92360901', adrlinje1: '', adrlinje2: '', sakref: '', status: '', poststed: '' }),
+            row({
+              tilsynid: 'c',
+              orgnummer: '92360901',
+              adrlinje1: '',
+              adrlinje2: '',
+              sakref: '',
+              status: '',
+              poststed: '',
+            }),
           ),
         ),
       ),
@@ -159,7 +215,12 @@ describe('parseInspectionsCsv errors name the line', () => {
     ['total rating 4', file(row({ total_karakter: '4' })), 2, /total_karakter/],
     ['total rating text', file(row({ total_karakter: 'x' })), 2, /total_karakter/],
     ['theme grade 7', file(row({ karakter3: '7' })), 2, /karakter3/],
-    ['no grade to derive from', file(row({ total_karakter: '', karakter1: '4', karakter2: '5', karakter3: '', karakter4: '4' })), 2, /no karakter/],
+    [
+      'no grade to derive from',
+      file(row({ total_karakter: '', karakter1: '4', karakter2: '5', karakter3: '', karakter4: '4' })),
+      2,
+      /no karakter/,
+    ],
     ['unknown visit type', file(row({ tilsynsbesoektype: '2' })), 2, /tilsynsbesoektype/],
     ['blank tilsynid', file(row({ tilsynid: ' ' })), 2, /tilsynid/],
     ['missing column', `tilsynsobjektid;orgnummer;navn\na;b;c\n`, 1, /lacks column/],
@@ -192,7 +253,9 @@ describe('parseInspectionsCsv properties', () => {
         else {
           const [dd, mm, yyyy] = [s.slice(0, 2), s.slice(2, 4), s.slice(4)];
           const d = new Date(Date.UTC(Number(yyyy), Number(mm) - 1, Number(dd)));
-          expect(d.getUTCDate() === Number(dd) && d.getUTCMonth() + 1 === Number(mm) && d.getUTCFullYear() === Number(yyyy)).toBe(false);
+          expect(
+            d.getUTCDate() === Number(dd) && d.getUTCMonth() + 1 === Number(mm) && d.getUTCFullYear() === Number(yyyy),
+          ).toBe(false);
         }
       }),
     );
@@ -200,21 +263,39 @@ describe('parseInspectionsCsv properties', () => {
 
   it('recovers any text written with CSV quoting, and the worst grade as the derived total', async () => {
     const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
-    const text = fc.string({ minLength: 1, maxLength: 15, unit: fc.constantFrom('a', 'Ø', ';', '"', ' ', '\n', 'é', '1') });
-    const grades = fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 }).filter((g) => g.some((x) => x <= 3));
+    const text = fc.string({
+      minLength: 1,
+      maxLength: 15,
+      unit: fc.constantFrom('a', 'Ø', ';', '"', ' ', '\n', 'é', '1'),
+    });
+    const grades = fc
+      .array(fc.integer({ min: 0, max: 5 }), { minLength: 4, maxLength: 4 })
+      .filter((g) => g.some((x) => x <= 3));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ name: text.filter((s) => s.trim() !== ''), addr: text, grades }), { minLength: 1, maxLength: 6 }), async (rs) => {
-        const rows = rs.map((r, i) =>
-          row({
-            tilsynid: `id${i}`, navn: quote(r.name), adrlinje1: quote(r.addr), total_karakter: '',
-            karakter1: String(r.grades[0]), karakter2: String(r.grades[1]), karakter3: String(r.grades[2]), karakter4: String(r.grades[3]),
-          }),
-        );
-        const parsed = await collect(parseInspectionsCsv(streamOf(file(...rows))));
-        expect(parsed.map((p) => p.name)).toEqual(rs.map((r) => r.name.trim()));
-        expect(parsed.map((p) => p.address)).toEqual(rs.map((r) => r.addr.trim() || null));
-        expect(parsed.map((p) => p.totalRating)).toEqual(rs.map((r) => Math.max(...r.grades.filter((g) => g <= 3))));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ name: text.filter((s) => s.trim() !== ''), addr: text, grades }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        async (rs) => {
+          const rows = rs.map((r, i) =>
+            row({
+              tilsynid: `id${i}`,
+              navn: quote(r.name),
+              adrlinje1: quote(r.addr),
+              total_karakter: '',
+              karakter1: String(r.grades[0]),
+              karakter2: String(r.grades[1]),
+              karakter3: String(r.grades[2]),
+              karakter4: String(r.grades[3]),
+            }),
+          );
+          const parsed = await collect(parseInspectionsCsv(streamOf(file(...rows))));
+          expect(parsed.map((p) => p.name)).toEqual(rs.map((r) => r.name.trim()));
+          expect(parsed.map((p) => p.address)).toEqual(rs.map((r) => r.addr.trim() || null));
+          expect(parsed.map((p) => p.totalRating)).toEqual(rs.map((r) => Math.max(...r.grades.filter((g) => g <= 3))));
+        },
+      ),
       { numRuns: 100 },
     );
   });

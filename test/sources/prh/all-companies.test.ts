@@ -6,7 +6,12 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidFinnishBusinessId } from '../../../src/domain/org-number.ts';
 import type { NordicCompanyRecord } from '../../../src/sources/nordic-record.ts';
-import { generatePrhJsonArray, newPrhRejectLog, parsePrhAllCompaniesZip, parsePrhJsonArray } from '../../../src/sources/prh/index.ts';
+import {
+  generatePrhJsonArray,
+  newPrhRejectLog,
+  parsePrhAllCompaniesZip,
+  parsePrhJsonArray,
+} from '../../../src/sources/prh/index.ts';
 import { writeZip } from './zip-writer.ts';
 
 let dir: string;
@@ -47,12 +52,19 @@ describe('parsePrhJsonArray', () => {
     const records = await collect(parsePrhJsonArray(streamOf(json), { rejects }));
     expect(records.map((r) => r.name)).toEqual(['Wolt Oy', 'Wolt Oy']);
     expect(rejects.rejected).toBe(2);
-    expect(rejects.samples).toEqual(['element 1: company 123: invalid business ID', 'element 2: PRH company is not a JSON object']);
+    expect(rejects.samples).toEqual([
+      'element 1: company 123: invalid business ID',
+      'element 2: PRH company is not a JSON object',
+    ]);
   });
 
   it('aborts on broken JSON or a top level that is not an array', async () => {
-    await expect(collect(parsePrhJsonArray(streamOf('[{"businessId": ')))).rejects.toThrow(/PRH all_companies: cannot read the JSON array/);
-    await expect(collect(parsePrhJsonArray(streamOf('{"companies": []}')))).rejects.toThrow(/PRH all_companies: cannot read the JSON array/);
+    await expect(collect(parsePrhJsonArray(streamOf('[{"businessId": ')))).rejects.toThrow(
+      /PRH all_companies: cannot read the JSON array/,
+    );
+    await expect(collect(parsePrhJsonArray(streamOf('{"companies": []}')))).rejects.toThrow(
+      /PRH all_companies: cannot read the JSON array/,
+    );
   });
 });
 
@@ -89,7 +101,11 @@ describe('parsePrhAllCompaniesZip', () => {
   it('fails clearly when the ZIP has no JSON entry or is not a ZIP', async () => {
     const zip = path.join(dir, 'nojson.zip');
     await writeZip(zip, [{ name: 'readme.txt', data: 'x' }]);
-    await expect(collect(parsePrhAllCompaniesZip(zip))).rejects.toThrow('PRH all_companies: ZIP has no *.json entry (entries: readme.txt)');
-    await expect(collect(parsePrhAllCompaniesZip(streamOf('plain text, not a zip')))).rejects.toThrow(/PRH all_companies: not a readable ZIP file/);
+    await expect(collect(parsePrhAllCompaniesZip(zip))).rejects.toThrow(
+      'PRH all_companies: ZIP has no *.json entry (entries: readme.txt)',
+    );
+    await expect(collect(parsePrhAllCompaniesZip(streamOf('plain text, not a zip')))).rejects.toThrow(
+      /PRH all_companies: not a readable ZIP file/,
+    );
   });
 });

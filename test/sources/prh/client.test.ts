@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectLog } from '../../../src/sources/nordic-record.ts';
 import { fetchPrhPage, iteratePrhCompanies, PrhHttpError } from '../../../src/sources/prh/index.ts';
 
-const wolt = JSON.parse(readFileSync(new URL('../../fixtures/prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json', import.meta.url), 'utf8'))
-  .companies[0];
+const wolt = JSON.parse(
+  readFileSync(new URL('../../fixtures/prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json', import.meta.url), 'utf8'),
+).companies[0];
 
 /** Company `n` of the fake register: Wolt's shape under the n-th valid business ID from 2646674. */
 function companies(total: number): object[] {
@@ -49,7 +50,9 @@ beforeAll(async () => {
     const list = url.searchParams.get('registrationDateStart') === 'withbad' ? [{ nope: true }, ...REGISTER] : REGISTER;
     const page = Number(url.searchParams.get('page'));
     const slice = list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ totalResults: list.length, companies: slice }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ totalResults: list.length, companies: slice }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/opendata-ytj-api/v3`;
@@ -71,7 +74,9 @@ describe('PRH /companies client', () => {
     const names: string[] = [];
     for await (const r of iteratePrhCompanies(base, { registrationDateStart: '2026-01-01' }, fetch)) names.push(r.name);
     expect(names).toEqual(REGISTER.map((_, i) => `Yritys ${i} Oy`));
-    expect(requests).toEqual([1, 2, 3].map((p) => `/opendata-ytj-api/v3/companies?registrationDateStart=2026-01-01&page=${p}`));
+    expect(requests).toEqual(
+      [1, 2, 3].map((p) => `/opendata-ytj-api/v3/companies?registrationDateStart=2026-01-01&page=${p}`),
+    );
   });
 
   it('skips and counts unmappable companies', async () => {
@@ -86,9 +91,15 @@ describe('PRH /companies client', () => {
     const err = await fetchPrhPage(base, { registrationDateStart: 'boom', page: 1 }, fetch).catch((e) => e);
     expect(err).toBeInstanceOf(PrhHttpError);
     expect(err.status).toBe(500);
-    expect(err.message).toMatch(/^PRH http:\/\/127\.0\.0\.1:\d+\/opendata-ytj-api\/v3\/companies\?registrationDateStart=boom&page=1: HTTP 500: internal trouble$/);
-    await expect(fetchPrhPage(base, { registrationDateStart: 'busy', page: 1 }, fetch)).rejects.toThrow(/HTTP 429 \(rate limited; retry-after 60\)/);
-    await expect(fetchPrhPage(base, { registrationDateStart: 'garbage', page: 1 }, fetch)).rejects.toThrow(/expected \{totalResults, companies\[\]\}/);
+    expect(err.message).toMatch(
+      /^PRH http:\/\/127\.0\.0\.1:\d+\/opendata-ytj-api\/v3\/companies\?registrationDateStart=boom&page=1: HTTP 500: internal trouble$/,
+    );
+    await expect(fetchPrhPage(base, { registrationDateStart: 'busy', page: 1 }, fetch)).rejects.toThrow(
+      /HTTP 429 \(rate limited; retry-after 60\)/,
+    );
+    await expect(fetchPrhPage(base, { registrationDateStart: 'garbage', page: 1 }, fetch)).rejects.toThrow(
+      /expected \{totalResults, companies\[\]\}/,
+    );
   });
 
   it('reports a connection failure with the URL', async () => {

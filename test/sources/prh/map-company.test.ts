@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { NordicCompanyRecord } from '../../../src/sources/nordic-record.ts';
 import { parsePrhCompany } from '../../../src/sources/prh/index.ts';
 
-const fixture = JSON.parse(readFileSync(new URL('../../fixtures/prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(
+  readFileSync(new URL('../../fixtures/prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json', import.meta.url), 'utf8'),
+);
 const wolt = fixture.companies[0];
 const clone = () => structuredClone(wolt);
 
@@ -61,8 +63,20 @@ describe('parsePrhCompany', () => {
   it('uses the current company form and falls back to English, then Swedish descriptions', () => {
     const c = clone();
     c.companyForms = [
-      { type: '16', descriptions: [{ languageCode: '1', description: 'Osakeyhtiö' }], registrationDate: '2010-01-01', endDate: '2015-01-01' },
-      { type: '17', descriptions: [{ languageCode: '2', description: 'Publikt aktiebolag' }, { languageCode: '3', description: 'Public limited company' }], registrationDate: '2015-01-01' },
+      {
+        type: '16',
+        descriptions: [{ languageCode: '1', description: 'Osakeyhtiö' }],
+        registrationDate: '2010-01-01',
+        endDate: '2015-01-01',
+      },
+      {
+        type: '17',
+        descriptions: [
+          { languageCode: '2', description: 'Publikt aktiebolag' },
+          { languageCode: '3', description: 'Public limited company' },
+        ],
+        registrationDate: '2015-01-01',
+      },
     ];
     const r = parsePrhCompany(c);
     expect(r.orgFormCode).toBe('17');
@@ -95,7 +109,15 @@ describe('parsePrhCompany', () => {
 
   it('prefers the current address over an ended one', () => {
     const c = clone();
-    c.addresses.push({ type: 1, street: 'Vanha katu', buildingNumber: '1', postCode: '00200', registrationDate: '2024-01-01', endDate: '2025-01-01', postOffices: [] });
+    c.addresses.push({
+      type: 1,
+      street: 'Vanha katu',
+      buildingNumber: '1',
+      postCode: '00200',
+      registrationDate: '2024-01-01',
+      endDate: '2025-01-01',
+      postOffices: [],
+    });
     expect(parsePrhCompany(c).businessAddress?.street).toBe('Pohjoinen Rautatiekatu 21');
   });
 
@@ -107,7 +129,11 @@ describe('parsePrhCompany', () => {
     expect([r.isDeregistered, r.deregistrationDate, r.status]).toEqual([true, '2025-06-30', 'deregistered']);
     const byStatusOnly = clone();
     byStatusOnly.tradeRegisterStatus = '2';
-    expect(parsePrhCompany(byStatusOnly)).toMatchObject({ isDeregistered: true, deregistrationDate: null, status: 'deregistered' });
+    expect(parsePrhCompany(byStatusOnly)).toMatchObject({
+      isDeregistered: true,
+      deregistrationDate: null,
+      status: 'deregistered',
+    });
     const notInTradeRegister = clone();
     notInTradeRegister.tradeRegisterStatus = '0';
     expect(parsePrhCompany(notInTradeRegister)).toMatchObject({ isDeregistered: false, status: 'registered' });
@@ -120,8 +146,16 @@ describe('parsePrhCompany', () => {
       return parsePrhCompany(c);
     };
     expect(withSituation('KONK')).toMatchObject({ isBankrupt: true, isBeingDissolved: false, status: 'bankruptcy' });
-    expect(withSituation('SELTILA')).toMatchObject({ isBankrupt: false, isBeingDissolved: true, status: 'liquidation' });
-    expect(withSituation('SANE')).toMatchObject({ isBankrupt: false, isBeingDissolved: false, status: 'restructuring' });
+    expect(withSituation('SELTILA')).toMatchObject({
+      isBankrupt: false,
+      isBeingDissolved: true,
+      status: 'liquidation',
+    });
+    expect(withSituation('SANE')).toMatchObject({
+      isBankrupt: false,
+      isBeingDissolved: false,
+      status: 'restructuring',
+    });
     expect(withSituation('KONK', '2025-03-01')).toMatchObject({ isBankrupt: false, status: 'registered' });
   });
 

@@ -23,6 +23,8 @@ describe('detectSanctionsFormat', () => {
 
   it('refuses what it does not know', () => {
     expect(() => detectSanctionsFormat('<html><body>', 'list.xml')).toThrow(/unrecognised sanctions XML/);
-    expect(() => detectSanctionsFormat('name;country\n', 'data.txt')).toThrow(/unrecognised sanctions file format \(data\.txt\)/);
+    expect(() => detectSanctionsFormat('name;country\n', 'data.txt')).toThrow(
+      /unrecognised sanctions file format \(data\.txt\)/,
+    );
   });
 });

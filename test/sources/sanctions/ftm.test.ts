@@ -53,7 +53,13 @@ describe('parseFtmEntities', () => {
       id: 'x1',
       schema: 'Person',
       caption: 'Test PERSON',
-      properties: { name: ['Test PERSON'], alias: ['T. Person'], weakAlias: ['Testy', ':'], birthDate: ['1965', '1965-03', '1966-03-23'], citizenship: ['NO', 'zz'] },
+      properties: {
+        name: ['Test PERSON'],
+        alias: ['T. Person'],
+        weakAlias: ['Testy', ':'],
+        birthDate: ['1965', '1965-03', '1966-03-23'],
+        citizenship: ['NO', 'zz'],
+      },
       datasets: ['peps'],
       target: true,
     });
@@ -69,7 +75,13 @@ describe('parseFtmEntities', () => {
     const lines = [
       { id: 'v', schema: 'Vessel', caption: 'Ship', properties: { name: ['Ship'] }, target: true },
       { id: 'p', schema: 'Person', caption: 'Someone', properties: { name: ['Someone'] }, target: false },
-      { id: 'c', schema: 'Company', caption: 'Firm AS', properties: { name: ['Firm AS'], jurisdiction: ['no'] }, target: true },
+      {
+        id: 'c',
+        schema: 'Company',
+        caption: 'Firm AS',
+        properties: { name: ['Firm AS'], jurisdiction: ['no'] },
+        target: true,
+      },
     ];
     const out = await collect(parseFtmEntities(streamOf(lines.map((l) => JSON.stringify(l)).join('\n\n') + '\n')));
     expect(out.map((e) => e.id)).toEqual(['c']);
@@ -78,12 +90,16 @@ describe('parseFtmEntities', () => {
 
   it('names the line of malformed input', async () => {
     const good = JSON.stringify({ id: 'a', schema: 'Person', properties: { name: ['A'] }, target: true });
-    await expect(collect(parseFtmEntities(streamOf(`${good}\n{"id": "b", oops}\n`)))).rejects.toThrow(/entities\.ftm\.json line 2: invalid JSON/);
+    await expect(collect(parseFtmEntities(streamOf(`${good}\n{"id": "b", oops}\n`)))).rejects.toThrow(
+      /entities\.ftm\.json line 2: invalid JSON/,
+    );
     const badProp = JSON.stringify({ id: 'b', schema: 'Person', properties: { name: 'B' }, target: true });
     await expect(collect(parseFtmEntities(streamOf(`${good}\n${good}\n${badProp}\n`)))).rejects.toThrow(
       /line 3: entity b: property "name" is not a list of strings/,
     );
-    await expect(collect(parseFtmEntities(streamOf('{"schema":"Person","properties":{}}\n')))).rejects.toThrow(/line 1: entity has no "id"/);
+    await expect(collect(parseFtmEntities(streamOf('{"schema":"Person","properties":{}}\n')))).rejects.toThrow(
+      /line 1: entity has no "id"/,
+    );
     await expect(collect(parseFtmEntities(streamOf('[1,2]\n')))).rejects.toThrow(/line 1: entity is not an object/);
   });
 });
@@ -111,9 +127,15 @@ describe('parseFtmDelta', () => {
   it('turns DEL, and ADD/MOD of entities that are no longer screened targets, into deletions', async () => {
     const lines = [
       { op: 'DEL', entity: { id: 'gone' } },
-      { op: 'MOD', entity: { id: 'was-target', schema: 'Person', caption: 'X', properties: { name: ['X'] }, target: false } },
+      {
+        op: 'MOD',
+        entity: { id: 'was-target', schema: 'Person', caption: 'X', properties: { name: ['X'] }, target: false },
+      },
       { op: 'ADD', entity: { id: 'addr', schema: 'Address', caption: 'Oslo', properties: {}, target: false } },
-      { op: 'MOD', entity: { id: 'still', schema: 'LegalEntity', caption: 'Y', properties: { name: ['Y'] }, target: true } },
+      {
+        op: 'MOD',
+        entity: { id: 'still', schema: 'LegalEntity', caption: 'Y', properties: { name: ['Y'] }, target: true },
+      },
     ];
     const out = await collect(parseFtmDelta(streamOf(lines.map((l) => JSON.stringify(l)).join('\n'))));
     expect(out.map((r) => [r.op, r.id, r.entity?.schema])).toEqual([
@@ -128,7 +150,9 @@ describe('parseFtmDelta', () => {
     await expect(collect(parseFtmDelta(streamOf('{"op":"UPSERT","entity":{"id":"a"}}\n')))).rejects.toThrow(
       /entities\.delta\.json line 1: unknown op "UPSERT"/,
     );
-    await expect(collect(parseFtmDelta(streamOf('\n{"op":"DEL","entity":{}}\n')))).rejects.toThrow(/line 2: DEL without entity id/);
+    await expect(collect(parseFtmDelta(streamOf('\n{"op":"DEL","entity":{}}\n')))).rejects.toThrow(
+      /line 2: DEL without entity id/,
+    );
     await expect(collect(parseFtmDelta(streamOf('{"op":"ADD"}\n')))).rejects.toThrow(/line 1: entity is not an object/);
   });
 });

@@ -38,7 +38,15 @@ describe('sanctions parsers stream', () => {
       (function* () {
         for (;;) {
           produced++;
-          yield JSON.stringify({ id: `e${produced}`, schema: 'Person', caption: `Person ${produced}`, properties: {}, target: true }) + '\n';
+          yield (
+            JSON.stringify({
+              id: `e${produced}`,
+              schema: 'Person',
+              caption: `Person ${produced}`,
+              properties: {},
+              target: true,
+            }) + '\n'
+          );
         }
       })(),
     );

@@ -4,12 +4,20 @@ import { collect, fixture, streamOf } from './helpers.ts';
 
 describe('parseTargetsSimpleCsv', () => {
   it('accepts the real header with no rows', async () => {
-    expect(await collect(parseTargetsSimpleCsv(streamOf(fixture('opensanctions-targets.simple.header.csv'))))).toEqual([]);
+    expect(await collect(parseTargetsSimpleCsv(streamOf(fixture('opensanctions-targets.simple.header.csv'))))).toEqual(
+      [],
+    );
   });
 
   it('maps rows field by field, splitting multi-values on ";" and skipping vessels', async () => {
     const rows = await collect(parseTargetsSimpleCsv(streamOf(fixture('targets.simple.illustrative.csv'))));
-    expect(rows.map((r) => r.id)).toEqual(['NK-2Ka3UvopqbpZmVDFjWd4LA', 'NK-2PacmNpiLUmoz4XD2mSt7A', 'NK-fixture-pep', 'NK-fixture-bank', 'NK-fixture-agha']);
+    expect(rows.map((r) => r.id)).toEqual([
+      'NK-2Ka3UvopqbpZmVDFjWd4LA',
+      'NK-2PacmNpiLUmoz4XD2mSt7A',
+      'NK-fixture-pep',
+      'NK-fixture-bank',
+      'NK-fixture-agha',
+    ]);
     expect(rows[0]).toEqual({
       id: 'NK-2Ka3UvopqbpZmVDFjWd4LA',
       schema: 'Person',
@@ -28,7 +36,10 @@ describe('parseTargetsSimpleCsv', () => {
     expect(bank.name).toBe('Bank "Rossiya", JSC');
     expect(bank.aliases).toEqual(['Rossiya Bank JSC', 'АО «АБ «РОССИЯ»']);
     expect(bank.countries).toEqual(['ru', 'cy']);
-    expect(bank.datasets).toEqual(['US OFAC Specially Designated Nationals (SDN) List', 'EU Financial Sanctions Files (FSF)']);
+    expect(bank.datasets).toEqual([
+      'US OFAC Specially Designated Nationals (SDN) List',
+      'EU Financial Sanctions Files (FSF)',
+    ]);
     expect(rows[4].birthDates).toEqual(['1953', '1958']);
   });
 
@@ -36,7 +47,9 @@ describe('parseTargetsSimpleCsv', () => {
     const rows = await collect(parseTargetsSimpleCsv(streamOf(fixture('targets.simple.illustrative.csv'))));
     expect(rows.find((r) => r.id === 'NK-fixture-pep')?.topics).toEqual(['role.pep']);
     expect(rows.find((r) => r.id === 'NK-2PacmNpiLUmoz4XD2mSt7A')?.topics).toEqual(['sanction']);
-    const given = await collect(parseTargetsSimpleCsv(streamOf(fixture('targets.simple.illustrative.csv')), { topics: ['role.rca'] }));
+    const given = await collect(
+      parseTargetsSimpleCsv(streamOf(fixture('targets.simple.illustrative.csv')), { topics: ['role.rca'] }),
+    );
     expect(given.find((r) => r.id === 'NK-fixture-pep')?.topics).toEqual(['role.rca']);
     expect(given.find((r) => r.id === 'NK-2PacmNpiLUmoz4XD2mSt7A')?.topics).toEqual(['role.rca', 'sanction']);
   });
@@ -50,7 +63,8 @@ describe('parseTargetsSimpleCsv', () => {
   });
 
   it('names the line of malformed input', async () => {
-    const header = 'id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n';
+    const header =
+      'id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,program_ids,dataset,first_seen,last_seen,last_change\n';
     const good = 'a,Person,A B,,,,,,,,,,d,,,\n';
     await expect(collect(parseTargetsSimpleCsv(streamOf(header + good + 'b,Person,C D\n')))).rejects.toThrow(
       /targets\.simple\.csv line 3: expected 16 fields, found 3/,
@@ -58,8 +72,12 @@ describe('parseTargetsSimpleCsv', () => {
     await expect(collect(parseTargetsSimpleCsv(streamOf('identifier,kind,label\nx,y,z\n')))).rejects.toThrow(
       /line 1: header lacks column\(s\) id, schema, name/,
     );
-    await expect(collect(parseTargetsSimpleCsv(streamOf(header + ',Person,X,,,,,,,,,,d,,,\n')))).rejects.toThrow(/line 2: empty id/);
-    await expect(collect(parseTargetsSimpleCsv(streamOf(header + good + 'c,Person,"unclosed,,,,,,,,,,,d,,,\n')))).rejects.toThrow(/line 3/);
+    await expect(collect(parseTargetsSimpleCsv(streamOf(header + ',Person,X,,,,,,,,,,d,,,\n')))).rejects.toThrow(
+      /line 2: empty id/,
+    );
+    await expect(
+      collect(parseTargetsSimpleCsv(streamOf(header + good + 'c,Person,"unclosed,,,,,,,,,,,d,,,\n'))),
+    ).rejects.toThrow(/line 3/);
     await expect(collect(parseTargetsSimpleCsv(streamOf('')))).rejects.toThrow(/empty file/);
   });
 });

@@ -3,7 +3,8 @@ import { parseEuFsfXml } from '../../../src/sources/sanctions/eu-fsf.ts';
 import { parseUnConsolidatedXml } from '../../../src/sources/sanctions/un-consolidated.ts';
 import { collect, fixture, streamOf } from './helpers.ts';
 
-const EU_HEAD = '<?xml version="1.0"?>\n<export xmlns="http://eu.europa.ec/fpi/fsd/export" generationDate="2024-01-01">\n';
+const EU_HEAD =
+  '<?xml version="1.0"?>\n<export xmlns="http://eu.europa.ec/fpi/fsd/export" generationDate="2024-01-01">\n';
 
 describe('parseEuFsfXml', () => {
   it('parses the excerpt field by field', async () => {
@@ -47,29 +48,43 @@ describe('parseEuFsfXml', () => {
   </sanctionEntity>
 </export>`;
     const [firm, ivan] = await collect(parseEuFsfXml(streamOf(xml)));
-    expect(firm).toMatchObject({ id: 'eu-fsf-77', schema: 'Organization', name: 'Sample Trading LLC', countries: ['ae'], birthDates: [] });
+    expect(firm).toMatchObject({
+      id: 'eu-fsf-77',
+      schema: 'Organization',
+      name: 'Sample Trading LLC',
+      countries: ['ae'],
+      birthDates: [],
+    });
     expect(ivan).toMatchObject({ name: 'Ivan Ivanovich Ivanov', birthDates: ['1960-07', '1961'] });
   });
 
   it('names the record or line of malformed input', async () => {
     const noId = `${EU_HEAD}<sanctionEntity><subjectType code="person"/><nameAlias wholeName="A" strong="true"/></sanctionEntity></export>`;
-    await expect(collect(parseEuFsfXml(streamOf(noId)))).rejects.toThrow(/EU FSF sanctionEntity #1 \(line 3\): missing logicalId/);
+    await expect(collect(parseEuFsfXml(streamOf(noId)))).rejects.toThrow(
+      /EU FSF sanctionEntity #1 \(line 3\): missing logicalId/,
+    );
     const badType = `${EU_HEAD}<sanctionEntity logicalId="5"><subjectType code="vessel"/></sanctionEntity></export>`;
     await expect(collect(parseEuFsfXml(streamOf(badType)))).rejects.toThrow(/#1 .*subjectType code "vessel"/);
     const noName = `${EU_HEAD}<sanctionEntity logicalId="6"><subjectType code="person"/></sanctionEntity></export>`;
     await expect(collect(parseEuFsfXml(streamOf(noName)))).rejects.toThrow(/eu-fsf-6 has no name/);
-    await expect(collect(parseEuFsfXml(streamOf(`${EU_HEAD}<sanctionEntity logicalId="1">\n<oops></sanctionEntity></export>`)))).rejects.toThrow(
-      /EU FSF XML: malformed XML at 4:/,
+    await expect(
+      collect(parseEuFsfXml(streamOf(`${EU_HEAD}<sanctionEntity logicalId="1">\n<oops></sanctionEntity></export>`))),
+    ).rejects.toThrow(/EU FSF XML: malformed XML at 4:/);
+    await expect(collect(parseEuFsfXml(streamOf(fixture('un-consolidated-list-excerpt.xml'))))).rejects.toThrow(
+      /root element is <CONSOLIDATED_LIST>/,
     );
-    await expect(collect(parseEuFsfXml(streamOf(fixture('un-consolidated-list-excerpt.xml'))))).rejects.toThrow(/root element is <CONSOLIDATED_LIST>/);
-    await expect(collect(parseEuFsfXml(streamOf('<export><sanctionEntity logicalId="1"/></export>')))).rejects.toThrow(/expected <\{http/);
+    await expect(collect(parseEuFsfXml(streamOf('<export><sanctionEntity logicalId="1"/></export>')))).rejects.toThrow(
+      /expected <\{http/,
+    );
     await expect(collect(parseEuFsfXml(streamOf('')))).rejects.toThrow(/EU FSF XML: .*root element/);
   });
 });
 
 describe('parseUnConsolidatedXml', () => {
   it('parses individuals and entities field by field', async () => {
-    const [makenga, kakwavu, adf] = await collect(parseUnConsolidatedXml(streamOf(fixture('un-consolidated-list-excerpt.xml'))));
+    const [makenga, kakwavu, adf] = await collect(
+      parseUnConsolidatedXml(streamOf(fixture('un-consolidated-list-excerpt.xml'))),
+    );
     expect(makenga).toEqual({
       id: 'un-1',
       schema: 'Person',
@@ -81,8 +96,19 @@ describe('parseUnConsolidatedXml', () => {
       topics: ['sanction'],
       datasets: ['un_sc_sanctions'],
     });
-    expect(kakwavu).toMatchObject({ id: 'un-2', name: 'JÉRÔME KAKWAVU BUKANDE', aliases: ['Jérôme Kakwavu'], birthDates: ['1973', '1974'] });
-    expect(adf).toMatchObject({ id: 'un-3', schema: 'Organization', name: 'ALLIED DEMOCRATIC FORCES', aliases: ['ADF'], birthDates: [] });
+    expect(kakwavu).toMatchObject({
+      id: 'un-2',
+      name: 'JÉRÔME KAKWAVU BUKANDE',
+      aliases: ['Jérôme Kakwavu'],
+      birthDates: ['1973', '1974'],
+    });
+    expect(adf).toMatchObject({
+      id: 'un-3',
+      schema: 'Organization',
+      name: 'ALLIED DEMOCRATIC FORCES',
+      aliases: ['ADF'],
+      birthDates: [],
+    });
   });
 
   it('reads original-script names, year and wide-range birth dates, formal country names and update dates', async () => {
@@ -106,12 +132,17 @@ describe('parseUnConsolidatedXml', () => {
   });
 
   it('names the record or line of malformed input', async () => {
-    const bad = '<CONSOLIDATED_LIST><INDIVIDUALS><INDIVIDUAL><DATAID>x1</DATAID><FIRST_NAME>A</FIRST_NAME></INDIVIDUAL></INDIVIDUALS></CONSOLIDATED_LIST>';
-    await expect(collect(parseUnConsolidatedXml(streamOf(bad)))).rejects.toThrow(/UN list INDIVIDUAL #1 \(line 1\): DATAID "x1" is not a number/);
-    const noName = '<CONSOLIDATED_LIST><ENTITIES><ENTITY><DATAID>4</DATAID></ENTITY></ENTITIES></CONSOLIDATED_LIST>';
-    await expect(collect(parseUnConsolidatedXml(streamOf(noName)))).rejects.toThrow(/ENTITY #1 .*un-4 has no FIRST_NAME/);
-    await expect(collect(parseUnConsolidatedXml(streamOf('<CONSOLIDATED_LIST>\n<INDIVIDUALS>\n</ENTITIES>')))).rejects.toThrow(
-      /UN consolidated list XML: malformed XML at 3:/,
+    const bad =
+      '<CONSOLIDATED_LIST><INDIVIDUALS><INDIVIDUAL><DATAID>x1</DATAID><FIRST_NAME>A</FIRST_NAME></INDIVIDUAL></INDIVIDUALS></CONSOLIDATED_LIST>';
+    await expect(collect(parseUnConsolidatedXml(streamOf(bad)))).rejects.toThrow(
+      /UN list INDIVIDUAL #1 \(line 1\): DATAID "x1" is not a number/,
     );
+    const noName = '<CONSOLIDATED_LIST><ENTITIES><ENTITY><DATAID>4</DATAID></ENTITY></ENTITIES></CONSOLIDATED_LIST>';
+    await expect(collect(parseUnConsolidatedXml(streamOf(noName)))).rejects.toThrow(
+      /ENTITY #1 .*un-4 has no FIRST_NAME/,
+    );
+    await expect(
+      collect(parseUnConsolidatedXml(streamOf('<CONSOLIDATED_LIST>\n<INDIVIDUALS>\n</ENTITIES>'))),
+    ).rejects.toThrow(/UN consolidated list XML: malformed XML at 3:/);
   });
 });

@@ -26,7 +26,10 @@ export default function accessRequestRoute(app: Api, { ctx, services }: RouteDep
         summary: 'Request access to a higher tier',
         body: Body,
         response: {
-          201: Type.Object({ id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) }, { examples: [ACCESS_REQUEST_CREATED_EXAMPLE] }),
+          201: Type.Object(
+            { id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) },
+            { examples: [ACCESS_REQUEST_CREATED_EXAMPLE] },
+          ),
           200: Type.Object({ success: Type.Boolean() }),
           ...errorResponses(400, 429, 500),
         },
@@ -42,7 +45,9 @@ export default function accessRequestRoute(app: Api, { ctx, services }: RouteDep
         requestedTier: req.body.requestedTier,
         message: req.body.message?.trim() || null,
       });
-      return reply.status(201).send({ id: String(row.id), status: row.status, createdAt: new Date(row.created_at).toISOString() });
+      return reply
+        .status(201)
+        .send({ id: String(row.id), status: row.status, createdAt: new Date(row.created_at).toISOString() });
     },
   );
 }

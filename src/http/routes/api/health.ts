@@ -5,11 +5,15 @@ import type { Api, RouteDeps } from '../../types.ts';
 import { HEALTH_EXAMPLES } from '../../schemas/examples.ts';
 
 const DataSource = Type.Object({
-  lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'End (or start, while running) of the latest run; null = never synced' }),
+  lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'End (or start, while running) of the latest run; null = never synced',
+  }),
   status: Type.String({ description: 'ok | error | running | never' }),
   recordsProcessed: Type.Integer(),
   lastSuccess: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  message: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Short reason when the latest run failed' })),
+  message: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: 'Short reason when the latest run failed' }),
+  ),
 });
 
 const Health = Type.Object(
@@ -57,7 +61,8 @@ export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
       schema: {
         tags: ['health'],
         summary: 'Health probe',
-        description: 'No key, no rate limit. With `X-Sync-Secret` equal to SYNC_SECRET the diagnostic shape is returned; any other value is ignored.',
+        description:
+          'No key, no rate limit. With `X-Sync-Secret` equal to SYNC_SECRET the diagnostic shape is returned; any other value is ignored.',
         headers: Type.Object({ 'x-sync-secret': Type.Optional(Type.String()) }),
         response: { 200: Health, 503: Health },
       },
@@ -70,7 +75,8 @@ export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
         return reply.status(503).send({ status: 'error' });
       }
       const secret = req.headers['x-sync-secret'];
-      const authorised = ctx.config.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, ctx.config.syncSecret);
+      const authorised =
+        ctx.config.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, ctx.config.syncSecret);
       if (!authorised) return { status: 'ok' };
       try {
         const [records, dataSources] = await withTimeout(

@@ -8,7 +8,8 @@ import type { Api, RouteDeps } from '../../types.ts';
 import { INSPECTION_EXAMPLE, pageExample } from '../../schemas/examples.ts';
 
 const Rating = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description }));
-const IsoDate = (description: string) => Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description }));
+const IsoDate = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description }));
 
 const Query = Type.Object({
   orgNumber: Type.Optional(NorwegianOrgNumber),
@@ -32,10 +33,13 @@ export default function inspectionsRoute(app: Api, { services }: RouteDeps) {
         tags: ['inspections'],
         summary: 'Food-safety inspections (Mattilsynet, Norway)',
         description:
-          'One row per inspection visit from Mattilsynet\'s smilefjes register. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).',
+          "One row per inspection visit from Mattilsynet's smilefjes register. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).",
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: Page(Inspection, { examples: [pageExample(INSPECTION_EXAMPLE)] }), ...errorResponses(400, 401, 402, 429, 500) },
+        response: {
+          200: Page(Inspection, { examples: [pageExample(INSPECTION_EXAMPLE)] }),
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
       },
     },
     async (req) => services.inspections.list(callerOf(req), req.query),

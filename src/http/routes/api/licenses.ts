@@ -9,10 +9,21 @@ import { LICENSE_EXAMPLE, pageExample } from '../../schemas/examples.ts';
 const Query = Type.Object({
   orgNumber: Type.Optional(NorwegianOrgNumber),
   registerType: Type.Optional(StringEnum(['Alkoholsbevilling', 'Tobakksbevilling'] as const)),
-  licenseTypeCode: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z]{1,16}$', description: 'e.g. 01SKJE (on-premise serving), 11ENGR (wholesale), 18TBIM, 19TBEK' })),
+  licenseTypeCode: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Za-z]{1,16}$',
+      description: 'e.g. 01SKJE (on-premise serving), 11ENGR (wholesale), 18TBIM, 19TBEK',
+    }),
+  ),
   municipalityNo: Type.Optional(Type.String({ pattern: '^[0-9]{4}$', description: '4-digit municipality number' })),
-  activeOnly: Type.Optional(Type.Boolean({ description: 'true: only licences whose validTo is in the future (no validTo = open-ended = active)' })),
-  sort: Type.Optional(StringEnum(['validFrom', 'validTo', 'venueName', 'municipality'] as const, { default: 'validFrom' })),
+  activeOnly: Type.Optional(
+    Type.Boolean({
+      description: 'true: only licences whose validTo is in the future (no validTo = open-ended = active)',
+    }),
+  ),
+  sort: Type.Optional(
+    StringEnum(['validFrom', 'validTo', 'venueName', 'municipality'] as const, { default: 'validFrom' }),
+  ),
   order: OrderParam('desc'),
   limit: LimitParam,
   cursor: CursorParam,
@@ -30,7 +41,10 @@ export default function licensesRoute(app: Api, { services }: RouteDeps) {
           'Licences from the import format of docs/licenses-import-format.md. Keyset-paginated: follow `nextCursor` until `hasMore` is false. A missing validFrom sorts as the earliest, a missing validTo as the latest. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).',
         security: [{ bearer: [] }],
         querystring: Query,
-        response: { 200: Page(Type.Ref('License'), { examples: [pageExample(LICENSE_EXAMPLE)] }), ...errorResponses(400, 401, 402, 429, 500) },
+        response: {
+          200: Page(Type.Ref('License'), { examples: [pageExample(LICENSE_EXAMPLE)] }),
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
       },
     },
     async (req) => services.licenses.list(callerOf(req), req.query),

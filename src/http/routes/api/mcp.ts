@@ -24,7 +24,13 @@ const RESPONSE_EXAMPLE = {
   id: 2,
   result: {
     content: [{ type: 'text', text: '{"orgNumber":"923609016","country":"NO","name":"EQUINOR ASA", …}' }],
-    structuredContent: { orgNumber: '923609016', country: 'NO', name: 'EQUINOR ASA', orgFormCode: 'ASA', employeeCount: 21408 },
+    structuredContent: {
+      orgNumber: '923609016',
+      country: 'NO',
+      name: 'EQUINOR ASA',
+      orgFormCode: 'ASA',
+      employeeCount: 21408,
+    },
   },
 };
 
@@ -32,7 +38,13 @@ const JsonRpcMessage = Type.Object(
   {
     jsonrpc: Type.Literal('2.0'),
     id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
-    method: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'initialize, notifications/initialized, tools/list, tools/call, ping' })),
+    method: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'initialize, notifications/initialized, tools/list, tools/call, ping',
+      }),
+    ),
     params: Type.Optional(Type.Object({}, { additionalProperties: true })),
     result: Type.Optional(Type.Unknown()),
     error: Type.Optional(Type.Unknown()),
@@ -45,7 +57,9 @@ const JsonRpcResponse = Type.Object(
     jsonrpc: Type.Literal('2.0'),
     id: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
     result: Type.Optional(Type.Unknown()),
-    error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) })),
+    error: Type.Optional(
+      Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) }),
+    ),
   },
   { description: 'The JSON-RPC response (application/json)', examples: [RESPONSE_EXAMPLE] },
 );
@@ -85,7 +99,8 @@ export default function mcpRoute(app: Api, { ctx, services }: RouteDeps) {
       // The SDK writes the raw response itself. Headers set so far (RateLimit-*, helmet's) go
       // with it, plus the request id the onSend hook would have added.
       reply.hijack();
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) reply.raw.setHeader(name, value);
       reply.raw.setHeader('X-Request-Id', req.id);
       reply.raw.on('close', () => {
         void transport.close();

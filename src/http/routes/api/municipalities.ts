@@ -20,9 +20,18 @@ export default function municipalitiesRoute(app: Api, { ctx }: RouteDeps) {
         summary: 'Municipalities grouped by county',
         security: [{ bearer: [] }],
         querystring: Type.Object({
-          county: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', description: 'Two-digit county code, zero-padded (e.g. 03)', examples: ['03'] })),
+          county: Type.Optional(
+            Type.String({
+              pattern: '^[0-9]{2}$',
+              description: 'Two-digit county code, zero-padded (e.g. 03)',
+              examples: ['03'],
+            }),
+          ),
         }),
-        response: { 200: Type.Object({ data: Type.Array(Grouping) }, { examples: [MUNICIPALITIES_EXAMPLE] }), ...errorResponses(400, 401, 402, 429, 500) },
+        response: {
+          200: Type.Object({ data: Type.Array(Grouping) }, { examples: [MUNICIPALITIES_EXAMPLE] }),
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
       },
     },
     async (req) => ({ data: ctx.reference.municipalityGroups(req.query.county) }),

@@ -21,7 +21,7 @@ export default function pushRoute(app: Api, { services }: RouteDeps) {
         tags: ['push'],
         summary: 'Push companies to a destination',
         description:
-          'Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver\'s answer. Counts as one request against quotas. Free-tier keys cannot push.',
+          "Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver's answer. Counts as one request against quotas. Free-tier keys cannot push.",
         security: [{ bearer: [] }],
         params: Type.Object({ destinationName: DestinationParams.properties.name }),
         body: PushBody,

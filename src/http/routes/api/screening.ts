@@ -22,11 +22,20 @@ export default function screeningRoute(app: Api, { services }: RouteDeps) {
           `(default ${DEFAULT_THRESHOLD}), for a person to review. Persons are never matched with organisations. The company must ` +
           'be in the store (404 otherwise; look it up first). Counts as one request.',
         security: [{ bearer: [] }],
-        params: Type.Object({ orgNumber: Type.String({ minLength: 1, maxLength: 20, description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits' }) }),
+        params: Type.Object({
+          orgNumber: Type.String({
+            minLength: 1,
+            maxLength: 20,
+            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits',
+          }),
+        }),
         querystring: ScreeningQuery,
         response: { 200: ScreeningResult, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
-    async (req) => services.screening.screen((req.query.country ?? 'NO') as Country, req.params.orgNumber, { threshold: req.query.threshold }),
+    async (req) =>
+      services.screening.screen((req.query.country ?? 'NO') as Country, req.params.orgNumber, {
+        threshold: req.query.threshold,
+      }),
   );
 }

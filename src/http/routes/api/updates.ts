@@ -18,11 +18,19 @@ export default function updatesRoute(app: Api, { services }: RouteDeps) {
           'Ordered by updatedAt ascending (ties by id), inclusive of `since`. Store the latest updatedAt you saw and pass it as `since` next time. Deleted and deregistered companies appear too (isDeleted). Upstream refresh: Norway every 15 minutes, Finland and Sweden daily.',
         security: [{ bearer: [] }],
         querystring: Type.Object({
-          since: Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601 date or timestamp (UTC when no offset)', examples: ['2026-04-20T12:34:56Z'] }),
+          since: Type.String({
+            minLength: 1,
+            maxLength: 40,
+            description: 'ISO 8601 date or timestamp (UTC when no offset)',
+            examples: ['2026-04-20T12:34:56Z'],
+          }),
           limit: LimitParam,
           cursor: CursorParam,
         }),
-        response: { 200: Page(Type.Ref('CompanyRow'), { examples: [pageExample(COMPANY_ROW_EXAMPLE)] }), ...errorResponses(400, 401, 402, 429, 500) },
+        response: {
+          200: Page(Type.Ref('CompanyRow'), { examples: [pageExample(COMPANY_ROW_EXAMPLE)] }),
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
       },
     },
     async (req) => services.search.updates(callerOf(req), req.query),

@@ -10,11 +10,23 @@ const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 
 
 const Body = Type.Object(
   {
-    orgNumbers: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: '9-digit Norwegian numbers' })),
+    orgNumbers: Type.Optional(
+      Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: '9-digit Norwegian numbers' }),
+    ),
     pairs: Type.Optional(
       Type.Array(
-        Type.Object({ orgNumber: Type.String(), country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })) }, { additionalProperties: false }),
-        { minItems: 1, maxItems: 100, description: 'Each country in its own format: NO 9 digits, FI NNNNNNN-N, SE 10 digits' },
+        Type.Object(
+          {
+            orgNumber: Type.String(),
+            country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 100,
+          description: 'Each country in its own format: NO 9 digits, FI NNNNNNN-N, SE 10 digits',
+        },
       ),
     ),
   },
@@ -34,11 +46,16 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
         security: [{ bearer: [] }],
         body: Body,
         response: {
-          200: Type.Object({
-            data: Type.Array(Type.Ref('CompanyRecord')),
-            notFound: Type.Union([Type.Array(Type.String()), Type.Array(Pair)], { description: 'string[] for orgNumbers, {orgNumber, country}[] for pairs' }),
-            unavailable: Type.Union([Type.Array(Type.String()), Type.Array(Pair)]),
-          }, { examples: [ENRICH_RESULT_EXAMPLE] }),
+          200: Type.Object(
+            {
+              data: Type.Array(Type.Ref('CompanyRecord')),
+              notFound: Type.Union([Type.Array(Type.String()), Type.Array(Pair)], {
+                description: 'string[] for orgNumbers, {orgNumber, country}[] for pairs',
+              }),
+              unavailable: Type.Union([Type.Array(Type.String()), Type.Array(Pair)]),
+            },
+            { examples: [ENRICH_RESULT_EXAMPLE] },
+          ),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },
@@ -46,7 +63,9 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
     async (req) => {
       const { orgNumbers, pairs } = req.body;
       if ((orgNumbers === undefined) === (pairs === undefined)) {
-        throw new ApiError('validation_failed', { details: [{ path: 'body', message: 'must have exactly one of orgNumbers or pairs' }] });
+        throw new ApiError('validation_failed', {
+          details: [{ path: 'body', message: 'must have exactly one of orgNumbers or pairs' }],
+        });
       }
       const details: ErrorDetail[] = [];
       const check = (country: Country, n: string, path: string) => {
@@ -66,7 +85,11 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
       if (details.length) throw new ApiError('validation_failed', { details });
       const result = await services.companies.enrich(asPairs);
       if (orgNumbers) {
-        return { data: result.data, notFound: result.notFound.map((p) => p.orgNumber), unavailable: result.unavailable.map((p) => p.orgNumber) };
+        return {
+          data: result.data,
+          notFound: result.notFound.map((p) => p.orgNumber),
+          unavailable: result.unavailable.map((p) => p.orgNumber),
+        };
       }
       return result;
     },

@@ -15,7 +15,9 @@ export default function companyGroupRoute(app: Api, { services }: RouteDeps) {
         description:
           'Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret. Counts as one request. 404 when the company is not in the store: call the lookup first.',
         security: [{ bearer: [] }],
-        params: Type.Object({ orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }) }),
+        params: Type.Object({
+          orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }),
+        }),
         response: { 200: GroupTree, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },

@@ -15,7 +15,14 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
         description:
           'Norwegian companies missing from the store are fetched live from Brønnøysundregistrene and stored. Finnish and Swedish companies come from bulk syncs only: a miss is 404. Adds classification labels, county hydration and, with include=context, aggregate context.',
         security: [{ bearer: [] }],
-        params: Type.Object({ orgNumber: Type.String({ minLength: 1, maxLength: 20, description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits', examples: ['923609016'] }) }),
+        params: Type.Object({
+          orgNumber: Type.String({
+            minLength: 1,
+            maxLength: 20,
+            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits',
+            examples: ['923609016'],
+          }),
+        }),
         querystring: Type.Object({
           country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
           include: Type.Optional(StringEnum(['context'] as const)),
@@ -23,6 +30,9 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
         response: { 200: Type.Ref('CompanyLookup'), ...errorResponses(400, 401, 402, 404, 429, 500, 502) },
       },
     },
-    async (req) => services.companies.lookup((req.query.country ?? 'NO') as Country, req.params.orgNumber, { context: req.query.include === 'context' }),
+    async (req) =>
+      services.companies.lookup((req.query.country ?? 'NO') as Country, req.params.orgNumber, {
+        context: req.query.include === 'context',
+      }),
   );
 }

@@ -16,20 +16,31 @@ export default function companyShareholdersRoute(app: Api, { services }: RouteDe
         description:
           'Annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class.',
         security: [{ bearer: [] }],
-        params: Type.Object({ orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }) }),
+        params: Type.Object({
+          orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }),
+        }),
         querystring: Type.Object({
           year: Type.Optional(Year),
           includePersons: Type.Optional(Type.Boolean({ default: false })),
         }),
         response: {
-          200: Type.Object({
-            data: Type.Array(ShareholderPosition),
-            availableYears: Type.Array(Type.Integer(), { description: 'Years with data for this company, newest first' }),
-          }, { examples: [SHAREHOLDERS_EXAMPLE] }),
+          200: Type.Object(
+            {
+              data: Type.Array(ShareholderPosition),
+              availableYears: Type.Array(Type.Integer(), {
+                description: 'Years with data for this company, newest first',
+              }),
+            },
+            { examples: [SHAREHOLDERS_EXAMPLE] },
+          ),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },
     },
-    async (req) => services.shareholders.byInvestee(req.params.orgNumber, { year: req.query.year, includePersons: req.query.includePersons }),
+    async (req) =>
+      services.shareholders.byInvestee(req.params.orgNumber, {
+        year: req.query.year,
+        includePersons: req.query.includePersons,
+      }),
   );
 }

@@ -32,7 +32,10 @@ export default function destinationCollectionRoutes(app: Api, { services }: Rout
         tags: ['destinations'],
         summary: "The project's destinations, sorted by name",
         security: [{ bearer: [] }],
-        response: { 200: Type.Object({ data: Type.Array(Destination) }, { examples: [{ data: [DESTINATION_EXAMPLE] }] }), ...errorResponses(401, 402, 429, 500) },
+        response: {
+          200: Type.Object({ data: Type.Array(Destination) }, { examples: [{ data: [DESTINATION_EXAMPLE] }] }),
+          ...errorResponses(401, 402, 429, 500),
+        },
       },
     },
     async (req) => services.destinations.list(callerOf(req)),

@@ -29,7 +29,8 @@ export default function destinationItemRoutes(app: Api, { services }: RouteDeps)
       schema: {
         tags: ['destinations'],
         summary: 'Change a destination',
-        description: '`type`, `config` and `isActive`, each optional (at least one). A given `config` replaces the whole config, headers and signing secret included.',
+        description:
+          '`type`, `config` and `isActive`, each optional (at least one). A given `config` replaces the whole config, headers and signing secret included.',
         security: [{ bearer: [] }],
         params: DestinationParams,
         body: UpdateDestinationBody,

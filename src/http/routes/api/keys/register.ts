@@ -7,7 +7,12 @@ import { KEY_CREATED_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from '../../../schemas
 
 const Body = Type.Object(
   {
-    projectName: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Unique among active keys (case-insensitive)' }),
+    projectName: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description: 'Unique among active keys (case-insensitive)',
+    }),
     email: Type.String({ format: 'email', maxLength: 320, description: 'Receives the setup link' }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
@@ -34,11 +39,15 @@ export default function registerRoute(app: Api, { services }: RouteDeps) {
       schema: {
         tags: ['keys'],
         summary: 'Register a free-tier API key',
-        description: 'At most 3 registrations (shared with access requests) per client IP per hour. The raw key is returned once.',
+        description:
+          'At most 3 registrations (shared with access requests) per client IP per hour. The raw key is returned once.',
         body: Body,
         response: {
           201: Created,
-          200: Type.Object({ success: Type.Boolean() }, { description: 'Returned when the honeypot field is filled: no key is created.' }),
+          200: Type.Object(
+            { success: Type.Boolean() },
+            { description: 'Returned when the honeypot field is filled: no key is created.' },
+          ),
           ...errorResponses(400, 409, 429, 500),
         },
       },

@@ -24,7 +24,8 @@ export default function rotateRoute(app: Api, { services }: RouteDeps) {
       schema: {
         tags: ['keys'],
         summary: 'Rotate the presented API key',
-        description: 'Deactivates the presented key at once and issues a new one with the same tier, limits and usage counters. Not counted against quotas.',
+        description:
+          'Deactivates the presented key at once and issues a new one with the same tier, limits and usage counters. Not counted against quotas.',
         security: [{ bearer: [] }],
         response: { 201: Rotated, ...errorResponses(401, 402, 404, 429, 500) },
       },

@@ -13,14 +13,22 @@ export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDe
       schema: {
         tags: ['shareholders'],
         summary: 'Holdings of a shareholder company',
-        description: 'Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.',
+        description:
+          'Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.',
         security: [{ bearer: [] }],
         querystring: Type.Object({
-          shareholderOrgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number of the holder', examples: ['923609016'] }),
+          shareholderOrgNumber: Type.String({
+            pattern: '^[0-9]{9}$',
+            description: '9-digit Norwegian organisation number of the holder',
+            examples: ['923609016'],
+          }),
           year: Type.Optional(Year),
         }),
         response: {
-          200: Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) }, { examples: [HOLDINGS_EXAMPLE] }),
+          200: Type.Object(
+            { shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) },
+            { examples: [HOLDINGS_EXAMPLE] },
+          ),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },
