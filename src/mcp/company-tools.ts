@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import * as z from 'zod';
 import type { Country as CountryCode } from '../domain/org-number.ts';
 import { ApiError } from '../errors.ts';
-import { Page } from '../http/schemas/pagination.ts';
-import { GroupTree } from '../http/schemas/shareholders.ts';
+import { Page } from '../contract/pagination.ts';
+import { GroupTree } from '../contract/shareholders.ts';
 import {
   Country,
   Cursor,

@@ -2,7 +2,7 @@
 // POST /api/push/{destinationName}). Pushing needs a tier that can push.
 import { Type } from 'typebox';
 import * as z from 'zod';
-import { Destination, PushResult } from '../http/schemas/destinations.ts';
+import { Destination, PushResult } from '../contract/destinations.ts';
 import { runTool, success, type ToolGroup } from './tool-kit.ts';
 
 const Destinations = Type.Object({ data: Type.Array(Destination) });

@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import * as z from 'zod';
 import { ApiError } from '../errors.ts';
-import { ShareholderHolding, ShareholderPosition } from '../http/schemas/shareholders.ts';
+import { ShareholderHolding, ShareholderPosition } from '../contract/shareholders.ts';
 import { Country, NorwegianOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
 
 const Positions = Type.Object({ data: Type.Array(ShareholderPosition), availableYears: Type.Array(Type.Integer()) });

@@ -2,8 +2,8 @@
 // (SSB Klass): GET /api/inspections, /api/licenses, /api/municipalities.
 import { Type } from 'typebox';
 import * as z from 'zod';
-import { Inspection } from '../http/schemas/inspections.ts';
-import { Page } from '../http/schemas/pagination.ts';
+import { Inspection } from '../contract/inspections.ts';
+import { Page } from '../contract/pagination.ts';
 import { Cursor, Limit, NorwegianOrgNumber, Order, runTool, success, type ToolGroup } from './tool-kit.ts';
 
 const InspectionPage = Page(Inspection);

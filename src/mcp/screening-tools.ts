@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import type { Country as CountryCode } from '../domain/org-number.ts';
 import { THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
-import { ScreeningResult } from '../http/schemas/screening.ts';
+import { ScreeningResult } from '../contract/screening.ts';
 import { Country, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
 
 export const screeningTools: ToolGroup = (server, { services, log }) => {

@@ -8,7 +8,7 @@ import { Value } from 'typebox/value';
 import * as z from 'zod';
 import { ApiError, ERROR_CATALOGUE } from '../errors.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
-import { COMPANY_SCHEMAS } from '../http/schemas/company.ts';
+import { COMPANY_SCHEMAS } from '../contract/company.ts';
 import type { AuthContext } from '../services/keys.ts';
 import type { Services } from '../services/index.ts';
 

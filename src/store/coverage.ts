@@ -3,20 +3,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { withoutStatementTimeout } from './bulk-statement.ts';
 import type { Database } from './schema.ts';
+import { COVERAGE_CATEGORIES, type CoverageCategory } from '../domain/coverage.ts';
 
-export const COVERAGE_CATEGORIES = [
-  'companies',
-  'financials',
-  'roles',
-  'subUnits',
-  'shareholders',
-  'licenses',
-  'inspections',
-  'domains',
-  'technologies',
-  'screeningLists',
-] as const;
-export type CoverageCategory = (typeof COVERAGE_CATEGORIES)[number];
+export { COVERAGE_CATEGORIES, type CoverageCategory };
 
 /** What counting found for one country and category. */
 export interface MeasuredCell {

@@ -1,7 +1,7 @@
 // Scoring a company's probed candidates and what detection writes onto the company row.
 import { describe, expect, it } from 'vitest';
 import { extractSignals } from '../../../src/domain/enrichment/index.ts';
-import { CANDIDATE_ERRORS } from '../../../src/http/schemas/enrichment.ts';
+import { CANDIDATE_ERRORS } from '../../../src/contract/enrichment.ts';
 import { companyEnrichment } from '../../../src/jobs/domains/detect.ts';
 import { companyFields } from '../../../src/jobs/domains/pipeline.ts';
 import { scoreCompany } from '../../../src/jobs/domains/score.ts';

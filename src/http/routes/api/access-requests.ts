@@ -1,9 +1,9 @@
 // POST /api/access-requests — ask for a higher tier (public). Shares the per-IP signup window
 // with key registration.
 import { Type } from 'typebox';
-import { errorResponses, StringEnum } from '../../schemas/common.ts';
+import { errorResponses, StringEnum } from '../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { ACCESS_REQUEST_BODY_EXAMPLE, ACCESS_REQUEST_CREATED_EXAMPLE } from '../../schemas/examples.ts';
+import { ACCESS_REQUEST_BODY_EXAMPLE, ACCESS_REQUEST_CREATED_EXAMPLE } from '../../../contract/examples.ts';
 
 const Body = Type.Object(
   {

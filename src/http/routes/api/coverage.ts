@@ -1,6 +1,6 @@
 // GET /api/coverage — public: the completeness table of the latest nightly snapshot.
-import { errorResponses } from '../../schemas/common.ts';
-import { CoverageTable } from '../../schemas/coverage.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { CoverageTable } from '../../../contract/coverage.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function coverageRoute(app: Api, { services }: RouteDeps) {

@@ -1,6 +1,6 @@
 // GET /api/enrichment — the domain-enrichment pipeline view (Norwegian companies).
-import { errorResponses } from '../../schemas/common.ts';
-import { EnrichmentList, EnrichmentQuery } from '../../schemas/enrichment.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { EnrichmentList, EnrichmentQuery } from '../../../contract/enrichment.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function enrichmentRoute(app: Api, { services }: RouteDeps) {

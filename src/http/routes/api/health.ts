@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { safeEqual } from '../../../domain/secrets.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { HEALTH_EXAMPLES } from '../../schemas/examples.ts';
+import { HEALTH_EXAMPLES } from '../../../contract/examples.ts';
 
 const DataSource = Type.Object({
   lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {

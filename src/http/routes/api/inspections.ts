@@ -1,11 +1,11 @@
 // GET /api/inspections — Mattilsynet food-safety inspections (smilefjes), cursor-paginated.
 import { Type } from 'typebox';
 import { callerOf } from '../../plugins/auth.ts';
-import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../schemas/common.ts';
-import { Inspection } from '../../schemas/inspections.ts';
-import { CursorParam, LimitParam, OrderParam, Page } from '../../schemas/pagination.ts';
+import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../../contract/common.ts';
+import { Inspection } from '../../../contract/inspections.ts';
+import { CursorParam, LimitParam, OrderParam, Page } from '../../../contract/pagination.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { INSPECTION_EXAMPLE, pageExample } from '../../schemas/examples.ts';
+import { INSPECTION_EXAMPLE, pageExample } from '../../../contract/examples.ts';
 
 const Rating = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description }));
 const IsoDate = (description: string) =>

@@ -1,10 +1,10 @@
 // GET /api/licenses — alcohol and tobacco licences (Helsedirektoratet's TBR), cursor-paginated.
 import { Type } from 'typebox';
 import { callerOf } from '../../plugins/auth.ts';
-import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../schemas/common.ts';
-import { CursorParam, LimitParam, OrderParam, Page } from '../../schemas/pagination.ts';
+import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../../contract/common.ts';
+import { CursorParam, LimitParam, OrderParam, Page } from '../../../contract/pagination.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { LICENSE_EXAMPLE, pageExample } from '../../schemas/examples.ts';
+import { LICENSE_EXAMPLE, pageExample } from '../../../contract/examples.ts';
 
 const Query = Type.Object({
   orgNumber: Type.Optional(NorwegianOrgNumber),

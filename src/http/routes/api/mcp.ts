@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../../errors.ts';
 import { createMcpServer } from '../../../mcp/server.ts';
 import { callerOf } from '../../plugins/auth.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { errorResponses } from '../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 const REQUEST_EXAMPLE = {

@@ -1,8 +1,8 @@
 // GET /api/municipalities — Norwegian municipalities grouped by county (2024 structure).
 import { Type } from 'typebox';
-import { errorResponses } from '../../schemas/common.ts';
+import { errorResponses } from '../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { MUNICIPALITIES_EXAMPLE } from '../../schemas/examples.ts';
+import { MUNICIPALITIES_EXAMPLE } from '../../../contract/examples.ts';
 
 const Grouping = Type.Object({
   countyCode: Type.String({ pattern: '^[0-9]{2}$' }),

@@ -2,8 +2,8 @@
 // project's destinations in exactly one request.
 import { callerOf } from '../../plugins/auth.ts';
 import { ApiError } from '../../../errors.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { DestinationParams, PushBody, PushResult } from '../../schemas/destinations.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { DestinationParams, PushBody, PushResult } from '../../../contract/destinations.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 import { Type } from 'typebox';
 

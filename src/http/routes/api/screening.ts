@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import type { Country } from '../../../domain/org-number.ts';
 import { DEFAULT_THRESHOLD } from '../../../domain/screening/rank.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { ScreeningQuery, ScreeningResult } from '../../schemas/screening.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { ScreeningQuery, ScreeningResult } from '../../../contract/screening.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function screeningRoute(app: Api, { services }: RouteDeps) {

@@ -1,10 +1,10 @@
 // GET /api/updates — the change feed: companies with updatedAt >= since, oldest first.
 import { Type } from 'typebox';
 import { callerOf } from '../../plugins/auth.ts';
-import { errorResponses } from '../../schemas/common.ts';
-import { CursorParam, LimitParam, Page } from '../../schemas/pagination.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { CursorParam, LimitParam, Page } from '../../../contract/pagination.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { COMPANY_ROW_EXAMPLE, pageExample } from '../../schemas/examples.ts';
+import { COMPANY_ROW_EXAMPLE, pageExample } from '../../../contract/examples.ts';
 
 export default function updatesRoute(app: Api, { services }: RouteDeps) {
   app.get(

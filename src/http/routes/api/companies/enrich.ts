@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import type { Country } from '../../../../domain/org-number.ts';
 import { ApiError, type ErrorDetail } from '../../../../errors.ts';
-import { errorResponses, StringEnum } from '../../../schemas/common.ts';
+import { errorResponses, StringEnum } from '../../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { ENRICH_BODY_EXAMPLES, ENRICH_RESULT_EXAMPLE } from '../../../schemas/examples.ts';
+import { ENRICH_BODY_EXAMPLES, ENRICH_RESULT_EXAMPLE } from '../../../../contract/examples.ts';
 
 const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 'FI', 'SE'] as const) });
 

@@ -1,7 +1,7 @@
 // GET /api/companies/{orgNumber}/group — the corporate group tree around a Norwegian company.
 import { Type } from 'typebox';
-import { errorResponses } from '../../../schemas/common.ts';
-import { GroupTree } from '../../../schemas/shareholders.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { GroupTree } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 export default function companyGroupRoute(app: Api, { services }: RouteDeps) {

@@ -1,7 +1,7 @@
 // GET /api/companies/{orgNumber} — one company; a Norwegian miss is fetched live from brreg.
 import { Type } from 'typebox';
 import type { Country } from '../../../../domain/org-number.ts';
-import { errorResponses, StringEnum } from '../../../schemas/common.ts';
+import { errorResponses, StringEnum } from '../../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 export default function lookupRoute(app: Api, { services }: RouteDeps) {

@@ -1,10 +1,10 @@
 // GET /api/companies — search with filters, sort and cursor pagination.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
-import { errorResponses, StringEnum } from '../../../schemas/common.ts';
-import { CursorParam, LimitParam, OrderParam, Page } from '../../../schemas/pagination.ts';
+import { errorResponses, StringEnum } from '../../../../contract/common.ts';
+import { CursorParam, LimitParam, OrderParam, Page } from '../../../../contract/pagination.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { COMPANY_ROW_EXAMPLE, pageExample } from '../../../schemas/examples.ts';
+import { COMPANY_ROW_EXAMPLE, pageExample } from '../../../../contract/examples.ts';
 
 const Query = Type.Object({
   country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { description: 'Scope to one registry' })),

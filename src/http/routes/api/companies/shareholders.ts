@@ -1,9 +1,9 @@
 // GET /api/companies/{orgNumber}/shareholders — the holders of one company (Aksjonærregisteret).
 import { Type } from 'typebox';
-import { errorResponses } from '../../../schemas/common.ts';
-import { ShareholderPosition, Year } from '../../../schemas/shareholders.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { ShareholderPosition, Year } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { SHAREHOLDERS_EXAMPLE } from '../../../schemas/examples.ts';
+import { SHAREHOLDERS_EXAMPLE } from '../../../../contract/examples.ts';
 
 export default function companyShareholdersRoute(app: Api, { services }: RouteDeps) {
   app.get(

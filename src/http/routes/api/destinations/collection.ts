@@ -1,10 +1,10 @@
 // POST /api/destinations and GET /api/destinations — the caller's project's destinations.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../schemas/common.ts';
-import { CreateDestinationBody, Destination } from '../../../schemas/destinations.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { CreateDestinationBody, Destination } from '../../../../contract/destinations.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { DESTINATION_EXAMPLE } from '../../../schemas/examples.ts';
+import { DESTINATION_EXAMPLE } from '../../../../contract/examples.ts';
 
 export default function destinationCollectionRoutes(app: Api, { services }: RouteDeps) {
   app.post(

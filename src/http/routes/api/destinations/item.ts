@@ -2,8 +2,8 @@
 // (another project's destination is 404, as if it did not exist).
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../schemas/common.ts';
-import { Destination, DestinationParams, UpdateDestinationBody } from '../../../schemas/destinations.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { Destination, DestinationParams, UpdateDestinationBody } from '../../../../contract/destinations.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 export default function destinationItemRoutes(app: Api, { services }: RouteDeps) {

@@ -1,9 +1,9 @@
 // POST /api/keys/register — self-service free-tier key (public).
 import { Type } from 'typebox';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { errorResponses } from '../../../schemas/common.ts';
-import { KeyLimits } from '../../../schemas/keys.ts';
-import { KEY_CREATED_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from '../../../schemas/examples.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { KeyLimits } from '../../../../contract/keys.ts';
+import { KEY_CREATED_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from '../../../../contract/examples.ts';
 
 const Body = Type.Object(
   {

@@ -1,9 +1,9 @@
 // POST /api/keys/rotate — the presented key stops working; a replacement is returned.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../schemas/common.ts';
+import { errorResponses } from '../../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { KEY_ROTATED_EXAMPLE } from '../../../schemas/examples.ts';
+import { KEY_ROTATED_EXAMPLE } from '../../../../contract/examples.ts';
 
 const Rotated = Type.Object(
   {

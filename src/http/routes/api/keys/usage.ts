@@ -1,10 +1,10 @@
 // GET /api/keys/usage — the caller's limits, usage and reset times (not counted as usage).
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../schemas/common.ts';
-import { UsageLimits } from '../../../schemas/keys.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { UsageLimits } from '../../../../contract/keys.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { KEY_USAGE_EXAMPLE } from '../../../schemas/examples.ts';
+import { KEY_USAGE_EXAMPLE } from '../../../../contract/examples.ts';
 
 const Remaining = Type.Union([Type.Integer(), Type.Null()], { description: 'null when unlimited' });
 

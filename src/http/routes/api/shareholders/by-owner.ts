@@ -1,9 +1,9 @@
 // GET /api/shareholders/by-owner — what one company holds, by investee (Aksjonærregisteret).
 import { Type } from 'typebox';
-import { errorResponses } from '../../../schemas/common.ts';
-import { ShareholderHolding, Year } from '../../../schemas/shareholders.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { ShareholderHolding, Year } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { HOLDINGS_EXAMPLE } from '../../../schemas/examples.ts';
+import { HOLDINGS_EXAMPLE } from '../../../../contract/examples.ts';
 
 export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDeps) {
   app.get(

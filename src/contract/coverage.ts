@@ -1,7 +1,7 @@
 // GET /api/coverage: the country x category completeness table of the latest nightly snapshot.
 import { Type, type TSchema } from 'typebox';
 import { StringEnum } from './common.ts';
-import { COVERAGE_CATEGORIES } from '../../store/coverage.ts';
+import { COVERAGE_CATEGORIES } from '../domain/coverage.ts';
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 

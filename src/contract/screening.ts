@@ -1,7 +1,7 @@
 // GET /api/screening/{orgNumber}: query and response. Inline schemas (no $id): only this route
 // uses them. The response carries an example for the OpenAPI document.
 import { Type, type TSchema } from 'typebox';
-import { DEFAULT_THRESHOLD, THRESHOLD_BOUNDS } from '../../domain/screening/rank.ts';
+import { DEFAULT_THRESHOLD, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
 import { StringEnum } from './common.ts';
 
 // Nullable scalars as type arrays (as in company.ts): serialised directly, not via anyOf.
