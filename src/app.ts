@@ -152,7 +152,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     });
     // Usage of unmetered projects is counted in memory for up to a second (services/usage-counter.ts).
     app.addHook('onClose', async () => {
-      await services.keys
+      await services.keyAuth
         .flushUsage()
         .catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
     });
@@ -168,7 +168,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     registerErrorHandling(plain);
     await app.register(helmet, { global: true });
     await registerDocs(plain, config.baseUrl);
-    registerAuth(plain, ctx, services.keys);
+    registerAuth(plain, services.keyAuth);
     registerRoutes(app, { ctx, services });
     await app.ready();
 

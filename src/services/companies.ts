@@ -1,8 +1,8 @@
 // Company lookup and batch enrich: store first, Norwegian misses fetched live from brreg and
 // stored like any ingest (the next call is a store hit). Finnish and Swedish companies come
 // only from bulk syncs and are never fetched live.
-import type { AppContext } from '../context.ts';
 import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country } from '../domain/org-number.ts';
+import type { ReferenceData } from '../domain/reference-data.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type { BrregClient } from '../sources/brreg/client.ts';
 import type { CompanyReadRepository, StoredCompany } from '../store/company-reads.ts';
@@ -13,7 +13,7 @@ import type { MarketContextService } from './market-context.ts';
 import { SOURCE } from '../domain/company.ts';
 
 export interface CompanyServiceDeps {
-  ctx: AppContext;
+  reference: ReferenceData;
   reads: CompanyReadRepository;
   writes: CompanyWriteRepository;
   brreg: BrregClient;
@@ -36,7 +36,7 @@ const isIncomplete = (c: StoredCompany) =>
   c.row.country === 'NO' && !c.row.is_deleted && c.row.fetched_at === null && c.row.roles_hash === null;
 
 export function createCompanyService(deps: CompanyServiceDeps) {
-  const { ctx, reads, writes, brreg } = deps;
+  const { reference, reads, writes, brreg } = deps;
 
   /**
    * Store hits, then a live fetch of the Norwegian misses (and completion of records that
@@ -104,7 +104,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         company = (await reads.load(country, [orgNumber], FULL))[0];
       }
       if (!company) throw new ApiError('company_not_found');
-      const record = buildCompanyRecord(company, ctx.reference, { labels: true });
+      const record = buildCompanyRecord(company, reference, { labels: true });
       if (!opts.context) return record;
       const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
       return {
@@ -140,7 +140,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       for (const p of unique) {
         const k = `${p.country}:${p.orgNumber}`;
         const s = found.get(k);
-        if (s) data.push(buildCompanyRecord(s, ctx.reference));
+        if (s) data.push(buildCompanyRecord(s, reference));
         else if (!unavailableSet.has(k)) notFound.push(p);
       }
       return { data, notFound, unavailable };

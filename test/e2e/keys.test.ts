@@ -170,7 +170,7 @@ describe('POST /api/keys/rotate', () => {
 
   it('answers 404 when the key was rotated away by a concurrent call', async () => {
     const { body } = await register({ projectName: 'double-rotate', email: 'r@example.com' });
-    const caller = (await server.services.keys.authenticate(body.raw))!;
+    const caller = (await server.services.keyAuth.authenticate(body.raw))!;
     await server.services.keys.rotate(caller);
     await expect(server.services.keys.rotate(caller)).rejects.toMatchObject({ code: 'key_not_found', status: 404 });
   });

@@ -1,6 +1,5 @@
 // GET /api/health — public liveness; diagnostics with a matching X-Sync-Secret.
 import { Type } from 'typebox';
-import { safeEqual } from '../../../domain/secrets.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 import { HEALTH_EXAMPLES } from '../../../contract/examples.ts';
 
@@ -42,19 +41,7 @@ const Health = Type.Object(
   { examples: HEALTH_EXAMPLES },
 );
 
-const PROBE_TIMEOUT_MS = 3000;
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('database probe timed out')), ms);
-    }),
-  ]);
-}
-
-export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
+export default function healthRoute(app: Api, { services }: RouteDeps) {
   app.get(
     '/api/health',
     {
@@ -69,28 +56,14 @@ export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
     },
     async (req, reply) => {
       try {
-        await withTimeout(ctx.store.ping(), PROBE_TIMEOUT_MS);
+        await services.health.probe();
       } catch (err) {
         req.log.warn({ err: (err as Error).message }, 'database probe failed');
         return reply.status(503).send({ status: 'error' });
       }
-      const secret = req.headers['x-sync-secret'];
-      const authorised =
-        ctx.config.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, ctx.config.syncSecret);
-      if (!authorised) return { status: 'ok' };
+      if (!services.health.unlocksDiagnostics(req.headers['x-sync-secret'])) return { status: 'ok' };
       try {
-        const [records, dataSources] = await withTimeout(
-          Promise.all([ctx.repos.health.recordCounts(), services.coverage.dataSources()]),
-          ctx.config.statementTimeoutMs,
-        );
-        return {
-          status: 'ok',
-          timestamp: ctx.clock.now().toISOString(),
-          database: 'connected',
-          engine: ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql',
-          records,
-          dataSources,
-        };
+        return await services.health.diagnostics();
       } catch (err) {
         req.log.warn({ err: (err as Error).message }, 'health diagnostics failed');
         return reply.status(503).send({ status: 'error' });

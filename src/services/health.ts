@@ -1,0 +1,59 @@
+// GET /api/health: the database probe (public) and, for a caller with the sync secret, the
+// diagnostics: engine, record counts and each data source's latest sync.
+import type { Clock } from '../domain/clock.ts';
+import { safeEqual } from '../domain/secrets.ts';
+import type { Store } from '../store/db.ts';
+import type { Repositories } from '../store/repositories.ts';
+import type { CoverageService } from './coverage.ts';
+
+const PROBE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('database probe timed out')), ms);
+    }),
+  ]);
+}
+
+export interface HealthServiceDeps {
+  store: Pick<Store, 'ping' | 'engine'>;
+  records: Repositories['health'];
+  coverage: CoverageService;
+  clock: Clock;
+  /** X-Sync-Secret that unlocks the diagnostics; undefined: diagnostics off. */
+  syncSecret: string | undefined;
+  /** Deadline of the diagnostic queries. */
+  statementTimeoutMs: number;
+}
+
+export function createHealthService(deps: HealthServiceDeps) {
+  return {
+    /** Resolves when the database answers within the probe deadline; rejects otherwise. */
+    probe: () => withTimeout(deps.store.ping(), PROBE_TIMEOUT_MS),
+
+    /** True only for the configured sync secret (compared in constant time). */
+    unlocksDiagnostics(secret: unknown): boolean {
+      return deps.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, deps.syncSecret);
+    },
+
+    async diagnostics() {
+      const [records, dataSources] = await withTimeout(
+        Promise.all([deps.records.recordCounts(), deps.coverage.dataSources()]),
+        deps.statementTimeoutMs,
+      );
+      return {
+        status: 'ok',
+        timestamp: deps.clock.now().toISOString(),
+        database: 'connected',
+        engine: deps.store.engine === 'embedded' ? 'pglite' : 'postgresql',
+        records,
+        dataSources,
+      };
+    },
+  };
+}
+
+export type HealthService = ReturnType<typeof createHealthService>;
