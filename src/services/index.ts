@@ -7,7 +7,6 @@ import { createChangeFeedService } from './change-feed.ts';
 import { createCompanyService } from './companies.ts';
 import { createCoverageService } from './coverage.ts';
 import { createDestinationService } from './destinations.ts';
-import { createEnrichmentService } from './enrichment.ts';
 import { createGroupService } from './groups.ts';
 import { createHealthService } from './health.ts';
 import { createInspectionService } from './inspections.ts';
@@ -20,6 +19,7 @@ import { createPushService } from './push.ts';
 import { createScreeningService } from './screening.ts';
 import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
+import { createWebProfileService } from './web-profile.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -82,7 +82,7 @@ export function createServices(ctx: AppContext) {
     push: createPushService({ resolver: ctx.resolver, clock, log, config, companies, destinations }),
     shareholders: createShareholderService({ shareholders: repos.shareholders }),
     groups: createGroupService({ groups: repos.groups }),
-    enrichment: createEnrichmentService(ctx),
+    webProfile: createWebProfileService({ webProfile: repos.webProfile }),
     inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),
     licenses: createLicenseService({ licenses: repos.licenses, clock, pagination }),
     screening: createScreeningService(ctx),

@@ -3,8 +3,8 @@
 // seeded or changed since are read; a changed name, form, website or e-mail sends the
 // company back to the first stage.
 import { createHash } from 'node:crypto';
-import { candidateDomains } from '../../domain/enrichment/index.ts';
-import type { EnrichmentRepository, SeedSource, SeedWrite } from '../../store/enrichment.ts';
+import { candidateDomains } from '../../domain/web-profile/index.ts';
+import type { WebProfileRepository, SeedSource, SeedWrite } from '../../store/web-profile.ts';
 import { listedCandidate } from './types.ts';
 
 const BATCH = 1000;
@@ -28,7 +28,7 @@ export function seedWrite(s: SeedSource, hash = inputHash(s)): SeedWrite {
 
 /** Returns how many companies got (new) candidates. */
 export async function seedCandidates(
-  repo: EnrichmentRepository,
+  repo: WebProfileRepository,
   onBatch: (seen: number) => void = () => {},
 ): Promise<{ seeded: number; seen: number; pruned: number }> {
   const pruned = await repo.pruneGone();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractSocialHandles } from '../../../src/domain/enrichment/social.ts';
+import { extractSocialHandles } from '../../../src/domain/web-profile/social.ts';
 import { fixture } from './fixtures.ts';
 
 describe('extractSocialHandles', () => {

@@ -1,7 +1,7 @@
-// GET /api/enrichment: the domain-enrichment pipeline view (query, row, candidate ledger item).
+// GET /api/enrichment: the web-profile pipeline view (query, row, candidate ledger item).
 import { Type, type Static, type TSchema } from 'typebox';
 import { StringEnum } from './common.ts';
-import { ENRICHMENT_EXAMPLE } from './examples.ts';
+import { WEB_PROFILE_EXAMPLE } from './examples.ts';
 
 // Nullable scalars as type arrays (as in schemas/company.ts): fast-json-stringify serialises
 // them directly instead of trying anyOf branches for every value of every candidate.
@@ -14,7 +14,7 @@ function N<T extends TSchema>(t: T) {
   });
 }
 
-/** Probe failure classes (jobs/domains/types.ts PROBE_ERRORS; a test keeps the two equal). */
+/** Probe failure classes (jobs/web-profile/types.ts PROBE_ERRORS; a test keeps the two equal). */
 export const CANDIDATE_ERRORS = [
   'dns',
   'private-address',
@@ -27,10 +27,10 @@ export const CANDIDATE_ERRORS = [
   'http-error',
 ] as const;
 
-export const ENRICHMENT_STATUSES = ['confirmed', 'ambiguous', 'rejected', 'pending'] as const;
+export const WEB_PROFILE_STATUSES = ['confirmed', 'ambiguous', 'rejected', 'pending'] as const;
 
-export const EnrichmentQuery = Type.Object({
-  status: Type.Optional(StringEnum(ENRICHMENT_STATUSES, { description: 'Default: every status except pending' })),
+export const WebProfileQuery = Type.Object({
+  status: Type.Optional(StringEnum(WEB_PROFILE_STATUSES, { description: 'Default: every status except pending' })),
   minConfidence: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   offset: Type.Optional(
@@ -60,12 +60,12 @@ const CandidateSignals = Type.Object({
   redirectedToOtherDomain: Type.Boolean(),
 });
 
-export const EnrichmentCandidate = Type.Object(
+export const WebProfileCandidate = Type.Object(
   {
     domain: Type.String({ description: 'Registrable domain, the unit scored' }),
     host: Type.String({ description: 'Host tried first' }),
     origin: StringEnum(['brreg-website', 'email-domain', 'name-guess'] as const),
-    status: StringEnum(ENRICHMENT_STATUSES, { description: 'pending until scored' }),
+    status: StringEnum(WEB_PROFILE_STATUSES, { description: 'pending until scored' }),
     score: N(Type.Integer({ minimum: 0, maximum: 100 })),
     ledger: Type.Array(LedgerEntry, { description: 'Every point given or taken; score = clamp(sum, 0, 100)' }),
     sharedByCompanies: N(
@@ -87,16 +87,16 @@ export const EnrichmentCandidate = Type.Object(
   { description: 'One candidate domain with its probe facts and scoring ledger' },
 );
 
-export const EnrichmentRow = Type.Object({
+export const WebProfileRow = Type.Object({
   orgNumber: Type.String(),
   companyName: Type.String(),
-  status: StringEnum(ENRICHMENT_STATUSES),
+  status: StringEnum(WEB_PROFILE_STATUSES),
   confidence: Type.Integer({ minimum: 0, maximum: 100, description: "The best candidate's score" }),
   primaryDomain: N(Type.String()),
   linkedinHandle: N(Type.String()),
   facebookHandle: N(Type.String()),
   confirmedDomains: Type.Array(Type.String()),
-  candidates: Type.Array(EnrichmentCandidate),
+  candidates: Type.Array(WebProfileCandidate),
   stage: StringEnum(['candidates', 'probed', 'scored', 'done'] as const, {
     description: 'Last stage completed in the current pass',
   }),
@@ -107,7 +107,7 @@ export const EnrichmentRow = Type.Object({
   employees: N(Type.Integer()),
 });
 
-export const EnrichmentList = Type.Object(
+export const WebProfileList = Type.Object(
   {
     summary: Type.Object(
       { confirmed: Type.Integer(), ambiguous: Type.Integer(), rejected: Type.Integer() },
@@ -116,7 +116,7 @@ export const EnrichmentList = Type.Object(
     total: Type.Integer({ description: 'Rows matching every filter' }),
     limit: Type.Integer(),
     offset: Type.Integer(),
-    data: Type.Array(EnrichmentRow),
+    data: Type.Array(WebProfileRow),
   },
-  { examples: [ENRICHMENT_EXAMPLE] },
+  { examples: [WEB_PROFILE_EXAMPLE] },
 );

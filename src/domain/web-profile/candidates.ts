@@ -1,4 +1,4 @@
-// Stage 1 of domain enrichment: which domains might be this company's, and why we think so.
+// Stage 1 of the web-profile pipeline: which domains might be this company's, and why we think so.
 // Ordered by how much the origin alone says: the self-reported website first, then the
 // domain of the registered e-mail address, then guesses from the name.
 import { hostFromWebsite, isHostLabel, registrableDomain } from './domains.ts';

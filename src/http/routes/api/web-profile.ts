@@ -1,9 +1,10 @@
-// GET /api/enrichment — the domain-enrichment pipeline view (Norwegian companies).
+// GET /api/enrichment — the web-profile pipeline view (Norwegian companies). The public path
+// and OpenAPI tag keep their published name `enrichment`.
 import { errorResponses } from '../../../contract/common.ts';
-import { EnrichmentList, EnrichmentQuery } from '../../../contract/enrichment.ts';
+import { WebProfileList, WebProfileQuery } from '../../../contract/web-profile.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
-export default function enrichmentRoute(app: Api, { services }: RouteDeps) {
+export default function webProfileRoute(app: Api, { services }: RouteDeps) {
   app.get(
     '/api/enrichment',
     {
@@ -16,10 +17,10 @@ export default function enrichmentRoute(app: Api, { services }: RouteDeps) {
           'Status: confirmed (score ≥ 65), ambiguous (35–64), rejected (< 35), pending (not scored yet). ' +
           'Offset pagination; `summary` counts companies per status at or above minConfidence.',
         security: [{ bearer: [] }],
-        querystring: EnrichmentQuery,
-        response: { 200: EnrichmentList, ...errorResponses(400, 401, 402, 429, 500) },
+        querystring: WebProfileQuery,
+        response: { 200: WebProfileList, ...errorResponses(400, 401, 402, 429, 500) },
       },
     },
-    async (req) => services.enrichment.list(req.query),
+    async (req) => services.webProfile.list(req.query),
   );
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isValidNorwegianOrgNumber } from '../../../src/domain/org-number.ts';
-import { extractSignals, orgNumbersIn } from '../../../src/domain/enrichment/signals.ts';
+import { extractSignals, orgNumbersIn } from '../../../src/domain/web-profile/signals.ts';
 import { page } from './fixtures.ts';
 
 const fjordlys = { orgNumber: '915734200', name: 'FJORDLYS REGNSKAP AS', orgFormCode: 'AS' };

@@ -1,11 +1,12 @@
-// The domain-enrichment pipeline's state (enrichment, enrichment_domains) and its results on
+// The web-profile pipeline's state (tables enrichment, enrichment_domains: their names predate
+// the rename and stay, as renaming tables would need a migration for no gain) and its results on
 // the company row. Stages are written as they complete, so an interrupted run resumes where
 // each company stopped.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
-export type EnrichmentStage = 'candidates' | 'probed' | 'scored' | 'done';
-export type EnrichmentRowStatus = 'pending' | 'confirmed' | 'ambiguous' | 'rejected';
+export type WebProfileStage = 'candidates' | 'probed' | 'scored' | 'done';
+export type WebProfileRowStatus = 'pending' | 'confirmed' | 'ambiguous' | 'rejected';
 
 export interface SeedSource {
   companyId: number;
@@ -31,11 +32,11 @@ export interface DueCompany {
   orgNumber: string;
   name: string;
   orgFormCode: string | null;
-  stage: EnrichmentStage;
+  stage: WebProfileStage;
   candidates: unknown[];
 }
 
-export interface CompanyEnrichmentFields {
+export interface CompanyWebProfileFields {
   primaryDomain: string | null;
   enrichedDomains: string[];
   linkedinHandle: string | null;
@@ -49,25 +50,25 @@ export interface CompanyEnrichmentFields {
   sources: Record<string, string>;
 }
 
-export interface EnrichmentListQuery {
+export interface WebProfileListQuery {
   /** Undefined: every status but pending. */
-  status?: EnrichmentRowStatus;
+  status?: WebProfileRowStatus;
   minConfidence: number;
   limit: number;
   offset: number;
 }
 
-export interface EnrichmentListRow {
+export interface WebProfileListRow {
   org_number: string;
   company_name: string;
-  status: EnrichmentRowStatus;
+  status: WebProfileRowStatus;
   confidence: number;
   primary_domain: string | null;
   linkedin_handle: string | null;
   facebook_handle: string | null;
   confirmed_domains: string[];
   candidates: unknown[];
-  stage: EnrichmentStage;
+  stage: WebProfileStage;
   completed_at: Date | null;
   website: string | null;
   org_form_code: string | null;
@@ -77,7 +78,7 @@ export interface EnrichmentListRow {
 
 const SOURCE_KEYS = sql.raw(`'domain' - 'socialHandles' - 'technologies'`);
 
-export function createEnrichmentRepository(db: Kysely<Database>) {
+export function createWebProfileRepository(db: Kysely<Database>) {
   return {
     /** Drops pipeline state of companies that are no longer live Norwegian companies. */
     async pruneGone(): Promise<number> {
@@ -155,7 +156,7 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
         org_number: string;
         name: string;
         org_form_code: string | null;
-        stage: EnrichmentStage;
+        stage: WebProfileStage;
         candidates: unknown[];
       }>`
         SELECT e.company_id, e.org_number, c.name, c.org_form_code, e.stage, e.candidates
@@ -191,7 +192,7 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
       companyId: number,
       s: {
         candidates: unknown[];
-        status: EnrichmentRowStatus;
+        status: WebProfileRowStatus;
         confidence: number;
         primaryDomain: string | null;
         confirmedDomains: string[];
@@ -206,7 +207,7 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
      * Writes the results onto the company (updated_at bumped only when something differs) and
      * closes the pass. Returns whether the company row changed.
      */
-    async complete(companyId: number, f: CompanyEnrichmentFields, completedAt: Date): Promise<boolean> {
+    async complete(companyId: number, f: CompanyWebProfileFields, completedAt: Date): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const techs = JSON.stringify(f.technologies);
         const sources = JSON.stringify(f.sources);
@@ -229,20 +230,20 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
     },
 
     /** Rows per status at or above the confidence floor (the list's `summary`). */
-    async countByStatus(minConfidence: number): Promise<Record<EnrichmentRowStatus, number>> {
-      const res = await sql<{ status: EnrichmentRowStatus; n: number }>`
+    async countByStatus(minConfidence: number): Promise<Record<WebProfileRowStatus, number>> {
+      const res = await sql<{ status: WebProfileRowStatus; n: number }>`
         SELECT status, count(*)::int AS n FROM enrichment WHERE confidence >= ${minConfidence} GROUP BY status`.execute(
         db,
       );
-      const out: Record<EnrichmentRowStatus, number> = { pending: 0, confirmed: 0, ambiguous: 0, rejected: 0 };
+      const out: Record<WebProfileRowStatus, number> = { pending: 0, confirmed: 0, ambiguous: 0, rejected: 0 };
       for (const r of res.rows) out[r.status] = Number(r.n);
       return out;
     },
 
-    async list(q: EnrichmentListQuery): Promise<EnrichmentListRow[]> {
+    async list(q: WebProfileListQuery): Promise<WebProfileListRow[]> {
       // Two spellings of the filter so each matches its index (see 0007_enrichment.sql).
       const statusFilter = q.status ? sql`e.status = ${q.status}` : sql`e.status <> 'pending'`;
-      const res = await sql<EnrichmentListRow>`
+      const res = await sql<WebProfileListRow>`
         SELECT e.org_number, c.name AS company_name, e.status, e.confidence, e.primary_domain, c.linkedin_handle, c.facebook_handle,
           e.confirmed_domains, e.candidates, e.stage, e.completed_at, c.website, c.org_form_code,
           c.business_address_city AS city, c.employee_count
@@ -255,4 +256,4 @@ export function createEnrichmentRepository(db: Kysely<Database>) {
   };
 }
 
-export type EnrichmentRepository = ReturnType<typeof createEnrichmentRepository>;
+export type WebProfileRepository = ReturnType<typeof createWebProfileRepository>;

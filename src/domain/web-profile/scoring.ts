@@ -16,7 +16,7 @@ export interface ScoreContext {
   origin: CandidateOrigin;
 }
 
-export type EnrichmentStatus = 'confirmed' | 'ambiguous' | 'rejected';
+export type WebProfileStatus = 'confirmed' | 'ambiguous' | 'rejected';
 
 /**
  * confirmed ≥ 65: e.g. our org number on a live page reached by a name guess (10 + 55), or
@@ -94,7 +94,7 @@ export function scoreCandidate(signals: PageSignals, context: ScoreContext): { s
   return { score, ledger };
 }
 
-export function statusForScore(score: number): EnrichmentStatus {
+export function statusForScore(score: number): WebProfileStatus {
   if (score >= THRESHOLDS.confirmed) return 'confirmed';
   if (score >= THRESHOLDS.ambiguous) return 'ambiguous';
   return 'rejected';

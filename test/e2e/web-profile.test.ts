@@ -1,6 +1,6 @@
-// The domain-enrichment pipeline end to end: `domains` job over generated companies whose
+// The web-profile pipeline end to end: `domains` job over generated companies whose
 // websites are local fake sites reached through the real safeFetch, then GET /api/enrichment
-// and the enrichment fields on the company record.
+// and the web-profile fields on the company record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';
 import { runJob } from '../../src/jobs/registry.ts';

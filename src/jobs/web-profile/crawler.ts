@@ -1,4 +1,4 @@
-// The enrichment crawler: every request goes through safeFetch (public addresses only, the
+// The web-profile crawler: every request goes through safeFetch (public addresses only, the
 // vetted address pinned, body capped, one deadline). Redirects are followed here, one hop at
 // a time, so each new origin's robots.txt is read and its pacing kept before we ask it for
 // anything; safeFetch re-vets every hop's address. At most `concurrency` requests are in

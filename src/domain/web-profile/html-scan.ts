@@ -1,4 +1,4 @@
-// One pass over a page's HTML collecting what the enrichment steps read: title, visible
+// One pass over a page's HTML collecting what the web-profile steps read: title, visible
 // text, link targets, script sources and inline scripts, JSON-LD and meta tags. A tolerant
 // tokenizer (htmlparser2) rather than regexes: real pages are rarely well-formed.
 import { Parser } from 'htmlparser2';

@@ -1,11 +1,11 @@
 // Scoring a company's probed candidates and what detection writes onto the company row.
 import { describe, expect, it } from 'vitest';
-import { extractSignals } from '../../../src/domain/enrichment/index.ts';
-import { CANDIDATE_ERRORS } from '../../../src/contract/enrichment.ts';
-import { companyEnrichment } from '../../../src/jobs/domains/detect.ts';
-import { companyFields } from '../../../src/jobs/domains/pipeline.ts';
-import { scoreCompany } from '../../../src/jobs/domains/score.ts';
-import { listedCandidate, PROBE_ERRORS, type StoredCandidate } from '../../../src/jobs/domains/types.ts';
+import { extractSignals } from '../../../src/domain/web-profile/index.ts';
+import { CANDIDATE_ERRORS } from '../../../src/contract/web-profile.ts';
+import { companyWebProfile } from '../../../src/jobs/web-profile/detect.ts';
+import { companyFields } from '../../../src/jobs/web-profile/pipeline.ts';
+import { scoreCompany } from '../../../src/jobs/web-profile/score.ts';
+import { listedCandidate, PROBE_ERRORS, type StoredCandidate } from '../../../src/jobs/web-profile/types.ts';
 import { fixturePage } from '../../fakes/websites/server.ts';
 
 const company = { orgNumber: '915734200', name: 'FJORDLYS REGNSKAP AS', orgFormCode: 'AS' };
@@ -109,7 +109,7 @@ describe('scoreCompany', () => {
   });
 });
 
-describe('companyEnrichment and companyFields', () => {
+describe('companyWebProfile and companyFields', () => {
   const tech = (name: string, category: string, confidence: number) => ({
     name,
     category: category as never,
@@ -132,7 +132,7 @@ describe('companyEnrichment and companyFields', () => {
       technologies: [tech('Shopify', 'ecommerce', 1)],
       social: { linkedin: null, facebook: null, instagram: 'nope', twitter: null },
     };
-    const e = companyEnrichment(scoreCompany([a, b, rejected], new Map(), company));
+    const e = companyWebProfile(scoreCompany([a, b, rejected], new Map(), company));
     expect(e.technologies).toEqual([tech('Meta Pixel', 'advertising', 0.9), tech('jQuery', 'framework', 0.8)]);
     expect(e.technologyNames).toEqual(['Meta Pixel', 'jQuery']);
     expect(e.hasAdPixel).toBe(true);
@@ -146,7 +146,7 @@ describe('companyEnrichment and companyFields', () => {
 
   it('writes empty fields and no provenance when nothing is confirmed', () => {
     const f = companyFields(
-      companyEnrichment(scoreCompany([probed('x.no', 'name-guess', 'parked.html')], new Map(), company)),
+      companyWebProfile(scoreCompany([probed('x.no', 'name-guess', 'parked.html')], new Map(), company)),
     );
     expect(f).toMatchObject({
       primaryDomain: null,

@@ -1,9 +1,9 @@
 // Stages 5–6 on confirmed domains only: technologies (with ad pixels) and social handles, as
 // the company row carries them. Pure: reads what the probes stored.
-import { hasAdPixel, type SocialHandles, type Technology } from '../../domain/enrichment/index.ts';
+import { hasAdPixel, type SocialHandles, type Technology } from '../../domain/web-profile/index.ts';
 import type { CompanyScore } from './score.ts';
 
-export interface CompanyEnrichment {
+export interface CompanyWebProfile {
   primaryDomain: string | null;
   enrichedDomains: string[];
   handles: SocialHandles;
@@ -12,7 +12,7 @@ export interface CompanyEnrichment {
   hasAdPixel: boolean;
 }
 
-export function companyEnrichment(scored: CompanyScore): CompanyEnrichment {
+export function companyWebProfile(scored: CompanyScore): CompanyWebProfile {
   const byDomain = new Map(scored.candidates.map((c) => [c.domain, c]));
   // Primary first: its page speaks for the company when confirmed domains disagree.
   const pages = scored.confirmedDomains.map((d) => byDomain.get(d)!);

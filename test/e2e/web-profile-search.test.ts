@@ -1,4 +1,4 @@
-// The search filters fed by the enrichment pipeline: hasAnyAdPixel and hasTechnology return
+// The search filters fed by the web-profile pipeline: hasAnyAdPixel and hasTechnology return
 // exactly the companies whose confirmed sites carry them, after a real `domains` run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { candidateDomains, nameLabels } from '../../../src/domain/enrichment/candidates.ts';
-import { coreNameWords } from '../../../src/domain/enrichment/names.ts';
+import { candidateDomains, nameLabels } from '../../../src/domain/web-profile/candidates.ts';
+import { coreNameWords } from '../../../src/domain/web-profile/names.ts';
 
 const company = (over: Partial<Parameters<typeof candidateDomains>[0]> = {}) => ({
   name: 'BRØNNØYSUNDREGISTRENE',

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import fingerprints from '../../../src/domain/enrichment/fingerprints.json' with { type: 'json' };
+import fingerprints from '../../../src/domain/web-profile/fingerprints.json' with { type: 'json' };
 import {
   compileFingerprints,
   detectTechnologies,
   FINGERPRINTS_VERSION,
   hasAdPixel,
   type Technology,
-} from '../../../src/domain/enrichment/technologies.ts';
+} from '../../../src/domain/web-profile/technologies.ts';
 import { fixture } from './fixtures.ts';
 
 const names = (t: Technology[]) => t.map((x) => x.name).sort();

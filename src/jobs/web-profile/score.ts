@@ -1,17 +1,17 @@
-// Stage 4: each probed candidate's score and status (domain/enrichment/scoring.ts), and the
+// Stage 4: each probed candidate's score and status (domain/web-profile/scoring.ts), and the
 // company's outcome: its best candidate's score is the company's confidence and status.
 // Pure: the shared-domain counts come from the store, passed in.
 import {
   extractSignals,
   scoreCandidate,
   statusForScore,
-  type EnrichmentStatus,
-} from '../../domain/enrichment/index.ts';
+  type WebProfileStatus,
+} from '../../domain/web-profile/index.ts';
 import type { StoredCandidate } from './types.ts';
 
 export interface CompanyScore {
   candidates: StoredCandidate[];
-  status: EnrichmentStatus;
+  status: WebProfileStatus;
   confidence: number;
   confirmedDomains: string[];
   primaryDomain: string | null;

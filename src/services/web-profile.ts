@@ -1,10 +1,9 @@
-// The domain-enrichment pipeline view (GET /api/enrichment): one row per company with its
+// The web-profile pipeline view (GET /api/enrichment): one row per company with its
 // outcome and the full candidate ledger. The pipeline itself is the `domains` job.
-import type { AppContext } from '../context.ts';
-import type { EnrichmentListRow, EnrichmentRowStatus } from '../store/enrichment.ts';
+import type { WebProfileListRow, WebProfileRepository, WebProfileRowStatus } from '../store/web-profile.ts';
 
-export interface EnrichmentListParams {
-  status?: EnrichmentRowStatus;
+export interface WebProfileListParams {
+  status?: WebProfileRowStatus;
   minConfidence?: number;
   limit?: number;
   offset?: number;
@@ -44,12 +43,12 @@ const CANDIDATE_FIELDS = [
 
 type Stored = Record<string, unknown> & { signals?: Record<string, unknown> | null };
 
-/** A candidate as served (http/schemas/enrichment.ts EnrichmentCandidate). */
+/** A candidate as served (http/schemas/web-profile.ts WebProfileCandidate). */
 export interface PublicCandidate {
   domain: string;
   host: string;
   origin: 'brreg-website' | 'email-domain' | 'name-guess';
-  status: EnrichmentRowStatus;
+  status: WebProfileRowStatus;
   score: number | null;
   ledger: { signal: string; points: number; note: string }[];
   sharedByCompanies: number | null;
@@ -94,7 +93,7 @@ function publicCandidate(c: Stored): PublicCandidate {
   return out as unknown as PublicCandidate;
 }
 
-function row(r: EnrichmentListRow) {
+function row(r: WebProfileListRow) {
   return {
     orgNumber: r.org_number,
     companyName: r.company_name,
@@ -114,10 +113,14 @@ function row(r: EnrichmentListRow) {
   };
 }
 
-export function createEnrichmentService(ctx: AppContext) {
-  const repo = ctx.repos.enrichment;
+export interface WebProfileServiceDeps {
+  webProfile: WebProfileRepository;
+}
+
+export function createWebProfileService(deps: WebProfileServiceDeps) {
+  const repo = deps.webProfile;
   return {
-    async list(p: EnrichmentListParams) {
+    async list(p: WebProfileListParams) {
       const q = { status: p.status, minConfidence: p.minConfidence ?? 0, limit: p.limit ?? 50, offset: p.offset ?? 0 };
       const [counts, rows] = await Promise.all([repo.countByStatus(q.minConfidence), repo.list(q)]);
       const summary = { confirmed: counts.confirmed, ambiguous: counts.ambiguous, rejected: counts.rejected };
@@ -127,4 +130,4 @@ export function createEnrichmentService(ctx: AppContext) {
   };
 }
 
-export type EnrichmentService = ReturnType<typeof createEnrichmentService>;
+export type WebProfileService = ReturnType<typeof createWebProfileService>;

@@ -1,24 +1,25 @@
-// `ncd sync domains [--limit N]`: the domain-enrichment pipeline over Norwegian companies.
+// `ncd sync domains [--limit N]`: the web-profile pipeline (company websites, technologies, social
+// handles) over Norwegian companies. The job keeps its public name `domains`.
 // Stage 1 (candidates) runs for every company not seeded yet or changed since; the network
 // stages then run for at most --limit companies, those with an unfinished pass first, then
-// those never completed, then the oldest completed (stages in jobs/domains/, README
+// those never completed, then the oldest completed (stages in jobs/web-profile/, README
 // "Domain enrichment").
 import pLimit from 'p-limit';
-import { createCrawler } from './domains/crawler.ts';
-import { processCompany } from './domains/pipeline.ts';
-import { seedCandidates } from './domains/seed.ts';
+import { createCrawler } from './web-profile/crawler.ts';
+import { processCompany } from './web-profile/pipeline.ts';
+import { seedCandidates } from './web-profile/seed.ts';
 import { defineJob } from './registry.ts';
 
 const DEFAULT_LIMIT = 2000;
-/** robots.txt groups for us start `User-agent: ncd-enrichment`. */
+/** robots.txt groups for us start `User-agent: ncd-enrichment` (published crawler name, kept). */
 export const CRAWLER_AGENT = 'ncd-enrichment';
 
 defineJob('domains', {
   description: 'Domain enrichment (NO): candidate domains, DNS/HTTP probes, scoring, technologies and social handles',
   schedule: '0 1 * * 1-6', // daily chunks Monday–Saturday, 01:00 UTC
   async run(ctx, opts, job) {
-    const repo = ctx.repos.enrichment;
-    const { concurrency, hostDelayMs, timeoutMs } = ctx.config.enrichment;
+    const repo = ctx.repos.webProfile;
+    const { concurrency, hostDelayMs, timeoutMs } = ctx.config.webProfile;
     const seed = await seedCandidates(repo, (seen) => job.progress(`candidates: ${seen} companies read`));
     job.progress(`candidates: ${seed.seeded} companies (re)seeded of ${seed.seen} read, ${seed.pruned} gone`);
 

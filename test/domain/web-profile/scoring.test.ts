@@ -4,8 +4,8 @@ import {
   sharedDomainPenalty,
   statusForScore,
   THRESHOLDS,
-} from '../../../src/domain/enrichment/scoring.ts';
-import { extractSignals, type PageSignals } from '../../../src/domain/enrichment/signals.ts';
+} from '../../../src/domain/web-profile/scoring.ts';
+import { extractSignals, type PageSignals } from '../../../src/domain/web-profile/signals.ts';
 import { page } from './fixtures.ts';
 
 const fjordlys = { orgNumber: '915734200', name: 'FJORDLYS REGNSKAP AS' };

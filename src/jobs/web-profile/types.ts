@@ -1,14 +1,14 @@
-// The shape of one candidate domain as stored in enrichment.candidates and served (without the
+// The shape of one candidate domain as stored in the enrichment table's candidates column and served (without the
 // internal detection fields) by GET /api/enrichment. It grows stage by stage: listed
 // (candidates), probed (HTTP facts, page signals), scored (ledger, score, status).
 import type {
   CandidateOrigin,
-  EnrichmentStatus,
+  WebProfileStatus,
   LedgerEntry,
   PageSignals,
   SocialHandles,
   Technology,
-} from '../../domain/enrichment/index.ts';
+} from '../../domain/web-profile/index.ts';
 
 export type Stage = 'candidates' | 'probed' | 'scored' | 'done';
 
@@ -38,7 +38,7 @@ export interface StoredCandidate {
   host: string;
   origin: CandidateOrigin;
   /** 'pending' until scored. */
-  status: EnrichmentStatus | 'pending';
+  status: WebProfileStatus | 'pending';
   score: number | null;
   ledger: LedgerEntry[];
   /** Companies whose registry website or e-mail points at this domain (this one counted as 1). */

@@ -4,9 +4,9 @@
 // last pass is done starts again from the probes.
 import { SOURCE } from '../../domain/company.ts';
 import type { Clock } from '../../domain/clock.ts';
-import type { CompanyEnrichmentFields, DueCompany, EnrichmentRepository } from '../../store/enrichment.ts';
+import type { CompanyWebProfileFields, DueCompany, WebProfileRepository } from '../../store/web-profile.ts';
 import type { Crawler } from './crawler.ts';
-import { companyEnrichment, type CompanyEnrichment } from './detect.ts';
+import { companyWebProfile, type CompanyWebProfile } from './detect.ts';
 import { probeCandidate } from './probe.ts';
 import { scoreCompany } from './score.ts';
 import { listedCandidate, type StoredCandidate } from './types.ts';
@@ -17,11 +17,11 @@ export interface CompanyOutcome {
   companyChanged: boolean;
 }
 
-export function companyFields(e: CompanyEnrichment): CompanyEnrichmentFields {
+export function companyFields(e: CompanyWebProfile): CompanyWebProfileFields {
   const sources: Record<string, string> = {};
-  if (e.primaryDomain || e.enrichedDomains.length) sources.domain = SOURCE.enrichment;
-  if (Object.values(e.handles).some((h) => h !== null)) sources.socialHandles = SOURCE.enrichment;
-  if (e.technologies.length) sources.technologies = SOURCE.enrichment;
+  if (e.primaryDomain || e.enrichedDomains.length) sources.domain = SOURCE.webProfile;
+  if (Object.values(e.handles).some((h) => h !== null)) sources.socialHandles = SOURCE.webProfile;
+  if (e.technologies.length) sources.technologies = SOURCE.webProfile;
   return {
     primaryDomain: e.primaryDomain,
     enrichedDomains: e.enrichedDomains,
@@ -37,7 +37,7 @@ export function companyFields(e: CompanyEnrichment): CompanyEnrichmentFields {
 }
 
 export async function processCompany(
-  repo: EnrichmentRepository,
+  repo: WebProfileRepository,
   crawler: Crawler,
   clock: Clock,
   row: DueCompany,
@@ -62,6 +62,6 @@ export async function processCompany(
   const scored = scoreCompany(candidates, pointers, company);
   await repo.saveScored(row.companyId, scored);
 
-  const companyChanged = await repo.complete(row.companyId, companyFields(companyEnrichment(scored)), clock.now());
+  const companyChanged = await repo.complete(row.companyId, companyFields(companyWebProfile(scored)), clock.now());
   return { status: scored.status, confidence: scored.confidence, companyChanged };
 }

@@ -8,7 +8,7 @@ import {
   extractSocialHandles,
   scanHtml,
   type CompanyForSignals,
-} from '../../domain/enrichment/index.ts';
+} from '../../domain/web-profile/index.ts';
 import type { Crawler, PageResult } from './crawler.ts';
 import type { ProbeError, StoredCandidate } from './types.ts';
 
