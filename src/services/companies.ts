@@ -132,6 +132,15 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   return {
     validate,
 
+    /** The live-fetch protection as the health diagnostics show it. */
+    async liveFetchDiagnostics() {
+      return {
+        negativeCacheHours: deps.negativeTtlMs / 3_600_000,
+        rememberedNotFound: await deps.misses.countActive(ctx.clock.now()),
+        dailyBudgets: { ...deps.budget.budgets },
+      };
+    },
+
     async lookup(country: Country, rawOrgNumber: string, opts: { context?: boolean; caller?: BudgetCaller } = {}) {
       const orgNumber = validate(country, rawOrgNumber, 'params.orgNumber');
       let company: StoredCompany | undefined;

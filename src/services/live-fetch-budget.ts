@@ -29,6 +29,7 @@ export function createLiveFetchBudget(deps: LiveFetchBudgetDeps) {
 
   return {
     limitOf,
+    budgets: deps.budgets,
 
     /**
      * How many of `wanted` misses the caller may fetch now; their cost is charged. Calls without

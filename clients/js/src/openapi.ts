@@ -550,6 +550,29 @@ export interface paths {
                                     message?: string | null;
                                 };
                             };
+                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                            upstreams?: {
+                                host: string;
+                                /** @enum {string} */
+                                breaker: "closed" | "open" | "half-open";
+                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                                ratePerSecond: number;
+                                /** @description Requests answered at once by the open breaker since start */
+                                shortCircuited: number;
+                                /** @description Requests refused for want of the shared budget since start */
+                                throttled: number;
+                                /** @description Failures in the breaker's rolling window */
+                                failures: number;
+                            }[];
+                            liveFetch?: {
+                                negativeCacheHours: number;
+                                /** @description Numbers currently answered 404 without asking brreg */
+                                rememberedNotFound: number;
+                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                                dailyBudgets: {
+                                    [key: string]: number | null;
+                                };
+                            };
                         };
                     };
                 };
@@ -585,6 +608,29 @@ export interface paths {
                                     lastSuccess: string | null;
                                     /** @description Short reason when the latest run failed */
                                     message?: string | null;
+                                };
+                            };
+                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                            upstreams?: {
+                                host: string;
+                                /** @enum {string} */
+                                breaker: "closed" | "open" | "half-open";
+                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                                ratePerSecond: number;
+                                /** @description Requests answered at once by the open breaker since start */
+                                shortCircuited: number;
+                                /** @description Requests refused for want of the shared budget since start */
+                                throttled: number;
+                                /** @description Failures in the breaker's rolling window */
+                                failures: number;
+                            }[];
+                            liveFetch?: {
+                                negativeCacheHours: number;
+                                /** @description Numbers currently answered 404 without asking brreg */
+                                rememberedNotFound: number;
+                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                                dailyBudgets: {
+                                    [key: string]: number | null;
                                 };
                             };
                         };
