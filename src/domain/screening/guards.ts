@@ -1,0 +1,103 @@
+// Rules about *which* words differ, applied after the graded similarity. Each caps the name
+// similarity at GUARD_CAP, which with NAME_WEIGHT 0.9 scores 0.72: below the default threshold,
+// still visible to anyone who screens with a lower one. Each names itself in the explanation.
+import { formsConflict } from './legal-forms.ts';
+import type { NameToken } from './normalise.ts';
+import { strictSimilarity } from './token-similarity.ts';
+import type { NameKind } from './types.ts';
+
+export const GUARD_CAP = 0.8;
+
+/** Surnames this close by strict (OSA) similarity are spellings of one name (1 edit in 5 letters). */
+const SAME_SURNAME = 0.8;
+
+export interface Guard {
+  feature: 'surname' | 'nameOrder' | 'patronymic' | 'legalForm';
+  cap: number;
+  reason: string;
+}
+
+interface Pair {
+  a: NameToken;
+  b: NameToken;
+  similarity: number;
+}
+
+const significant = (tokens: NameToken[]) =>
+  tokens.filter((t) => t.role !== 'particle' && t.role !== 'initial' && t.role !== 'patronymic');
+
+/**
+ * A different surname sharing a start ("Pedro Sancho" / "Pedro Sánchez", "Lukashevich" /
+ * "Lukashenko") passes on Jaro-Winkler's prefix bonus: the last names, when aligned with each
+ * other, must be the same by strict similarity. A surname a list marks (upper case in a
+ * mixed-case name) must have a partner at all.
+ */
+function surnameGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
+  const sa = significant(a);
+  const sb = significant(b);
+  if (sa.length < 2 || sb.length < 2) return undefined;
+  const lastA = sa[sa.length - 1];
+  const lastB = sb[sb.length - 1];
+  const pair = pairs.find((p) => p.a === lastA && p.b === lastB);
+  if (pair && pair.similarity < 1 && strictSimilarity(lastA, lastB) < SAME_SURNAME) {
+    return { feature: 'surname', cap: GUARD_CAP, reason: `different surnames: ${lastA.raw} / ${lastB.raw}` };
+  }
+  const paired = new Set(pairs.flatMap((p) => [p.a, p.b]));
+  const missing = [...sa, ...sb].find((t) => t.marked && !paired.has(t));
+  if (missing) return { feature: 'surname', cap: GUARD_CAP, reason: `the listed surname ${missing.raw} has no partner` };
+  return undefined;
+}
+
+/**
+ * Given and family name swapped ("Friedrich Hans" / "Hans Friedrich", "Salman bin Muhammad" /
+ * "Muhammad bin Salman"): each name's first word pairs with a later word of the other. Only
+ * within one script: across scripts, surname-first order is a convention (Russian lists), and
+ * "SURNAME, Given" was already put in name order.
+ */
+function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
+  const sa = significant(a);
+  const sb = significant(b);
+  if (sa.length < 2 || sb.length < 2 || sa[0].script !== sb[0].script) return undefined;
+  const partnerOfA0 = pairs.find((p) => p.a === sa[0])?.b;
+  const partnerOfB0 = pairs.find((p) => p.b === sb[0])?.a;
+  if (partnerOfA0 && partnerOfB0 && partnerOfA0 !== sb[0] && partnerOfB0 !== sa[0]) {
+    return {
+      feature: 'nameOrder',
+      cap: GUARD_CAP,
+      reason: `given and family names swapped: ${sa[0].raw} … / ${sb[0].raw} …`,
+    };
+  }
+  return undefined;
+}
+
+/** Two different patronymics ("Sergey Ivanovich" / "Sergey Viktorovich") are two fathers. */
+function patronymicGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
+  const pa = a.filter((t) => t.role === 'patronymic');
+  const pb = b.filter((t) => t.role === 'patronymic');
+  if (pa.length === 0 || pb.length === 0) return undefined;
+  const agree = pairs.some((p) => pa.includes(p.a) && pb.includes(p.b) && strictSimilarity(p.a, p.b) >= SAME_SURNAME);
+  if (agree) return undefined;
+  return { feature: 'patronymic', cap: GUARD_CAP, reason: `different patronymics: ${pa[0].raw} / ${pb[0].raw}` };
+}
+
+export function nameGuards(
+  kind: NameKind,
+  a: NameToken[],
+  b: NameToken[],
+  pairs: Pair[],
+  forms: { a: string[]; b: string[] },
+): Guard[] {
+  if (kind === 'organisation') {
+    if (!formsConflict(forms.a, forms.b)) return [];
+    return [
+      {
+        feature: 'legalForm',
+        cap: GUARD_CAP,
+        reason: `different kinds of legal form: ${forms.a.join(', ')} / ${forms.b.join(', ')}`,
+      },
+    ];
+  }
+  return [surnameGuard(a, b, pairs), orderGuard(a, b, pairs), patronymicGuard(a, b, pairs)].filter(
+    (g): g is Guard => g !== undefined,
+  );
+}
