@@ -6,12 +6,14 @@
 // form makes (a name that differs only by family, "X AG" vs "X GmbH", is a different company);
 // `null` where one abbreviation covers several kinds (Danish A/S vs Norwegian AS).
 // Format: [jurisdictions, family, abbreviations separated by |, full names separated by |].
-export type FormFamily = 'stock' | 'limited' | 'partnership' | 'cooperative' | 'other' | null;
+// The Nordic share company is one form with a private and a public variant (AS/ASA, Oy/Oyj,
+// AB/AB publ): companies move between them when they list, so both are family 'nordic-share'.
+export type FormFamily = 'stock' | 'limited' | 'nordic-share' | 'partnership' | 'cooperative' | 'other' | null;
 
 export const ELF_FORMS: [string, FormFamily, string, string][] = [
   // Nordics
-  ['NO', 'limited', 'AS', 'Aksjeselskap|Aksjeselskapet'],
-  ['NO', 'stock', 'ASA', 'Allmennaksjeselskap|Allmennaksjeselskapet'],
+  ['NO', 'nordic-share', 'AS', 'Aksjeselskap|Aksjeselskapet'],
+  ['NO', 'nordic-share', 'ASA', 'Allmennaksjeselskap|Allmennaksjeselskapet'],
   ['NO', 'other', 'NUF', 'Norskregistrert utenlandsk foretak'],
   ['NO', 'partnership', 'ANS|DA|KS', 'Ansvarlig selskap|Selskap med delt ansvar|Kommandittselskap'],
   ['NO', 'other', 'ENK|IKS|SA|BA', 'Enkeltpersonforetak|Interkommunalt selskap|Samvirkeforetak'],
@@ -20,11 +22,11 @@ export const ELF_FORMS: [string, FormFamily, string, string][] = [
   ['DK', 'cooperative', 'AMBA|FMBA|SMBA', 'Andelsselskab med begrænset ansvar|Forening med begrænset ansvar'],
   ['DK', 'partnership', 'I/S|K/S|P/S', 'Interessentskab|Kommanditselskab|Partnerselskab'],
   ['SE', null, 'AB', 'Aktiebolag|Aktiebolaget'],
-  ['SE', 'stock', 'AB publ|publ', 'Publikt aktiebolag'],
+  ['SE', 'nordic-share', 'AB publ|publ', 'Publikt aktiebolag'],
   ['SE', 'partnership', 'HB|KB', 'Handelsbolag|Kommanditbolag'],
   ['SE', 'cooperative', 'ek för|ek. för.', 'Ekonomisk förening'],
-  ['FI', 'limited', 'Oy|Ab', 'Osakeyhtiö|Aktiebolag'],
-  ['FI', 'stock', 'Oyj|Abp', 'Julkinen osakeyhtiö|Publikt aktiebolag'],
+  ['FI', 'nordic-share', 'Oy|Ab', 'Osakeyhtiö|Aktiebolag'],
+  ['FI', 'nordic-share', 'Oyj|Abp', 'Julkinen osakeyhtiö|Publikt aktiebolag'],
   ['FI', 'partnership', 'Ay|Ky|Tmi', 'Avoin yhtiö|Kommandiittiyhtiö|Toiminimi'],
   ['FI', 'cooperative', 'Osk', 'Osuuskunta'],
   ['IS', 'limited', 'ehf|ohf', 'Einkahlutafélag|Opinbert hlutafélag'],

@@ -35,6 +35,14 @@ const significant = (tokens: NameToken[]) =>
 function surnameGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
   const sa = significant(a);
   const sb = significant(b);
+  // "N.N.": initials alone identify nobody.
+  if ((sa.length === 0 && a.length > 0) || (sb.length === 0 && b.length > 0))
+    return { feature: 'surname', cap: GUARD_CAP, reason: 'a name of initials only' };
+  // A one-word name is a surname or nothing: "Putin" may be Vladimir Putin, "Musa" is not Musa Hansen.
+  if (sa.length === 1 && sb.length >= 2 && !pairs.some((p) => p.a === sa[0] && p.b === sb[sb.length - 1]))
+    return { feature: 'surname', cap: GUARD_CAP, reason: `the one-word name ${sa[0].raw} is not the other's surname` };
+  if (sb.length === 1 && sa.length >= 2 && !pairs.some((p) => p.b === sb[0] && p.a === sa[sa.length - 1]))
+    return { feature: 'surname', cap: GUARD_CAP, reason: `the one-word name ${sb[0].raw} is not the other's surname` };
   if (sa.length < 2 || sb.length < 2) return undefined;
   const lastA = sa[sa.length - 1];
   const lastB = sb[sb.length - 1];
@@ -54,10 +62,28 @@ function surnameGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | un
  * within one script: across scripts, surname-first order is a convention (Russian lists), and
  * "SURNAME, Given" was already put in name order.
  */
+const NASAB = new Set(['bin', 'ibn', 'ben', 'bint', 'binti', 'ould']);
+
+/** For each word: 0 before the first "bin"/"ibn" (the person), 1 after it (the father's line). */
+function nasabSide(tokens: NameToken[]): Map<NameToken, number> | undefined {
+  const at = tokens.findIndex((t) => NASAB.has(t.raw));
+  if (at <= 0) return undefined;
+  return new Map(tokens.map((t, i) => [t, i < at ? 0 : 1]));
+}
+
 function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
   const sa = significant(a);
   const sb = significant(b);
   if (sa.length < 2 || sb.length < 2 || sa[0].script !== sb[0].script) return undefined;
+  // "X bin Y": X is the person, Y the father; written order decides, and it must agree.
+  const na = nasabSide(a);
+  const nb = nasabSide(b);
+  if (na && nb) {
+    const crossed = pairs.find((p) => sa.includes(p.a) && na.get(p.a) !== nb.get(p.b));
+    return crossed
+      ? { feature: 'nameOrder', cap: GUARD_CAP, reason: `person and father swapped around "bin": ${crossed.a.raw}` }
+      : undefined;
+  }
   const partnerOfA0 = pairs.find((p) => p.a === sa[0])?.b;
   const partnerOfB0 = pairs.find((p) => p.b === sb[0])?.a;
   if (partnerOfA0 && partnerOfB0 && partnerOfA0 !== sb[0] && partnerOfB0 !== sa[0]) {

@@ -146,6 +146,8 @@ export function analyseName(name: string, kind: NameKind): AnalysedName {
   const display = name.normalize('NFC').replace(/\s+/g, ' ').trim();
   const words = toWords(display, kind);
   const mixedCase = words.some((w) => w.upper) && words.some((w) => !w.upper);
+  // A list marks the surname by writing it alone in capitals ("Vitaly Yurievich KUZMENKO").
+  const marksSurname = mixedCase && words.filter((w) => w.upper).length === 1;
   const parts = words.flatMap((w) => w.parts);
   let tokens = parts.map((p) => p.text);
   let upper = words.flatMap((w) => w.parts.map(() => w.upper));
@@ -183,7 +185,7 @@ export function analyseName(name: string, kind: NameKind): AnalysedName {
       script: part.script,
       ...(part.orig ? { orig: part.orig } : {}),
       skeleton: part.skeleton ?? skeletonOfAscii(raw),
-      ...(kind === 'person' && mixedCase && upper[i] ? { marked: true } : {}),
+      ...(kind === 'person' && marksSurname && upper[i] && roles[i] !== 'particle' ? { marked: true } : {}),
     };
   });
   // Tokens from other scripts are marked, so that a name equal only after transliteration

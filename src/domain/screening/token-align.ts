@@ -89,10 +89,12 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
     let merged = false;
     for (let n = Math.min(MAX_JOIN, side.length - i); n >= 2 && !merged; n--) {
       const run = side.slice(i, i + n);
-      if (run.some(hasPartner) || run.some((t) => t.orig !== undefined)) continue;
+      if (run.some((t) => t.orig !== undefined)) continue;
       const unit = joined(run);
+      // An acronym stands for all its words, even one that also resembles another word.
       const acronym = kind === 'organisation' && other.some((o) => o.raw === unit.initials && o.raw.length >= 2);
-      if (acronym || other.some((o) => spellingSimilarity(unit.folded, o.folded) >= MERGE_LEVEL)) {
+      const compound = !run.some(hasPartner) && other.some((o) => spellingSimilarity(unit.folded, o.folded) >= MERGE_LEVEL);
+      if (acronym || compound) {
         out.push(unit);
         i += n - 1;
         merged = true;

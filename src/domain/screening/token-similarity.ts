@@ -89,6 +89,9 @@ export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
  */
 export function strictSimilarity(a: NameToken, b: NameToken): number {
   if (a.folded === b.folded || (a.orig !== undefined && a.orig === b.orig)) return 1;
-  if (a.skeleton !== '' && a.skeleton === b.skeleton) return 1;
+  // Equal skeletons: across a vowel-less script, or spellings of one length give or take a letter.
+  const crossScript = (a.script === 'vowelless') !== (b.script === 'vowelless');
+  if (a.skeleton !== '' && a.skeleton === b.skeleton && (crossScript || Math.abs(a.raw.length - b.raw.length) <= 1))
+    return 1;
   return osaSimilarity(a.folded, b.folded);
 }
