@@ -236,7 +236,9 @@ function fuzzyAt(tokens: string[], at: number, phrase: Phrase): boolean {
   const b = phrase.join('');
   if (Math.abs(a.length - b.length) <= 2 && osa(a, b) <= Math.min(2, Math.floor(b.length * 0.12))) return true;
   const last = window.length - 1;
+  // Cut off only within a form of several words: a lone prefix ("inter") is too often a word.
   return (
+    phrase.length >= 2 &&
     window.slice(0, last).every((w, i) => w === phrase[i]) &&
     window[last].length >= 4 &&
     window[last].length < phrase[last].length &&
