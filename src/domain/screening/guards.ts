@@ -53,6 +53,11 @@ function surnameGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | un
   const paired = new Set(pairs.flatMap((p) => [p.a, p.b]));
   const missing = [...sa, ...sb].find((t) => t.marked && !paired.has(t));
   if (missing) return { feature: 'surname', cap: GUARD_CAP, reason: `the listed surname ${missing.raw} has no partner` };
+  // A name that marks its surname gives its given names in order: the first one must be there.
+  for (const s of [sa, sb]) {
+    if (s.some((t) => t.marked) && !s[0].marked && !paired.has(s[0]))
+      return { feature: 'surname', cap: GUARD_CAP, reason: `the listed first name ${s[0].raw} has no partner` };
+  }
   return undefined;
 }
 
