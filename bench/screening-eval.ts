@@ -56,7 +56,7 @@ const toLabelled = (p: BenchPair): LabelledPair => ({
 });
 
 // A name is non-Latin when it has letters of another script (Cyrillic, Arabic, Hangul …).
-const nonLatin = (s: string) => /\p{L}/u.test(s.replace(/\p{Script=Latin}/gu, ""));
+const nonLatin = (s: string) => /\p{L}/u.test(s.replace(/\p{Script=Latin}/gu, ''));
 const crossScript = (p: BenchPair) => nonLatin(p.query) !== nonLatin(p.candidate);
 
 const pct = (n: number) => (n * 100).toFixed(1);

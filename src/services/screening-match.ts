@@ -81,7 +81,10 @@ function shape(
   const responses = Object.fromEntries(
     keys.map((key, i) => {
       const results = ranked[i].slice(0, limit).map((r) => resultOf(r, opts.threshold, versions));
-      return [key, { query: queries[i], total: ranked[i].length, matches: results.filter((r) => r.match).length, results }];
+      return [
+        key,
+        { query: queries[i], total: ranked[i].length, matches: results.filter((r) => r.match).length, results },
+      ];
     }),
   );
   return { threshold: opts.threshold, limit, responses };

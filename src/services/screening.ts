@@ -86,7 +86,9 @@ export function createScreeningService(deps: ScreeningDeps) {
 
   /** Ranked candidates (at or above `cutoff`) for each subject, in subject order. */
   async function rankAll(subjects: ScreeningSubject[], cutoff: number, hasLists: boolean) {
-    const candidates = hasLists ? await sanctions.candidates(subjects.map((s) => ({ kind: s.kind, name: s.name }))) : [];
+    const candidates = hasLists
+      ? await sanctions.candidates(subjects.map((s) => ({ kind: s.kind, name: s.name })))
+      : [];
     const perSubject = subjects.map(() => [] as PreparedEntity<StoredSanctionEntity>[]);
     for (const c of candidates) perSubject[c.subject].push(cache.get(c.entity));
     return subjects.map((s, i) => rankCandidates(s, perSubject[i], cutoff));

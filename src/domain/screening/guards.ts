@@ -52,7 +52,8 @@ function surnameGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | un
   }
   const paired = new Set(pairs.flatMap((p) => [p.a, p.b]));
   const missing = [...sa, ...sb].find((t) => t.marked && !paired.has(t));
-  if (missing) return { feature: 'surname', cap: GUARD_CAP, reason: `the listed surname ${missing.raw} has no partner` };
+  if (missing)
+    return { feature: 'surname', cap: GUARD_CAP, reason: `the listed surname ${missing.raw} has no partner` };
   // A name that marks its surname gives its given names in order: the first one must be there.
   for (const s of [sa, sb]) {
     if (s.some((t) => t.marked) && !s[0].marked && !paired.has(s[0]))

@@ -248,7 +248,7 @@ function fuzzyAt(tokens: string[], at: number, phrase: Phrase): boolean {
 
 function stripEdges(input: string[], found: string[]): string[] {
   let tokens = input;
-  for (let changed = true; changed && tokens.length > 0; ) {
+  for (let changed = true; changed && tokens.length > 0;) {
     changed = false;
     for (const phrase of EDGE_PHRASES) {
       if (tokens.length > phrase.length && matchesAt(tokens, 0, phrase)) {
@@ -293,7 +293,7 @@ export function stripLegalForms(input: string[]): { tokens: string[]; legalForms
   const tokens = stripEdges([...input], found);
   // Then unambiguous forms in the middle ("MMC Norilsk Nickel PJSC", "X GmbH & Co KG Y").
   const kept: string[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     const phrase = ANYWHERE_PHRASES.find((p) => matchesAt(tokens, i, p));
     if (phrase && tokens.length - phrase.length > 0) {
       found.push(phrase.join(' '));
@@ -309,7 +309,9 @@ export function stripLegalForms(input: string[]): { tokens: string[]; legalForms
 
 /** A person name ending in a legal form ("Nicolás Maduro LLC"): the form dropped, two words kept. */
 export function stripTrailingForm(tokens: string[]): string[] {
-  const phrase = EDGE_PHRASES.find((p) => tokens.length - p.length >= 2 && matchesAt(tokens, tokens.length - p.length, p));
+  const phrase = EDGE_PHRASES.find(
+    (p) => tokens.length - p.length >= 2 && matchesAt(tokens, tokens.length - p.length, p),
+  );
   return phrase ? tokens.slice(0, tokens.length - phrase.length) : tokens;
 }
 

@@ -133,7 +133,9 @@ function personRoles(tokens: string[], upper: boolean[], mixedCase: boolean): To
 
 /** Script facts of each token, found by its text among the parts it came from. */
 function partFinder(parts: Part[]) {
-  const fallback: ScriptClass = parts.some((p) => p.script !== 'latin') ? parts.find((p) => p.script !== 'latin')!.script : 'latin';
+  const fallback: ScriptClass = parts.some((p) => p.script !== 'latin')
+    ? parts.find((p) => p.script !== 'latin')!.script
+    : 'latin';
   const used = new Set<Part>();
   return (text: string): Part => {
     const p = parts.find((x) => !used.has(x) && x.text === text);

@@ -97,7 +97,8 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
       const unit = joined(run);
       // An acronym stands for all its words, even one that also resembles another word.
       const acronym = kind === 'organisation' && other.some((o) => o.raw === unit.initials && o.raw.length >= 2);
-      const compound = !run.some(hasPartner) && other.some((o) => spellingSimilarity(unit.folded, o.folded) >= MERGE_LEVEL);
+      const compound =
+        !run.some(hasPartner) && other.some((o) => spellingSimilarity(unit.folded, o.folded) >= MERGE_LEVEL);
       if (acronym || compound) {
         out.push(unit);
         i += n - 1;
@@ -118,7 +119,9 @@ function align(a: NameToken[], b: NameToken[]): TokenPair[] {
     }
   }
   // Best pairs first; among equals, pairs of the same role (a surname with a surname).
-  candidates.sort((p, q) => q.similarity - p.similarity || Number(q.a.role === q.b.role) - Number(p.a.role === p.b.role));
+  candidates.sort(
+    (p, q) => q.similarity - p.similarity || Number(q.a.role === q.b.role) - Number(p.a.role === p.b.role),
+  );
   const usedA = new Set<NameToken>();
   const usedB = new Set<NameToken>();
   const pairs: TokenPair[] = [];

@@ -69,7 +69,8 @@ export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
   const phonetic = a.codes.some((c) => b.codes.includes(c));
   let similarity = spellingSimilarity(a.folded, b.folded);
   let how: TokenHow = phonetic ? 'phonetic' : 'fuzzy';
-  if (differentSurnameFamily(a.folded, b.folded)) return { similarity: Math.min(similarity, NOT_THE_SAME), how, phonetic };
+  if (differentSurnameFamily(a.folded, b.folded))
+    return { similarity: Math.min(similarity, NOT_THE_SAME), how, phonetic };
   // Double Metaphone ignores vowels and so also joins Anders/Andreas, Berg/Borg: a nudge only.
   if (phonetic && similarity >= 0.5) similarity = boosted(similarity);
   // Across a vowel-less script and a written-out one, compare consonant skeletons.
