@@ -221,6 +221,16 @@ const ANYWHERE_PHRASES = toPhrases(ANYWHERE_ALL);
 /** Long forms recognised when misspelt or cut off (at least this many letters). */
 const FUZZY_PHRASES = toPhrases(ANYWHERE_ALL).filter((p) => p.join('').length >= 10);
 
+/** Phrases by their first and by their last word: a name is tested only against forms that can fit. */
+function indexBy(phrases: Phrase[], pick: (p: Phrase) => string): Map<string, Phrase[]> {
+  const map = new Map<string, Phrase[]>();
+  for (const p of phrases) map.set(pick(p), [...(map.get(pick(p)) ?? []), p]); // keeps longest first
+  return map;
+}
+const EDGE_BY_FIRST = indexBy(EDGE_PHRASES, (p) => p[0]);
+const EDGE_BY_LAST = indexBy(EDGE_PHRASES, (p) => p[p.length - 1]);
+const ANYWHERE_BY_FIRST = indexBy(ANYWHERE_PHRASES, (p) => p[0]);
+
 const matchesAt = (tokens: string[], at: number, phrase: Phrase) =>
   at >= 0 && at + phrase.length <= tokens.length && phrase.every((p, i) => tokens[at + i] === p);
 
@@ -231,6 +241,7 @@ const matchesAt = (tokens: string[], at: number, phrase: Phrase) =>
  */
 function fuzzyAt(tokens: string[], at: number, phrase: Phrase): boolean {
   if (at < 0 || at + phrase.length > tokens.length) return false;
+  if (tokens[at][0] !== phrase[0][0]) return false; // cheap first test: forms are rarely misspelt at the start
   const window = tokens.slice(at, at + phrase.length);
   const a = window.join('');
   const b = phrase.join('');
@@ -250,19 +261,19 @@ function stripEdges(input: string[], found: string[]): string[] {
   let tokens = input;
   for (let changed = true; changed && tokens.length > 0;) {
     changed = false;
-    for (const phrase of EDGE_PHRASES) {
-      if (tokens.length > phrase.length && matchesAt(tokens, 0, phrase)) {
-        found.push(phrase.join(' '));
-        tokens = tokens.slice(phrase.length);
-        changed = true;
-        break;
-      }
-      if (tokens.length > phrase.length && matchesAt(tokens, tokens.length - phrase.length, phrase)) {
-        found.push(phrase.join(' '));
-        tokens = tokens.slice(0, tokens.length - phrase.length);
-        changed = true;
-        break;
-      }
+    const head = (EDGE_BY_FIRST.get(tokens[0]) ?? []).find((p) => tokens.length > p.length && matchesAt(tokens, 0, p));
+    const tail = (EDGE_BY_LAST.get(tokens[tokens.length - 1]) ?? []).find(
+      (p) => tokens.length > p.length && matchesAt(tokens, tokens.length - p.length, p),
+    );
+    // The longer of the two first, as a scan of all forms longest-first would.
+    if (head && (!tail || head.length >= tail.length)) {
+      found.push(head.join(' '));
+      tokens = tokens.slice(head.length);
+      changed = true;
+    } else if (tail) {
+      found.push(tail.join(' '));
+      tokens = tokens.slice(0, tokens.length - tail.length);
+      changed = true;
     }
     if (changed) continue;
     for (const phrase of FUZZY_PHRASES) {
@@ -294,7 +305,7 @@ export function stripLegalForms(input: string[]): { tokens: string[]; legalForms
   // Then unambiguous forms in the middle ("MMC Norilsk Nickel PJSC", "X GmbH & Co KG Y").
   const kept: string[] = [];
   for (let i = 0; i < tokens.length;) {
-    const phrase = ANYWHERE_PHRASES.find((p) => matchesAt(tokens, i, p));
+    const phrase = (ANYWHERE_BY_FIRST.get(tokens[i]) ?? []).find((p) => matchesAt(tokens, i, p));
     if (phrase && tokens.length - phrase.length > 0) {
       found.push(phrase.join(' '));
       i += phrase.length;
@@ -309,7 +320,7 @@ export function stripLegalForms(input: string[]): { tokens: string[]; legalForms
 
 /** A person name ending in a legal form ("Nicolás Maduro LLC"): the form dropped, two words kept. */
 export function stripTrailingForm(tokens: string[]): string[] {
-  const phrase = EDGE_PHRASES.find(
+  const phrase = (EDGE_BY_LAST.get(tokens[tokens.length - 1]) ?? []).find(
     (p) => tokens.length - p.length >= 2 && matchesAt(tokens, tokens.length - p.length, p),
   );
   return phrase ? tokens.slice(0, tokens.length - phrase.length) : tokens;

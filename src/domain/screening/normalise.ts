@@ -111,9 +111,18 @@ const withoutIfAnyLeft = (tokens: string[], drop: (t: string) => boolean) => {
   return kept.length > 0 ? kept : tokens;
 };
 
+// Memo: Double Metaphone is the costliest step of analysing a name, and words recur.
+const codeMemo = new Map<string, string[]>();
+
 export function codesOf(folded: string): string[] {
   if (folded.length < 2) return [];
-  return [...new Set(doubleMetaphone(folded).filter(Boolean))];
+  let codes = codeMemo.get(folded);
+  if (!codes) {
+    codes = [...new Set(doubleMetaphone(folded).filter(Boolean))];
+    if (codeMemo.size >= 50_000) codeMemo.clear();
+    codeMemo.set(folded, codes);
+  }
+  return codes;
 }
 
 function personRoles(tokens: string[], upper: boolean[], mixedCase: boolean): TokenRole[] {

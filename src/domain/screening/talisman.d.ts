@@ -11,9 +11,3 @@ declare module 'talisman/phonetics/double-metaphone.js' {
   const doubleMetaphone: (word: string) => [string, string];
   export default doubleMetaphone;
 }
-
-declare module 'talisman/metrics/damerau-levenshtein.js' {
-  /** Optimal string alignment distance (adjacent transpositions count one edit). */
-  const damerauLevenshtein: (a: string, b: string) => number;
-  export default damerauLevenshtein;
-}

@@ -87,20 +87,30 @@ function joined(run: NameToken[]): NameToken {
  * word of the run already has a close partner.
  */
 function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): NameToken[] {
-  const hasPartner = (t: NameToken) => other.some((o) => wordSimilarity(t, o).similarity >= MERGE_LEVEL);
+  if (side.length < 2) return side;
+  // Computed once per word (not per run): a word with a close partner stays as it is.
+  const partnered = side.map((t) => other.some((o) => wordSimilarity(t, o).similarity >= MERGE_LEVEL));
+  const acronyms = kind === 'organisation' ? new Set(other.filter((o) => o.raw.length >= 2).map((o) => o.raw)) : null;
+  if (partnered.every(Boolean) && !acronyms?.size) return side;
   const out: NameToken[] = [];
   for (let i = 0; i < side.length; i++) {
     let merged = false;
     for (let n = Math.min(MAX_JOIN, side.length - i); n >= 2 && !merged; n--) {
       const run = side.slice(i, i + n);
       if (run.some((t) => t.orig !== undefined)) continue;
-      const unit = joined(run);
       // An acronym stands for all its words, even one that also resembles another word.
-      const acronym = kind === 'organisation' && other.some((o) => o.raw === unit.initials && o.raw.length >= 2);
-      const compound =
-        !run.some(hasPartner) && other.some((o) => spellingSimilarity(unit.folded, o.folded) >= MERGE_LEVEL);
+      const acronym = acronyms !== null && acronyms.has(run.map((t) => t.raw[0]).join(''));
+      let compound = false;
+      if (!acronym && !partnered.slice(i, i + n).some(Boolean)) {
+        const folded = foldToken(run.map((t) => t.raw).join(''));
+        compound = other.some(
+          (o) =>
+            Math.min(folded.length, o.folded.length) / Math.max(folded.length, o.folded.length) >= 0.75 &&
+            spellingSimilarity(folded, o.folded) >= MERGE_LEVEL,
+        );
+      }
       if (acronym || compound) {
-        out.push(unit);
+        out.push(joined(run));
         i += n - 1;
         merged = true;
       }
