@@ -1,7 +1,7 @@
 // POST /api/screening/match: request and response, shaped like yente's /match (queries keyed by
 // the caller, responses under the same keys, results with score, match flag and features).
 import { Type } from 'typebox';
-import { DEFAULT_THRESHOLD, MAX_MATCH_RESULTS, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
+import { ALGORITHM, DEFAULT_THRESHOLD, MAX_MATCH_RESULTS, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
 import { StringEnum } from './common.ts';
 import { Algorithm, Explanation, List, MATCH_TYPES } from './screening.ts';
 
@@ -31,6 +31,13 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
+const MATCH_EXAMPLE_BODY = {
+  queries: {
+    q1: { schema: 'Person', name: 'Vladimir Putin', birthDate: '1952', nationality: 'ru' },
+    q2: { schema: 'Company', name: 'Gazprom Neft PJSC' },
+  },
+};
+
 export const MatchBody = Type.Object(
   {
     queries: Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }), Query, {
@@ -53,7 +60,7 @@ export const MatchBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [MATCH_EXAMPLE_BODY] },
 );
 
 const Result = Type.Object({
@@ -85,19 +92,66 @@ const Response = Type.Object({
   results: Type.Array(Result),
 });
 
-export const MatchResult = Type.Object({
-  threshold: Type.Number(),
-  limit: Type.Integer(),
-  responses: Type.Record(Type.String(), Response),
-  screenedAt: Type.String({ format: 'date-time' }),
-  algorithm: Algorithm,
-  lists: Type.Array(List, { description: 'Every loaded list, with its version and last successful sync' }),
-  message: Type.Optional(Type.String({ description: 'Set when no list is loaded' })),
-});
-
-export const MATCH_EXAMPLE_BODY = {
-  queries: {
-    q1: { schema: 'Person', name: 'Vladimir Putin', birthDate: '1952', nationality: 'ru' },
-    q2: { schema: 'Company', name: 'Gazprom Neft PJSC' },
+const MATCH_EXAMPLE = {
+  threshold: DEFAULT_THRESHOLD,
+  limit: 5,
+  responses: {
+    q1: {
+      query: { schema: 'Person', name: 'Aleksandr Petrov', birthDate: '1968' },
+      total: 1,
+      matches: 1,
+      results: [
+        {
+          id: 'NK-example',
+          caption: 'Alexander Ivanovich PETROV',
+          schema: 'Person',
+          list: 'opensanctions-default',
+          listVersion: '20250301000000-abc',
+          datasets: ['eu_fsf'],
+          topics: ['sanction'],
+          score: 0.88,
+          match: true,
+          matchType: 'fuzzy',
+          matchedName: 'Alexander Ivanovich PETROV',
+          features: { nameSimilarity: 0.889, tokenOverlap: 0.667, phonetic: 0.667, birthYear: 0.08, country: 0 },
+          explanation: {
+            nameSimilarity: 0.889,
+            tokenOverlap: 0.667,
+            phonetic: 0.667,
+            tokens: [
+              { query: 'aleksandr', candidate: 'alexander', similarity: 1, how: 'spelling' },
+              { query: 'petrov', candidate: 'petrov', similarity: 1, how: 'exact' },
+            ],
+            unmatched: { query: [], candidate: ['ivanovich'] },
+            birthYear: 'match',
+            country: 'unknown',
+            adjustments: [{ feature: 'birthYear', delta: 0.08, reason: 'born 1968 as listed' }],
+          },
+        },
+      ],
+    },
   },
+  screenedAt: '2025-03-01T09:30:00.000Z',
+  algorithm: ALGORITHM,
+  lists: [
+    {
+      name: 'opensanctions-default',
+      version: '20250301000000-abc',
+      entityCount: 301234,
+      lastSync: '2025-03-01T04:31:12.000Z',
+    },
+  ],
 };
+
+export const MatchResult = Type.Object(
+  {
+    threshold: Type.Number(),
+    limit: Type.Integer(),
+    responses: Type.Record(Type.String(), Response),
+    screenedAt: Type.String({ format: 'date-time' }),
+    algorithm: Algorithm,
+    lists: Type.Array(List, { description: 'Every loaded list, with its version and last successful sync' }),
+    message: Type.Optional(Type.String({ description: 'Set when no list is loaded' })),
+  },
+  { examples: [MATCH_EXAMPLE] },
+);

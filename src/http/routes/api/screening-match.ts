@@ -1,6 +1,6 @@
 // POST /api/screening/match — screen up to 100 persons or organisations by name (yente /match shape).
 import { errorResponses } from '../../../contract/common.ts';
-import { MATCH_EXAMPLE_BODY, MatchBody, MatchResult, MAX_MATCH_QUERIES } from '../../../contract/screening-match.ts';
+import { MatchBody, MatchResult, MAX_MATCH_QUERIES } from '../../../contract/screening-match.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function screeningMatchRoute(app: Api, { services }: RouteDeps) {
@@ -18,7 +18,7 @@ export default function screeningMatchRoute(app: Api, { services }: RouteDeps) {
           'score, plus the list versions (name, version, last sync) and the algorithm version for the audit trail. Persons are ' +
           'never matched with organisations. Counts as one request, whatever the number of entities.',
         security: [{ bearer: [] }],
-        body: { ...MatchBody, examples: [MATCH_EXAMPLE_BODY] },
+        body: MatchBody,
         response: { 200: MatchResult, ...errorResponses(400, 401, 402, 429, 500) },
       },
     },
