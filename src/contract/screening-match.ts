@@ -3,7 +3,7 @@
 import { Type } from 'typebox';
 import { ALGORITHM, DEFAULT_THRESHOLD, MAX_MATCH_RESULTS, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
 import { StringEnum } from './common.ts';
-import { Algorithm, Explanation, List, MATCH_TYPES } from './screening.ts';
+import { Algorithm, Explanation, EXPLANATION_EXAMPLE, List, MATCH_TYPES } from './screening.ts';
 
 export const MAX_MATCH_QUERIES = 100;
 
@@ -114,19 +114,7 @@ const MATCH_EXAMPLE = {
           matchType: 'fuzzy',
           matchedName: 'Alexander Ivanovich PETROV',
           features: { nameSimilarity: 0.889, tokenOverlap: 0.667, phonetic: 0.667, birthYear: 0.08, country: 0 },
-          explanation: {
-            nameSimilarity: 0.889,
-            tokenOverlap: 0.667,
-            phonetic: 0.667,
-            tokens: [
-              { query: 'aleksandr', candidate: 'alexander', similarity: 1, how: 'spelling' },
-              { query: 'petrov', candidate: 'petrov', similarity: 1, how: 'exact' },
-            ],
-            unmatched: { query: [], candidate: ['ivanovich'] },
-            birthYear: 'match',
-            country: 'unknown',
-            adjustments: [{ feature: 'birthYear', delta: 0.08, reason: 'born 1968 as listed' }],
-          },
+          explanation: EXPLANATION_EXAMPLE,
         },
       ],
     },

@@ -96,6 +96,21 @@ export const List = Type.Object({
   lastSync: Type.String({ format: 'date-time' }),
 });
 
+/** Shared by the examples of both screening responses. */
+export const EXPLANATION_EXAMPLE = {
+  nameSimilarity: 0.889,
+  tokenOverlap: 0.667,
+  phonetic: 0.667,
+  tokens: [
+    { query: 'aleksandr', candidate: 'alexander', similarity: 1, how: 'spelling' },
+    { query: 'petrov', candidate: 'petrov', similarity: 1, how: 'exact' },
+  ],
+  unmatched: { query: [], candidate: ['ivanovich'] },
+  birthYear: 'match',
+  country: 'unknown',
+  adjustments: [{ feature: 'birthYear', delta: 0.08, reason: 'born 1968 as listed' }],
+};
+
 const EXAMPLE = {
   orgNumber: '923609016',
   country: 'NO',
@@ -135,19 +150,7 @@ const EXAMPLE = {
       datasets: ['eu_fsf'],
       score: 0.88,
       matchType: 'fuzzy',
-      explanation: {
-        nameSimilarity: 0.889,
-        tokenOverlap: 0.667,
-        phonetic: 0.667,
-        tokens: [
-          { query: 'aleksandr', candidate: 'alexander', similarity: 1, how: 'spelling' },
-          { query: 'petrov', candidate: 'petrov', similarity: 1, how: 'exact' },
-        ],
-        unmatched: { query: [], candidate: ['ivanovich'] },
-        birthYear: 'match',
-        country: 'unknown',
-        adjustments: [{ feature: 'birthYear', delta: 0.08, reason: 'born 1968 as listed' }],
-      },
+      explanation: EXPLANATION_EXAMPLE,
     },
   ],
   summary: { subjectsScreened: 3, possibleMatches: 1, highestScore: 0.88, listsChecked: 1 },
