@@ -84,6 +84,23 @@ describe('compounds and particles', () => {
   });
 });
 
+describe('numbers, abbreviations and acronyms in organisation names', () => {
+  it('reads number words, ordinals and common abbreviations alike', () => {
+    expect(score('Brigade Forty-Two', 'Brigade 42', 'organisation').explanation.nameSimilarity).toBe(1);
+    expect(score('2nd Avenue Holdings', 'Second Avenue Holdings', 'organisation').explanation.nameSimilarity).toBe(1);
+    expect(
+      score("Nordic Int'l Trading", 'Nordic International Trading', 'organisation').explanation.nameSimilarity,
+    ).toBe(1);
+    expect(hit('Brigade 42', 'Brigade 24', 'organisation')).toBe(false);
+  });
+
+  it('aligns an acronym with the words it abbreviates', () => {
+    const r = score('NFA', 'Norwegian Fisheries Authority', 'organisation');
+    expect(r.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+    expect(r.explanation.tokens).toEqual([expect.objectContaining({ query: 'nfa', how: 'initial' })]);
+  });
+});
+
 describe('legal forms (ISO 20275 ELF abbreviations and names)', () => {
   it('removes forms missing before, misspelt and cut-off forms', () => {
     expect(score('Nordsjø Rederi Sp. z o.o.', 'Nordsjo Rederi', 'organisation').explanation.nameSimilarity).toBe(1);
