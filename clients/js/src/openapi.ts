@@ -944,6 +944,10 @@ export interface paths {
                                 /** @enum {string} */
                                 country: "NO" | "FI" | "SE";
                             }[];
+                            /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
+                            unavailableReasons?: {
+                                [key: string]: "upstream_error" | "upstream_circuit_open" | "upstream_rate_limited" | "live_fetch_budget";
+                            };
                         };
                     };
                 };
