@@ -1,10 +1,13 @@
 // GET /api/health: the database probe (public) and, for a caller with the sync secret, the
-// diagnostics: engine, record counts and each data source's latest sync.
+// diagnostics: engine, record counts, each data source's latest sync, and the protection of
+// the upstreams behind live fetches.
 import type { Clock } from '../domain/clock.ts';
 import { safeEqual } from '../domain/secrets.ts';
 import type { Store } from '../store/db.ts';
 import type { Repositories } from '../store/repositories.ts';
+import type { CompanyService } from './companies.ts';
 import type { CoverageService } from './coverage.ts';
+import type { UpstreamGuardState } from './upstream-guard.ts';
 
 const PROBE_TIMEOUT_MS = 3000;
 
@@ -22,6 +25,10 @@ export interface HealthServiceDeps {
   store: Pick<Store, 'ping' | 'engine'>;
   records: Repositories['health'];
   coverage: CoverageService;
+  /** Live-fetch protection (negative cache, daily budgets). */
+  companies: Pick<CompanyService, 'liveFetchDiagnostics'>;
+  /** Breaker and shared budget of each guarded upstream host. */
+  upstreams: { state(): UpstreamGuardState }[];
   clock: Clock;
   /** X-Sync-Secret that unlocks the diagnostics; undefined: diagnostics off. */
   syncSecret: string | undefined;
@@ -40,8 +47,8 @@ export function createHealthService(deps: HealthServiceDeps) {
     },
 
     async diagnostics() {
-      const [records, dataSources] = await withTimeout(
-        Promise.all([deps.records.recordCounts(), deps.coverage.dataSources()]),
+      const [records, dataSources, liveFetch] = await withTimeout(
+        Promise.all([deps.records.recordCounts(), deps.coverage.dataSources(), deps.companies.liveFetchDiagnostics()]),
         deps.statementTimeoutMs,
       );
       return {
@@ -51,6 +58,8 @@ export function createHealthService(deps: HealthServiceDeps) {
         engine: deps.store.engine === 'embedded' ? 'pglite' : 'postgresql',
         records,
         dataSources,
+        upstreams: deps.upstreams.map((g) => g.state()),
+        liveFetch,
       };
     },
   };

@@ -20,6 +20,7 @@ import { createScreeningService } from './screening.ts';
 import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
 import { createWebProfileService } from './web-profile.ts';
+import { createLiveFetchBudget } from './live-fetch-budget.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -40,6 +41,14 @@ export function createServices(ctx: AppContext) {
     writes: repos.companyWrites,
     brreg: ctx.upstreams.brreg,
     market,
+    clock,
+    misses: repos.liveFetchMisses,
+    budget: createLiveFetchBudget({
+      windows: rateWindows,
+      budgets: config.liveFetch.dailyBudget,
+      now: () => clock.now(),
+    }),
+    negativeTtlMs: config.liveFetch.negativeTtlMs,
   });
   const destinations = createDestinationService({
     destinations: repos.destinations,
@@ -85,12 +94,19 @@ export function createServices(ctx: AppContext) {
     webProfile: createWebProfileService({ webProfile: repos.webProfile }),
     inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),
     licenses: createLicenseService({ licenses: repos.licenses, clock, pagination }),
-    screening: createScreeningService(ctx),
+    screening: createScreeningService({
+      sanctions: repos.sanctions,
+      companyReads: repos.companyReads,
+      shareholders: repos.shareholders,
+      clock,
+    }),
     coverage,
     health: createHealthService({
       store: ctx.store,
       records: repos.health,
       coverage,
+      companies,
+      upstreams: ctx.upstreams.guards,
       clock,
       syncSecret: config.syncSecret,
       statementTimeoutMs: config.statementTimeoutMs,

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { generateRawKey, keyPrefixOf } from '../domain/api-key.ts';
+import { signupNetworkOf } from '../domain/client-network.ts';
 import type { Clock } from '../domain/clock.ts';
 import {
   firstOfNextMonthUtc,
@@ -85,7 +86,7 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
   async function guardSignupRate(clientIp: string) {
     const w = await deps.rateWindows.consume(
       SIGNUP_WINDOW.name,
-      clientIp,
+      signupNetworkOf(clientIp),
       SIGNUP_WINDOW.points,
       SIGNUP_WINDOW.durationSec,
     );
