@@ -179,6 +179,9 @@ export async function renderStoreSchema(db: Kysely<Database>): Promise<Map<strin
   const groupOf = new Map(Object.entries(GROUPS).flatMap(([group, g]) => g.tables.map((t) => [t, group] as const)));
   for (const table of tables)
     if (!groupOf.has(table)) throw new Error(`scripts/store-schema.ts: put table ${table} in one of GROUPS`);
+  for (const table of groupOf.keys())
+    if (!tables.has(table))
+      throw new Error(`scripts/store-schema.ts: GROUPS names ${table}, which the database does not have`);
 
   const nodes = transform({ dialect, metadata, overrides: { columns: JSON_COLUMNS }, typeMapping: TYPE_MAPPING });
   const serializer = new StoreSerializer();
