@@ -12,12 +12,12 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
-  EnrichmentDomainsTable,
-  EnrichmentTable,
   FinancialsTable,
   ProcurementNoticesTable,
   RolesTable,
   SubUnitsTable,
+  WebProfileDomainsTable,
+  WebProfileTable,
 } from './schema/companies.ts';
 import type {
   CoverageSnapshotsTable,
@@ -54,8 +54,8 @@ export interface Database {
   companies: CompaniesTable;
   coverage_snapshots: CoverageSnapshotsTable;
   destinations: DestinationsTable;
-  enrichment: EnrichmentTable;
-  enrichment_domains: EnrichmentDomainsTable;
+  enrichment: WebProfileTable;
+  enrichment_domains: WebProfileDomainsTable;
   financials: FinancialsTable;
   inspections: InspectionsTable;
   job_leases: JobLeasesTable;

@@ -71,7 +71,7 @@ export interface CompaniesTable {
   website: string | null;
 }
 
-export interface EnrichmentTable {
+export interface WebProfileTable {
   candidates: ColumnType<unknown[], string | undefined, string>;
   company_id: number;
   completed_at: Timestamp | null;
@@ -86,7 +86,7 @@ export interface EnrichmentTable {
   updated_at: Generated<Timestamp>;
 }
 
-export interface EnrichmentDomainsTable {
+export interface WebProfileDomainsTable {
   company_id: number;
   domain: string;
   origin: string;
