@@ -3,33 +3,18 @@
 // are upserted on tilsynid with a content hash (unchanged rows are not written), and stored
 // inspections the file no longer holds are removed — unless the file holds under half of the
 // stored set, which looks like a truncated download rather than the truth.
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { inspectionOfficeForMunicipality } from '../domain/mattilsynet-offices.ts';
-import { inBatches, maybeGunzip } from '../sources/json-array.ts';
+import { inBatches } from '../sources/json-array.ts';
 import { parseInspectionsCsv, type InspectionParseStats, type InspectionRecord } from '../sources/mattilsynet/parse.ts';
+import { openSyncInput } from '../sources/sync-input.ts';
 import type { InspectionWrite } from '../store/inspections.ts';
-import { defineJob, type JobOptions } from './registry.ts';
+import { defineJob } from './registry.ts';
 
 const BATCH = 2000;
 /** A file holding fewer than this share of the stored rows is suspect: absent rows are kept. */
 export const MIN_FULL_FILE_SHARE = 0.5;
 const PROGRESS_EVERY = 20_000;
-
-/** The input of a file sync: --file, else --url, else the configured default URL. */
-export async function openSource(
-  opts: JobOptions,
-  fallbackUrl: string | undefined,
-  missing: string,
-): Promise<Readable> {
-  if (opts.file) return maybeGunzip(createReadStream(opts.file));
-  const url = opts.url ?? fallbackUrl;
-  if (!url) throw new Error(missing);
-  const res = await fetch(url, { headers: { 'user-agent': 'nordic-company-data' } });
-  if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}`);
-  return maybeGunzip(Readable.fromWeb(res.body as never));
-}
 
 /** The stored row: municipality from the postal code, the Mattilsynet region from that. */
 export function inspectionWrite(ctx: AppContext, r: InspectionRecord): InspectionWrite {
@@ -57,9 +42,13 @@ defineJob('inspections', {
   description:
     'Mattilsynet smilefjes inspections (tilsyn CSV; INSPECTIONS_URL, --url or --file): replaces the stored set',
   schedule: '0 5 * * 1', // weekly, Monday 05:00 UTC
+  options: ['file', 'url'],
   async run(ctx, opts, job) {
     const repo = ctx.repos.inspections;
-    const input = await openSource(opts, ctx.config.inspectionsUrl, 'No inspections source');
+    const { stream: input } = await openSyncInput(opts, {
+      fallback: ctx.config.inspectionsUrl,
+      missing: 'No inspections source',
+    });
     await ctx.repos.syncSeen.clearLeftovers(job.id);
     const before = await repo.count();
     const stats: InspectionParseStats = { records: 0, duplicatesDropped: 0 };

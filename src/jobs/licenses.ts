@@ -6,8 +6,9 @@
 import type { AppContext } from '../context.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { parseLicenses, type LicenseRecord } from '../sources/tbr/parse.ts';
+import { openSyncInput } from '../sources/sync-input.ts';
 import { licenseKey, type LicenseWrite } from '../store/licenses.ts';
-import { MIN_FULL_FILE_SHARE, openSource } from './inspections.ts';
+import { MIN_FULL_FILE_SHARE } from './inspections.ts';
 import { defineJob } from './registry.ts';
 
 const BATCH = 2000;
@@ -46,9 +47,13 @@ defineJob('licenses', {
     'Alcohol and tobacco licences (TBR import format, CSV or JSON; --file, --url or LICENSES_URL): replaces the stored set',
   schedule: '0 7 * * 1', // weekly, Monday 07:00 UTC
   scheduled: async (ctx) => ctx.config.licensesUrl !== undefined,
+  options: ['file', 'url'],
   async run(ctx, opts, job) {
     const repo = ctx.repos.licenses;
-    const input = await openSource(opts, ctx.config.licensesUrl, NO_LICENSE_SOURCE);
+    const { stream: input } = await openSyncInput(opts, {
+      fallback: ctx.config.licensesUrl,
+      missing: NO_LICENSE_SOURCE,
+    });
     await ctx.repos.syncSeen.clearLeftovers(job.id);
     const before = await repo.count();
     let records = 0;
