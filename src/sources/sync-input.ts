@@ -57,27 +57,36 @@ export function kindOf(head: Buffer): InputKind {
  * stream read(n) hands over what is left, and the unshift comes before 'end' could be emitted.
  */
 export async function peek(input: Readable, n: number): Promise<Buffer> {
-  for (;;) {
-    const chunk = input.read(n) as Buffer | string | null;
-    if (chunk !== null) {
-      input.unshift(chunk);
-      return (typeof chunk === 'string' ? Buffer.from(chunk) : chunk).subarray(0, n);
+  // One set of listeners for the whole wait: a 'readable' listener added anew while bytes are
+  // buffered fires at once, which would spin without new data arriving.
+  let wake = () => {};
+  let failure: Error | undefined;
+  const onEvent = () => wake();
+  const onError = (err: Error) => {
+    failure = err;
+    wake();
+  };
+  input.on('readable', onEvent);
+  input.on('end', onEvent);
+  input.on('close', onEvent);
+  input.on('error', onError);
+  try {
+    for (;;) {
+      const error = failure ?? input.errored;
+      if (error) throw error;
+      const chunk = input.read(n) as Buffer | string | null;
+      if (chunk !== null) {
+        input.unshift(chunk);
+        return (typeof chunk === 'string' ? Buffer.from(chunk) : chunk).subarray(0, n);
+      }
+      if (input.readableEnded || input.destroyed) return Buffer.alloc(0);
+      await new Promise<void>((resolve) => (wake = resolve));
     }
-    if (input.readableEnded || input.destroyed) return Buffer.alloc(0);
-    await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        input.off('readable', done);
-        input.off('end', done);
-        input.off('close', done);
-        input.off('error', done);
-        if (err instanceof Error) reject(err);
-        else resolve();
-      };
-      input.on('readable', done);
-      input.on('end', done);
-      input.on('close', done);
-      input.on('error', done);
-    });
+  } finally {
+    input.off('readable', onEvent);
+    input.off('end', onEvent);
+    input.off('close', onEvent);
+    input.off('error', onError);
   }
 }
 
