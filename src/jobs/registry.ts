@@ -63,7 +63,7 @@ export interface JobDefinition<K extends JobOptionName = JobOptionName> {
 export const JOBS: Record<string, JobDefinition> = {};
 
 export function defineJob<K extends JobOptionName = never>(name: string, def: JobDefinition<K>) {
-  JOBS[name] = def as unknown as JobDefinition;
+  JOBS[name] = def;
 }
 
 /** The declared options of a job, taken from what was given. */
