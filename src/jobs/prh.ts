@@ -16,7 +16,7 @@ import {
   PrhHttpError,
 } from '../sources/prh/index.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
-import { openSyncInput, zipSource, type InputChoice } from '../sources/sync-input.ts';
+import { openSyncInput, SYNC_USER_AGENT, zipSource, type InputChoice } from '../sources/sync-input.ts';
 import { syncFullFile } from './nordic-sync.ts';
 import { defineJob, type JobRun } from './registry.ts';
 
@@ -86,8 +86,9 @@ defineJob('prh', {
 async function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
   for (let attempt = 0; ; attempt++) {
     try {
+      // The same user agent as the file downloads (sources/sync-input.ts).
       return await fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) =>
-        fetch(url, init),
+        fetch(url, { ...init, headers: { ...init?.headers, 'user-agent': SYNC_USER_AGENT } }),
       );
     } catch (err) {
       if (!(err instanceof PrhHttpError) || err.status !== 429 || attempt >= MAX_RETRIES_ON_429) throw err;
