@@ -17,6 +17,7 @@ export const CRAWLER_AGENT = 'ncd-enrichment';
 defineJob('domains', {
   description: 'Domain enrichment (NO): candidate domains, DNS/HTTP probes, scoring, technologies and social handles',
   schedule: '0 1 * * 1-6', // daily chunks Monday–Saturday, 01:00 UTC
+  options: ['limit'],
   async run(ctx, opts, job) {
     const repo = ctx.repos.webProfile;
     const { concurrency, hostDelayMs, timeoutMs } = ctx.config.webProfile;
