@@ -126,6 +126,11 @@ const KEYS_HELP = `Usage: ncd keys <command>
 
 ncd keys <command> --help tells more.`;
 
+const SERVE_HELP = `Usage: ncd serve
+
+Starts the API (the same as npm start), configured by environment variables (README,
+"Configuration"); it runs until stopped with SIGINT or SIGTERM.`;
+
 export function usage(sources: string[]): string {
   return `Usage:
   ncd serve                                   start the API (same as npm start)
@@ -157,6 +162,7 @@ const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('
 export function commandHelp(words: string[], sources: string[]): string | undefined {
   const { spec } = find(words);
   if (spec) return spec === SYNC ? `${spec.help}\n\nsources: ${sources.join(', ')}` : spec.help;
+  if (words[0] === 'serve') return SERVE_HELP;
   return words[0] === 'keys' ? KEYS_HELP : undefined;
 }
 

@@ -46,12 +46,17 @@ async function runLocally(config: Config, command: OperatorCommand): Promise<num
 
 export async function cli(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    if (argv[1] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(['--help']);
     const names = await sources();
     print(commandHelp(argv.slice(1), names) ?? usage(names));
     return argv.length === 0 ? 1 : 0;
   }
   // A client of a running server's API: it must not load server config or open the store.
   if (argv[0] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(argv.slice(1));
+  if (argv[0] === 'serve' && (argv.includes('--help') || argv.includes('-h'))) {
+    print(commandHelp(argv, []));
+    return 0;
+  }
   if (argv[0] === 'serve') {
     await import('../main.ts');
     return -1; // keeps running

@@ -64,6 +64,7 @@ describe('parseCommand', () => {
     expect(commandHelp(['sync'], ['brreg', 'prh'])).toContain('sources: brreg, prh');
     expect(commandHelp(['keys'], [])).toContain('ncd keys set-tier <keyPrefix> <tier>');
     expect(commandHelp(['jobs'], [])).toContain('Usage: ncd jobs');
+    expect(commandHelp(['serve'], [])).toContain('Usage: ncd serve');
     expect(commandHelp([], [])).toBeUndefined();
     expect(usage(['brreg', 'prh'])).toContain('sources: brreg, prh');
   });
