@@ -398,7 +398,7 @@ export const GROUP_EXAMPLE = {
   },
 };
 
-export const ENRICHMENT_EXAMPLE = {
+export const WEB_PROFILE_EXAMPLE = {
   summary: { confirmed: 120000, ambiguous: 8000, rejected: 4500 },
   total: 132500,
   limit: 50,
