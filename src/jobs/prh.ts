@@ -16,7 +16,6 @@ import {
   parsePrhAllCompaniesZip,
   parsePrhCompany,
   parsePrhJsonArray,
-  PrhHttpError,
 } from '../sources/prh/index.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
 import { download, fileKind, kindOf, peek, syncFullFile } from './nordic-sync.ts';
@@ -89,19 +88,14 @@ defineJob('prh', {
   },
 });
 
-async function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) =>
-        fetch(url, init),
-      );
-    } catch (err) {
-      if (!(err instanceof PrhHttpError) || err.status !== 429 || attempt >= MAX_RETRIES_ON_429) throw err;
-      const after = Math.min(MAX_RETRY_AFTER_S, Number(/retry-after (\d+)/.exec(err.message)?.[1] ?? 30));
-      progress(`FI: PRH rate limit; waiting ${after} s`);
-      await new Promise((r) => setTimeout(r, after * 1000));
-    }
-  }
+function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
+  return fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) => fetch(url, init), {
+    rateLimit: {
+      retries: MAX_RETRIES_ON_429,
+      maxWaitMs: MAX_RETRY_AFTER_S * 1000,
+      onWait: (ms) => progress(`FI: PRH rate limit; waiting ${Math.ceil(ms / 1000)} s`),
+    },
+  });
 }
 
 defineJob('prh-updates', {
