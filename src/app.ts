@@ -32,6 +32,8 @@ import { migrate } from './store/migrate.ts';
 import { createRateWindows, type RateWindows } from './store/rate-windows.ts';
 import { createRepositories } from './store/repositories.ts';
 
+const REDIS_STARTUP_WAIT_MS = 5000;
+
 export interface AppOverrides {
   clock?: Clock;
   upstreams?: Partial<Upstreams>;
@@ -84,6 +86,9 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
         pgPool: store.engine === 'server' ? store.pool : undefined,
         namespace: config.redisPrefix,
       });
+    // Commands are not queued while Redis connects (they fail fast in an outage), so wait for the
+    // first connection before serving; a Redis that is down at start-up is reported by 503s.
+    await rateWindows.ready(REDIS_STARTUP_WAIT_MS);
     const mailer =
       overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
     const upstreams: Upstreams = {

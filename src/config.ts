@@ -51,8 +51,9 @@ export interface Config {
     maxUrlLength: number;
     bodyLimitBytes: number;
   };
-  /** Domain-enrichment crawler: fetches in flight, pause between requests to one host, deadline per fetch. */
-  enrichment: { concurrency: number; hostDelayMs: number; timeoutMs: number };
+  /** Web-profile crawler (ENRICHMENT_* env names kept for existing deployments): fetches in flight, pause between
+   * requests to one host, deadline per fetch. */
+  webProfile: { concurrency: number; hostDelayMs: number; timeoutMs: number };
 }
 
 export class ConfigError extends Error {
@@ -256,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     upgradeUrl: `${baseUrl}/activate`,
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 30000, 100, 3600000),
     http: httpLimits(env),
-    enrichment: {
+    webProfile: {
       concurrency: int(env, 'ENRICHMENT_CONCURRENCY', 8, 1, 64),
       hostDelayMs: int(env, 'ENRICHMENT_HOST_DELAY_MS', 1000, 0, 60000),
       timeoutMs: int(env, 'ENRICHMENT_TIMEOUT_MS', 8000, 500, 60000),

@@ -28,6 +28,6 @@ export interface AppContext {
   upstreams: Upstreams;
   /** DNS for outbound calls to user-chosen hosts (webhooks, crawler); tests inject a fake. */
   resolver: Resolver;
-  /** Enrichment crawler test seams: exact loopback addresses allowed, and the raw dialler. */
+  /** Web-profile crawler test seams: exact loopback addresses allowed, and the raw dialler. */
   crawlerNet: Pick<SafeFetchOptions, 'allowedAddresses' | 'dial'>;
 }

@@ -12,4 +12,4 @@ export * from './examples/municipalities.ts';
 export * from './examples/destinations.ts';
 export * from './examples/ownership.ts';
 export * from './examples/registers.ts';
-export * from './examples/web-domains.ts';
+export * from './examples/web-profile.ts';

@@ -9,7 +9,7 @@ import { createPagination } from './pagination.ts';
 import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
 import { createGroupService } from './groups.ts';
-import { createEnrichmentService } from './enrichment.ts';
+import { createWebProfileService } from './web-profile.ts';
 import { createInspectionService } from './inspections.ts';
 import { createLicenseService } from './licenses.ts';
 import { createScreeningService } from './screening.ts';
@@ -36,7 +36,7 @@ export function createServices(ctx: AppContext) {
     push: createPushService({ ctx, companies, destinations }),
     shareholders: createShareholderService(ctx),
     groups: createGroupService(ctx),
-    enrichment: createEnrichmentService(ctx),
+    webProfile: createWebProfileService(ctx),
     inspections: createInspectionService(ctx, pagination),
     licenses: createLicenseService(ctx, pagination),
     screening: createScreeningService(ctx),

@@ -1,4 +1,5 @@
 // API-key use cases: register, rotate, usage, and the operator's tier and limit changes.
+import { signupNetworkOf } from '../domain/client-network.ts';
 import type { AppContext } from '../context.ts';
 import { generateRawKey, hashApiKey, keyPrefixOf } from '../domain/api-key.ts';
 import {
@@ -100,7 +101,7 @@ export function createKeyService(ctx: AppContext) {
   async function guardSignupRate(clientIp: string) {
     const w = await ctx.rateWindows.consume(
       SIGNUP_WINDOW.name,
-      clientIp,
+      signupNetworkOf(clientIp),
       SIGNUP_WINDOW.points,
       SIGNUP_WINDOW.durationSec,
     );

@@ -11,7 +11,7 @@ import { createCompanyReadRepository } from './company-reads.ts';
 import { createCompanyWriteRepository } from './company-writes.ts';
 import { createSyncSeenRepository } from './sync-seen.ts';
 import { createDeferredIndexes } from './deferred-indexes.ts';
-import { createEnrichmentRepository } from './enrichment.ts';
+import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
@@ -34,7 +34,7 @@ export function createRepositories(db: Kysely<Database>) {
     companyWrites: createCompanyWriteRepository(db),
     syncSeen: createSyncSeenRepository(db),
     deferredIndexes: createDeferredIndexes(db),
-    enrichment: createEnrichmentRepository(db),
+    webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
     companySearch: createCompanySearchRepository(db),
     shareholders: createShareholderRepository(db),

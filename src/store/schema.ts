@@ -329,8 +329,8 @@ export interface Database {
   licenses: LicensesTable;
   procurement_notices: ProcurementNoticesTable;
   sync_seen: SyncSeenTable;
-  enrichment: EnrichmentTable;
-  enrichment_domains: EnrichmentDomainsTable;
+  enrichment: WebProfileTable; // web-profile tables keep their original names (0007_enrichment.sql)
+  enrichment_domains: WebProfileDomainsTable;
   destinations: DestinationsTable;
   shareholdings: ShareholdingsTable;
   shareholder_years: ShareholderYearsTable;
@@ -383,7 +383,7 @@ export interface DestinationsTable {
   updated_at: Timestamp;
 }
 
-export interface EnrichmentTable {
+export interface WebProfileTable {
   company_id: number;
   org_number: string;
   stage: Generated<'candidates' | 'probed' | 'scored' | 'done'>;
@@ -398,7 +398,7 @@ export interface EnrichmentTable {
   updated_at: Timestamp;
 }
 
-export interface EnrichmentDomainsTable {
+export interface WebProfileDomainsTable {
   company_id: number;
   domain: string;
   origin: string;

@@ -17,7 +17,7 @@ import push from './api/push.ts';
 import companyShareholders from './api/companies/shareholders.ts';
 import companyGroup from './api/companies/group.ts';
 import shareholdersByOwner from './api/shareholders/by-owner.ts';
-import enrichment from './api/enrichment.ts';
+import webProfile from './api/web-profile.ts';
 import inspections from './api/inspections.ts';
 import licenses from './api/licenses.ts';
 import screening from './api/screening.ts';
@@ -44,7 +44,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   companyShareholders,
   companyGroup,
   shareholdersByOwner,
-  enrichment,
+  webProfile,
   inspections,
   licenses,
   screening,
