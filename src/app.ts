@@ -9,6 +9,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext, Upstreams } from './context.ts';
 import { createBrregClient } from './sources/brreg/client.ts';
+import { createUpstreamClient } from './sources/upstream-http.ts';
+import { guardUpstream } from './services/upstream-guard.ts';
 import { systemResolver, type Resolver } from './net/index.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { ReferenceData } from './domain/reference-data.ts';
@@ -91,10 +93,18 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
     await rateWindows.ready(REDIS_STARTUP_WAIT_MS);
     const mailer =
       overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
+    const brregGuard = guardUpstream(
+      createUpstreamClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
+      {
+        windows: rateWindows,
+        host: new URL(config.brregBaseUrl).host,
+        limits: config.liveFetch,
+        onStateChange: (breaker) => log.warn({ upstream: 'brreg', breaker }, 'upstream circuit breaker changed'),
+      },
+    );
     const upstreams: Upstreams = {
-      brreg:
-        overrides.upstreams?.brreg ??
-        createBrregClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
+      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl, http: brregGuard.client }),
+      guards: [brregGuard],
     };
     return {
       config,
@@ -117,6 +127,7 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.upstreams.brreg.close().catch(() => undefined);
+  for (const guard of ctx.upstreams.guards) guard.shutdown();
   await ctx.rateWindows.close().catch(() => undefined);
   await ctx.mailer.close().catch(() => undefined);
   await ctx.store.close();

@@ -14,6 +14,7 @@ import { createInspectionService } from './inspections.ts';
 import { createLicenseService } from './licenses.ts';
 import { createScreeningService } from './screening.ts';
 import { createCoverageService } from './coverage.ts';
+import { createLiveFetchBudget } from './live-fetch-budget.ts';
 
 export function createServices(ctx: AppContext) {
   const pagination = createPagination(ctx);
@@ -24,6 +25,13 @@ export function createServices(ctx: AppContext) {
     writes: ctx.repos.companyWrites,
     brreg: ctx.upstreams.brreg,
     market,
+    misses: ctx.repos.liveFetchMisses,
+    budget: createLiveFetchBudget({
+      windows: ctx.rateWindows,
+      budgets: ctx.config.liveFetch.dailyBudget,
+      now: () => ctx.clock.now(),
+    }),
+    negativeTtlMs: ctx.config.liveFetch.negativeTtlMs,
   });
   const destinations = createDestinationService(ctx);
   return {

@@ -46,7 +46,10 @@ export function createPushService(deps: PushServiceDeps) {
       if (details.length) throw new ApiError('validation_failed', { details });
 
       const { row, config } = await destinations.forPush(caller, destinationName);
-      const found = await companies.enrich(orgNumbers.map((orgNumber) => ({ orgNumber, country: 'NO' as const })));
+      const found = await companies.enrich(
+        orgNumbers.map((orgNumber) => ({ orgNumber, country: 'NO' as const })),
+        caller,
+      );
       const body = JSON.stringify({ companies: found.data });
       const outcome = await deliverWebhook(config, body, {
         resolver: ctx.resolver,

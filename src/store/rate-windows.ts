@@ -21,8 +21,8 @@ export interface WindowResult {
 
 export interface RateWindows {
   backend: 'redis' | 'postgres' | 'memory';
-  /** Takes one point from `key` in a window of `points` per `durationSec`. */
-  consume(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
+  /** Takes `cost` points (default 1) from `key` in a window of `points` per `durationSec`. */
+  consume(name: string, key: string, points: number, durationSec: number, cost?: number): Promise<WindowResult>;
   /** Reads a window without taking a point. */
   peek(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
   /** Resolves once the backend can count (Redis connected), or after `timeoutMs` regardless. */
@@ -100,9 +100,9 @@ export function createRateWindows(opts: RateWindowOptions): RateWindows {
 
   return {
     backend,
-    async consume(name, key, limit, durationSec) {
+    async consume(name, key, limit, durationSec, cost = 1) {
       try {
-        return fromRes(await limiter(name, durationSec).consume(key, 1), limit, true);
+        return fromRes(await limiter(name, durationSec).consume(key, cost), limit, true);
       } catch (err) {
         if (err instanceof RateLimiterRes) return fromRes(err, limit, true);
         throw err;

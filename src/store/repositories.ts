@@ -21,6 +21,7 @@ import { createLicenseRepository } from './licenses.ts';
 import { createSanctionsRepository } from './sanctions.ts';
 import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
+import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   return {
@@ -43,6 +44,7 @@ export function createRepositories(db: Kysely<Database>) {
     licenses: createLicenseRepository(db),
     sanctions: createSanctionsRepository(db),
     jobLeases: createJobLeaseRepository(db),
+    liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
   };
 }

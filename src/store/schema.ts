@@ -307,7 +307,14 @@ export interface ProcurementNoticesTable {
   deadline: Timestamp | null;
 }
 
+export interface LiveFetchMissesTable {
+  source: string;
+  org_number: string;
+  until: Date;
+}
+
 export interface Database {
+  live_fetch_misses: LiveFetchMissesTable;
   tiers: TiersTable;
   projects: ProjectsTable;
   api_keys: ApiKeysTable;

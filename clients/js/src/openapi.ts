@@ -550,6 +550,29 @@ export interface paths {
                                     message?: string | null;
                                 };
                             };
+                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                            upstreams?: {
+                                host: string;
+                                /** @enum {string} */
+                                breaker: "closed" | "open" | "half-open";
+                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                                ratePerSecond: number;
+                                /** @description Requests answered at once by the open breaker since start */
+                                shortCircuited: number;
+                                /** @description Requests refused for want of the shared budget since start */
+                                throttled: number;
+                                /** @description Failures in the breaker's rolling window */
+                                failures: number;
+                            }[];
+                            liveFetch?: {
+                                negativeCacheHours: number;
+                                /** @description Numbers currently answered 404 without asking brreg */
+                                rememberedNotFound: number;
+                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                                dailyBudgets: {
+                                    [key: string]: number | null;
+                                };
+                            };
                         };
                     };
                 };
@@ -585,6 +608,29 @@ export interface paths {
                                     lastSuccess: string | null;
                                     /** @description Short reason when the latest run failed */
                                     message?: string | null;
+                                };
+                            };
+                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                            upstreams?: {
+                                host: string;
+                                /** @enum {string} */
+                                breaker: "closed" | "open" | "half-open";
+                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                                ratePerSecond: number;
+                                /** @description Requests answered at once by the open breaker since start */
+                                shortCircuited: number;
+                                /** @description Requests refused for want of the shared budget since start */
+                                throttled: number;
+                                /** @description Failures in the breaker's rolling window */
+                                failures: number;
+                            }[];
+                            liveFetch?: {
+                                negativeCacheHours: number;
+                                /** @description Numbers currently answered 404 without asking brreg */
+                                rememberedNotFound: number;
+                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                                dailyBudgets: {
+                                    [key: string]: number | null;
                                 };
                             };
                         };
@@ -944,6 +990,10 @@ export interface paths {
                                 /** @enum {string} */
                                 country: "NO" | "FI" | "SE";
                             }[];
+                            /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
+                            unavailableReasons?: {
+                                [key: string]: "upstream_error" | "upstream_circuit_open" | "upstream_rate_limited" | "live_fetch_budget";
+                            };
                         };
                     };
                 };

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { safeEqual } from '../../../domain/secrets.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 import { HEALTH_EXAMPLES } from '../../../contract/examples.ts';
+import { StringEnum } from '../../../contract/common.ts';
 
 const DataSource = Type.Object({
   lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -36,6 +37,28 @@ const Health = Type.Object(
       Type.Record(Type.String(), DataSource, {
         description:
           'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list)',
+      }),
+    ),
+    upstreams: Type.Optional(
+      Type.Array(
+        Type.Object({
+          host: Type.String(),
+          breaker: StringEnum(['closed', 'open', 'half-open'] as const),
+          ratePerSecond: Type.Integer({ description: 'Shared request budget of the host (UPSTREAM_RATE_PER_SECOND)' }),
+          shortCircuited: Type.Integer({ description: 'Requests answered at once by the open breaker since start' }),
+          throttled: Type.Integer({ description: 'Requests refused for want of the shared budget since start' }),
+          failures: Type.Integer({ description: "Failures in the breaker's rolling window" }),
+        }),
+        { description: 'Protection of the registries behind live fetches (README "Upstream protection")' },
+      ),
+    ),
+    liveFetch: Type.Optional(
+      Type.Object({
+        negativeCacheHours: Type.Number(),
+        rememberedNotFound: Type.Integer({ description: 'Numbers currently answered 404 without asking brreg' }),
+        dailyBudgets: Type.Record(Type.String(), Type.Union([Type.Integer(), Type.Null()]), {
+          description: 'Upstream requests per key and UTC day by tier; null is unlimited',
+        }),
       }),
     ),
   },
@@ -79,8 +102,12 @@ export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
         ctx.config.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, ctx.config.syncSecret);
       if (!authorised) return { status: 'ok' };
       try {
-        const [records, dataSources] = await withTimeout(
-          Promise.all([ctx.repos.health.recordCounts(), services.coverage.dataSources()]),
+        const [records, dataSources, liveFetch] = await withTimeout(
+          Promise.all([
+            ctx.repos.health.recordCounts(),
+            services.coverage.dataSources(),
+            services.companies.liveFetchDiagnostics(),
+          ]),
           ctx.config.statementTimeoutMs,
         );
         return {
@@ -90,6 +117,8 @@ export default function healthRoute(app: Api, { ctx, services }: RouteDeps) {
           engine: ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql',
           records,
           dataSources,
+          upstreams: ctx.upstreams.guards.map((g) => g.state()),
+          liveFetch,
         };
       } catch (err) {
         req.log.warn({ err: (err as Error).message }, 'health diagnostics failed');
