@@ -47,7 +47,12 @@ export function createServices(ctx: AppContext) {
     webProfile: createWebProfileService(ctx),
     inspections: createInspectionService(ctx, pagination),
     licenses: createLicenseService(ctx, pagination),
-    screening: createScreeningService(ctx),
+    screening: createScreeningService({
+      sanctions: ctx.repos.sanctions,
+      companyReads: ctx.repos.companyReads,
+      shareholders: ctx.repos.shareholders,
+      clock: ctx.clock,
+    }),
     coverage: createCoverageService(ctx),
   };
 }

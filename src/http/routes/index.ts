@@ -21,6 +21,7 @@ import webProfile from './api/web-profile.ts';
 import inspections from './api/inspections.ts';
 import licenses from './api/licenses.ts';
 import screening from './api/screening.ts';
+import screeningMatch from './api/screening-match.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import mcp from './api/mcp.ts';
@@ -48,6 +49,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   inspections,
   licenses,
   screening,
+  screeningMatch,
   coverage,
   mcp,
 ];
