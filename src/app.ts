@@ -46,10 +46,18 @@ export interface AppOverrides {
   crawlerNet?: AppContext['crawlerNet'];
 }
 
+/** One route as Fastify registered it (HEAD twins of GET routes included). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
 export interface BuiltApp {
   app: Api;
   ctx: AppContext;
   services: Services;
+  /** Every registered route, for the auth suite that checks each one is documented or known internal. */
+  routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -152,6 +160,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       return503OnClosing: true,
     }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
+    // Recorded before any plugin registers, so routes added inside plugins (docs UI) are seen too.
+    const routes: RegisteredRoute[] = [];
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
+
     // Query-string length limit: a URL longer than HTTP_MAX_URL_LENGTH is refused before
     // routing (one over the header limit never reaches us: Node answers 431).
     app.addHook('onRequest', async (req) => {
@@ -192,6 +206,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       app,
       ctx,
       services,
+      routes,
       async close() {
         await app.close();
         await closeContext(ctx);

@@ -13,7 +13,6 @@ import {
   parsePrhAllCompaniesZip,
   parsePrhCompany,
   parsePrhJsonArray,
-  PrhHttpError,
 } from '../sources/prh/index.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
 import { openSyncInput, SYNC_USER_AGENT, zipSource, type InputChoice } from '../sources/sync-input.ts';
@@ -83,20 +82,20 @@ defineJob('prh', {
   },
 });
 
-async function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // The same user agent as the file downloads (sources/sync-input.ts).
-      return await fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) =>
-        fetch(url, { ...init, headers: { ...init?.headers, 'user-agent': SYNC_USER_AGENT } }),
-      );
-    } catch (err) {
-      if (!(err instanceof PrhHttpError) || err.status !== 429 || attempt >= MAX_RETRIES_ON_429) throw err;
-      const after = Math.min(MAX_RETRY_AFTER_S, Number(/retry-after (\d+)/.exec(err.message)?.[1] ?? 30));
-      progress(`FI: PRH rate limit; waiting ${after} s`);
-      await new Promise((r) => setTimeout(r, after * 1000));
-    }
-  }
+function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
+  // The same user agent as the file downloads (sources/sync-input.ts).
+  return fetchPrhPage(
+    ctx.config.prhBaseUrl,
+    { registrationDateStart, page },
+    (url, init) => fetch(url, { ...init, headers: { ...init?.headers, 'user-agent': SYNC_USER_AGENT } }),
+    {
+      rateLimit: {
+        retries: MAX_RETRIES_ON_429,
+        maxWaitMs: MAX_RETRY_AFTER_S * 1000,
+        onWait: (ms) => progress(`FI: PRH rate limit; waiting ${Math.ceil(ms / 1000)} s`),
+      },
+    },
+  );
 }
 
 defineJob('prh-updates', {
