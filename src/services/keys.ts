@@ -166,7 +166,8 @@ export function createKeyService(ctx: AppContext) {
     usage,
     usageHistory,
 
-    async register(input: { projectName: string; email: string; description?: string }) {
+    /** `publicBaseUrl`: where the caller reached us (the setup link points there); default BASE_URL. */
+    async register(input: { projectName: string; email: string; description?: string }, publicBaseUrl?: string) {
       const now = ctx.clock.now();
       const projectName = input.projectName.trim();
       const { raw } = await withFreshKey((raw) =>
@@ -190,7 +191,7 @@ export function createKeyService(ctx: AppContext) {
       });
       const record = (await ctx.repos.apiKeys.findActiveByHash(hash(raw)))!;
       const auth = toAuthContext(record);
-      const setupUrl = `${ctx.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
+      const setupUrl = `${publicBaseUrl ?? ctx.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
       try {
         await ctx.mailer.sendSetupLink({ to: input.email.trim(), projectName, setupUrl, keyPrefix: auth.keyPrefix });
       } catch (err) {
