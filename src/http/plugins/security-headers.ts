@@ -13,7 +13,8 @@ import type { Config } from '../../config.ts';
 const UPGRADE = 'upgrade-insecure-requests';
 const HSTS = 'max-age=31536000; includeSubDomains';
 // A Host header we are willing to echo into links: a name or address, an optional port.
-const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 function isSecure(req: FastifyRequest, config: Config): boolean {
   return req.protocol === 'https' || (config.baseUrlConfigured && config.baseUrl.startsWith('https:'));
