@@ -93,11 +93,13 @@ describe('the project tarball', () => {
     expect(files).toContain('package/LICENSE');
     expect(files.some((f) => f.startsWith('package/src/store/migrations/'))).toBe(true);
     expect(files.some((f) => f.startsWith('package/reference/'))).toBe(true);
-    // `ncd enrich` runs on the client's sources; the rest of clients/ is the client's own package.
+    // `ncd enrich` runs on the client's sources (npm adds the README and LICENSE beside them).
     expect(files).toContain('package/clients/js/src/index.ts');
-    expect(files.filter((f) => /^package\/(test|bench|data|node_modules|\.ci|clients\/js\/(?!src\/))/.test(f))).toEqual(
-      [],
+    const clientExtras = files.filter(
+      (f) => f.startsWith('package/clients/') && !f.startsWith('package/clients/js/src/'),
     );
+    expect(clientExtras.sort()).toEqual(['package/clients/js/LICENSE', 'package/clients/js/README.md']);
+    expect(files.filter((f) => /^package\/(test|bench|data|node_modules|\.ci)\//.test(f))).toEqual([]);
   });
 
   it('installs globally outside the repository: `ncd --help` and `ncd enrich` with NCD_API_KEY', async () => {

@@ -51,6 +51,10 @@ export async function registerDocs(app: FastifyInstance, config: Config) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
+    // Swagger UI's bundle injects <style> elements and style attributes from script, which its
+    // own CSP (style-src 'self' https:) refuses: the browser logged a CSP error on every load of
+    // /docs. Styles may be inline here (they cannot run code); scripts stay 'self' only.
+    transformStaticCSP: (csp) => csp.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
     transformSpecification: (doc, req) => withServer(doc as Record<string, unknown>, req),
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (req) =>

@@ -5,7 +5,8 @@
 // CSS and JS over https, which fails: /docs renders blank and /setup unstyled and unscripted
 // (so its key also stayed in the address bar). Both are sent only when the request is https,
 // directly or by X-Forwarded-Proto from a trusted proxy (TRUST_PROXY), or when BASE_URL is an
-// explicit https URL (a TLS-terminating proxy that Fastify is not told to trust).
+// explicit https URL (a TLS-terminating proxy that Fastify is not told to trust). The same goes
+// for Cross-Origin-Opener-Policy, which browsers ignore (with a console error) on plain http.
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -45,7 +46,12 @@ function finish(config: Config) {
       reply.header('content-security-policy', directives.join('; '));
     }
     if (secure) reply.header('strict-transport-security', HSTS);
-    else reply.removeHeader('strict-transport-security');
+    else {
+      reply.removeHeader('strict-transport-security');
+      // Browsers ignore COOP on a plain-http origin other than localhost, and log a console
+      // error for it on every page.
+      reply.removeHeader('cross-origin-opener-policy');
+    }
   };
 }
 
