@@ -16,6 +16,7 @@ const PUBLIC = [
 
 /** Registered routes that /openapi.json does not describe, each with the reason. */
 const INTERNAL: { methods: string[]; url: RegExp; why: string }[] = [
+  { methods: ['GET'], url: /^\/$/, why: 'landing page (HTML): what this server is, how to get a key' },
   { methods: ['GET'], url: /^\/openapi\.json$/, why: 'the document itself' },
   { methods: ['GET', 'HEAD'], url: /^\/docs(\/.*)?$/, why: 'Swagger UI and its assets' },
   { methods: ['GET'], url: /^\/setup(\/assets\/[\w.-]+)?$/, why: 'setup page for a new key (HTML) and its assets' },
