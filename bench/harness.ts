@@ -36,6 +36,16 @@ export async function getJson(url: string, key: string): Promise<{ status: numbe
   return { status: res.statusCode, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 
+export async function postJson(url: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
 export interface Percentiles {
   p50: number;
   p95: number;

@@ -34,7 +34,12 @@ async function freshStore(engine: Store['engine'], name: string): Promise<Record
 export async function enrich(store: Store, _s: Settings) {
   const brreg = await startFakeBrreg();
   for (let i = 190; i < 300; i++) brreg.add(generateCompany(i, 7));
-  const env = { ...(await freshStore(store.engine, 'ncd_bench_enrich')), BRREG_BASE_URL: brreg.url };
+  const env = {
+    ...(await freshStore(store.engine, 'ncd_bench_enrich')),
+    BRREG_BASE_URL: brreg.url,
+    LIVE_FETCH_BUDGET_FREE: '0',
+    UPSTREAM_RATE_PER_SECOND: '100000',
+  };
   const prep = await prepare({ ...store, env, count: 0 }, { sample: 0 });
   const server = await startServer(env);
   try {

@@ -3,8 +3,10 @@
 // subjects each: the company name, 5 role holders and 4 holders of the latest shareholder year
 // (2 persons, 1 Norwegian company, 1 foreign company). One company in five has a role holder who
 // is on the list under a Norwegian spelling. GET /api/screening/{orgNumber} over real HTTP on
-// loopback, concurrency 1, each company screened once (no per-company warm cache).
-//   DATABASE_URL=… node --import tsx bench/screening.ts [--entities 300000] [--companies 400]
+// loopback, concurrency 1, each company screened once (no per-company warm cache). Then
+// POST /api/screening/match with 100 entities per call (70 persons with generated names, of which
+// 10 are listed persons under a Norwegian spelling, and 30 organisations), each call new names.
+//   DATABASE_URL=… node --import tsx bench/screening.ts [--entities 300000] [--companies 400] [--match-calls 60]
 // Writes bench/results/screening-<engine>.json and prints a Markdown table.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,7 @@ import '../src/jobs/sanctions.ts';
 import '../src/jobs/shareholders.ts';
 import { orgNumberFor } from '../src/sources/brreg/generate.ts';
 import { byCompany, byForeign, byPerson, company, csvText, type Line } from '../test/fixtures/aksjonaer/build.ts';
-import { benchKey, getJson, percentiles, startBenchApp } from './harness.ts';
+import { benchKey, getJson, percentiles, postJson, startBenchApp } from './harness.ts';
 import { FIRST_NAMES, LAST_NAMES, listedPerson, seededRandom, writeFtmFile } from './screening-data.ts';
 
 const { values } = parseArgs({
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     entities: { type: 'string', default: '300000' },
     companies: { type: 'string', default: '400' },
     seed: { type: 'string', default: '1' },
+    'match-calls': { type: 'string', default: '60' },
   },
 });
 const ENTITIES = Number(values.entities);
@@ -133,6 +136,49 @@ for (let i = 0; i < WARMUP + COMPANIES; i++) {
     plantedFound++;
 }
 
+// 4. Screening any entity: 100 per call.
+const MATCH_CALLS = Number(values['match-calls']);
+const matchTimes: number[] = [];
+let matchFlags = 0;
+let matchPlanted = 0;
+for (let c = 0; c < 5 + MATCH_CALLS; c++) {
+  const r = seededRandom(SEED * 104_729 + c);
+  const queries: Record<string, unknown> = {};
+  for (let k = 0; k < 100; k++) {
+    if (k < 10) {
+      const p = listedPeople[(c * 10 + k) % listedPeople.length];
+      queries[`p${k}`] = { schema: 'Person', name: p.name, ...(p.birthYear ? { birthDate: String(p.birthYear) } : {}) };
+    } else if (k < 70) {
+      queries[`p${k}`] = {
+        schema: 'Person',
+        name: `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`,
+        birthDate: String(r.int(1945, 1995)),
+      };
+    } else {
+      queries[`o${k}`] = {
+        schema: 'Company',
+        name: `${r.pick(LAST_NAMES)} ${['Trading', 'Holding', 'Shipping'][k % 3]} ${c}-${k} AS`,
+      };
+    }
+  }
+  const t = performance.now();
+  const res = await postJson(`${base}/api/screening/match`, key, { queries });
+  const ms = performance.now() - t;
+  if (res.status !== 200) throw new Error(`match: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (c < 5) continue;
+  matchTimes.push(ms);
+  for (const [k, v] of Object.entries(res.body.responses as Record<string, { matches: number }>)) {
+    matchFlags += v.matches;
+    if (Number(k.slice(1)) < 10 && k.startsWith('p') && v.matches > 0) matchPlanted++;
+  }
+}
+const matchResult = {
+  ...percentiles(matchTimes),
+  flagged: matchFlags,
+  planted: MATCH_CALLS * 10,
+  plantedFound: matchPlanted,
+};
+
 const list = (await ctx.repos.sanctions.lists()).find((l) => l.name === LIST)!;
 const result = {
   ...percentiles(times),
@@ -143,6 +189,7 @@ const result = {
   plantedHits: Math.ceil(COMPANIES / 5),
   plantedFound,
   ingestSeconds,
+  match: matchResult,
 };
 console.log(
   `\nengine: ${ctx.store.engine}; list entities: ${list.entityCount}; ${COMPANIES} companies × 10 subjects; concurrency 1\n`,
@@ -152,6 +199,12 @@ console.log(
 );
 console.log(
   `| 10 subjects, ${list.entityCount} entities | ${result.p50} | ${result.p95} | ${result.p99} | ${matches} | ${plantedFound}/${result.plantedHits} |`,
+);
+console.log(
+  '\n| POST /api/screening/match | p50 ms | p95 ms | p99 ms | flagged | planted hits found |\n|---|---|---|---|---|---|',
+);
+console.log(
+  `| 100 entities, ${list.entityCount} list entities | ${matchResult.p50} | ${matchResult.p95} | ${matchResult.p99} | ${matchFlags} | ${matchPlanted}/${matchResult.planted} |`,
 );
 mkdirSync('bench/results', { recursive: true });
 const out = `bench/results/screening-${ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql'}.json`;

@@ -16,7 +16,7 @@ const WARMUP = 20;
 const { built, base } = await startBenchApp();
 const db = built.ctx.store.pool;
 
-// Enrichment and group data the generator does not produce, for their filters (idempotent).
+// Web-profile and group data the generator does not produce, for their filters (idempotent).
 const prepared = await db.query(`SELECT count(*)::int AS n FROM companies WHERE technology_names <> '{}'`);
 if (prepared.rows[0].n === 0) {
   console.log('marking 2% of companies with technologies and 4% as group members …');

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildContext, closeContext } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { createKeyService } from '../src/services/keys.ts';
+import { createServices } from '../src/services/index.ts';
 import { ROOT } from './proc.ts';
 
 export type Engine = 'postgresql' | 'pglite';
@@ -113,7 +113,7 @@ export async function prepare(store: Store, opts: { keys?: number; sample?: numb
   });
   const ctx = await buildContext(config, { logger: createLogger('warn') });
   try {
-    const keys = createKeyService(ctx);
+    const { keys } = createServices(ctx);
     const raw: string[] = [];
     for (let i = 0; i < (opts.keys ?? 1); i++) {
       const k = await keys.register({

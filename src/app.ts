@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { AppContext, Upstreams } from './context.ts';
 import { createBrregClient } from './sources/brreg/client.ts';
+import { createUpstreamClient } from './sources/upstream-http.ts';
+import { guardUpstream } from './services/upstream-guard.ts';
 import { systemResolver, type Resolver } from './net/index.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { ReferenceData } from './domain/reference-data.ts';
@@ -32,6 +34,8 @@ import { migrate } from './store/migrate.ts';
 import { createRateWindows, type RateWindows } from './store/rate-windows.ts';
 import { createRepositories } from './store/repositories.ts';
 
+const REDIS_STARTUP_WAIT_MS = 5000;
+
 export interface AppOverrides {
   clock?: Clock;
   upstreams?: Partial<Upstreams>;
@@ -42,10 +46,18 @@ export interface AppOverrides {
   crawlerNet?: AppContext['crawlerNet'];
 }
 
+/** One route as Fastify registered it (HEAD twins of GET routes included). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
 export interface BuiltApp {
   app: Api;
   ctx: AppContext;
   services: Services;
+  /** Every registered route, for the auth suite that checks each one is documented or known internal. */
+  routes: readonly RegisteredRoute[];
   close(): Promise<void>;
 }
 
@@ -76,12 +88,23 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
         pgPool: store.engine === 'server' ? store.pool : undefined,
         namespace: config.redisPrefix,
       });
+    // Commands are not queued while Redis connects (they fail fast in an outage), so wait for the
+    // first connection before serving; a Redis that is down at start-up is reported by 503s.
+    await rateWindows.ready(REDIS_STARTUP_WAIT_MS);
     const mailer =
       overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
+    const brregGuard = guardUpstream(
+      createUpstreamClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
+      {
+        windows: rateWindows,
+        host: new URL(config.brregBaseUrl).host,
+        limits: config.liveFetch,
+        onStateChange: (breaker) => log.warn({ upstream: 'brreg', breaker }, 'upstream circuit breaker changed'),
+      },
+    );
     const upstreams: Upstreams = {
-      brreg:
-        overrides.upstreams?.brreg ??
-        createBrregClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
+      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl, http: brregGuard.client }),
+      guards: [brregGuard],
     };
     return {
       config,
@@ -104,6 +127,7 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
 
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.upstreams.brreg.close().catch(() => undefined);
+  for (const guard of ctx.upstreams.guards) guard.shutdown();
   await ctx.rateWindows.close().catch(() => undefined);
   await ctx.mailer.close().catch(() => undefined);
   await ctx.store.close();
@@ -136,6 +160,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       return503OnClosing: true,
     }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Api;
 
+    // Recorded before any plugin registers, so routes added inside plugins (docs UI) are seen too.
+    const routes: RegisteredRoute[] = [];
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
+
     // Query-string length limit: a URL longer than HTTP_MAX_URL_LENGTH is refused before
     // routing (one over the header limit never reaches us: Node answers 431).
     app.addHook('onRequest', async (req) => {
@@ -152,7 +182,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     });
     // Usage of unmetered projects is counted in memory for up to a second (services/usage-counter.ts).
     app.addHook('onClose', async () => {
-      await services.keys
+      await services.keyAuth
         .flushUsage()
         .catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
     });
@@ -168,7 +198,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     registerErrorHandling(plain);
     await registerSecurityHeaders(plain, config);
     await registerDocs(plain, config);
-    registerAuth(plain, ctx, services.keys);
+    registerAuth(plain, services.keyAuth);
     registerRoutes(app, { ctx, services });
     await app.ready();
 
@@ -176,6 +206,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       app,
       ctx,
       services,
+      routes,
       async close() {
         await app.close();
         await closeContext(ctx);

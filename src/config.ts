@@ -53,8 +53,26 @@ export interface Config {
     maxUrlLength: number;
     bodyLimitBytes: number;
   };
-  /** Domain-enrichment crawler: fetches in flight, pause between requests to one host, deadline per fetch. */
-  enrichment: { concurrency: number; hostDelayMs: number; timeoutMs: number };
+  /** Protection of the registries behind live fetches (lookups, enrich); see README "Upstream protection". */
+  liveFetch: LiveFetchConfig;
+  /** Web-profile crawler (ENRICHMENT_* env names kept for existing deployments): fetches in flight, pause between
+   * requests to one host, deadline per fetch. */
+  webProfile: { concurrency: number; hostDelayMs: number; timeoutMs: number };
+}
+
+export interface LiveFetchConfig {
+  /** How long a number the registry does not know (404/410) is not asked for again. */
+  negativeTtlMs: number;
+  /** Requests per second to one upstream host, shared by every process (Redis or PostgreSQL). */
+  ratePerSecond: number;
+  /** How long a request may wait for the shared budget before it is answered `unavailable`. */
+  rateWaitMs: number;
+  /** Consecutive 5xx answers or timeouts that open the circuit breaker. */
+  breakerFailures: number;
+  /** How long an open breaker answers at once before one half-open probe is let through. */
+  breakerResetMs: number;
+  /** Upstream requests per key and UTC day by tier for live fetches (null: unlimited). */
+  dailyBudget: Record<'free' | 'pro' | 'enterprise' | 'internal', number | null>;
 }
 
 export class ConfigError extends Error {
@@ -197,6 +215,23 @@ function httpLimits(env: Env): Config['http'] {
   };
 }
 
+function liveFetch(env: Env): LiveFetchConfig {
+  const budget = (name: string, fallback: number) => int(env, name, fallback, 0, 100_000_000) || null;
+  return {
+    negativeTtlMs: int(env, 'LIVE_FETCH_NEGATIVE_TTL_HOURS', 24, 0, 24 * 365) * 3_600_000,
+    ratePerSecond: int(env, 'UPSTREAM_RATE_PER_SECOND', 50, 1, 100_000),
+    rateWaitMs: int(env, 'UPSTREAM_RATE_WAIT_MS', 3000, 0, 60_000),
+    breakerFailures: int(env, 'UPSTREAM_BREAKER_FAILURES', 5, 1, 1000),
+    breakerResetMs: int(env, 'UPSTREAM_BREAKER_RESET_MS', 30_000, 100, 3_600_000),
+    dailyBudget: {
+      free: budget('LIVE_FETCH_BUDGET_FREE', 400),
+      pro: budget('LIVE_FETCH_BUDGET_PRO', 20_000),
+      enterprise: budget('LIVE_FETCH_BUDGET_ENTERPRISE', 200_000),
+      internal: budget('LIVE_FETCH_BUDGET_INTERNAL', 0),
+    },
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -259,7 +294,8 @@ export function loadConfig(env: Env = process.env): Config {
     upgradeUrl: `${baseUrl}/activate`,
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 30000, 100, 3600000),
     http: httpLimits(env),
-    enrichment: {
+    liveFetch: liveFetch(env),
+    webProfile: {
       concurrency: int(env, 'ENRICHMENT_CONCURRENCY', 8, 1, 64),
       hostDelayMs: int(env, 'ENRICHMENT_HOST_DELAY_MS', 1000, 0, 60000),
       timeoutMs: int(env, 'ENRICHMENT_TIMEOUT_MS', 8000, 500, 60000),

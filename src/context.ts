@@ -9,11 +9,14 @@ import type { RateWindows } from './store/rate-windows.ts';
 import type { Repositories } from './store/repositories.ts';
 import type { BrregClient } from './sources/brreg/client.ts';
 import type { Resolver } from './net/index.ts';
+import type { UpstreamGuardState } from './services/upstream-guard.ts';
 import type { SafeFetchOptions } from './net/index.ts';
 
 /** Clients of the upstream registries (ports: tests point them at local fakes). */
 export interface Upstreams {
   brreg: BrregClient;
+  /** Breaker and shared budget of each guarded upstream host, for the health diagnostics. */
+  guards: { state(): UpstreamGuardState; shutdown(): void }[];
 }
 
 export interface AppContext {
@@ -28,6 +31,6 @@ export interface AppContext {
   upstreams: Upstreams;
   /** DNS for outbound calls to user-chosen hosts (webhooks, crawler); tests inject a fake. */
   resolver: Resolver;
-  /** Enrichment crawler test seams: exact loopback addresses allowed, and the raw dialler. */
+  /** Web-profile crawler test seams: exact loopback addresses allowed, and the raw dialler. */
   crawlerNet: Pick<SafeFetchOptions, 'allowedAddresses' | 'dial'>;
 }

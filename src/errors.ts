@@ -26,6 +26,10 @@ export const ERROR_CATALOGUE = {
   daily_quota_exceeded: { status: 429, message: 'Daily quota exceeded' },
   monthly_quota_exceeded: { status: 429, message: 'Monthly quota exceeded' },
   registration_limited: { status: 429, message: 'Too many registrations from this address; try again later' },
+  live_fetch_budget_exceeded: {
+    status: 429,
+    message: "Your key's daily budget of live registry fetches is spent; stored companies are still served",
+  },
   cursor_depth_exceeded: { status: 429, message: 'Too many consecutive pages; slow down' },
   internal_error: { status: 500, message: 'Internal server error' },
   query_failed: { status: 500, message: 'Query failed, retry' },

@@ -1,11 +1,20 @@
-// The pino logger shared by Fastify and jobs. Requests are logged without headers, client
-// addresses or query secrets (the setup link carries the raw key in `?key=`).
+// The pino logger shared by Fastify and jobs. Requests are logged without headers or client
+// addresses. Secrets are redacted twice: by name (known headers and fields, and the usual secret
+// query parameters), and by shape: any value that looks like one of our API keys is replaced
+// wherever it sits in a log line (a key pasted into a search box, a custom header echoed in an
+// error, a misnamed query parameter), because a name list can never be complete.
 import pino, { type Logger } from 'pino';
+import { keyShaped } from './domain/api-key.ts';
 
-const SECRET_QUERY = /([?&](?:key|token|secret)=)[^&#]*/gi;
+/** Query or form parameters whose value is a secret whatever its shape. */
+const SECRET_PARAM =
+  /([?&;](?:api[_-]?key|key|access[_-]?token|refresh[_-]?token|token|auth|password|passwd|secret|code|code_verifier)=)[^&#\s"\\]*/gi;
+const KEY_SHAPE = keyShaped('g');
+const REDACTED = '[redacted]';
 
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]');
+/** A text (a URL, a log line) with secret parameters and key-shaped values replaced. */
+export function redactText(text: string): string {
+  return text.replace(SECRET_PARAM, `$1${REDACTED}`).replace(KEY_SHAPE, REDACTED);
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
@@ -22,15 +31,19 @@ export function createLogger(level: string, destination?: pino.DestinationStream
           '*.secretKey',
           '*.password',
         ],
-        censor: '[redacted]',
+        censor: REDACTED,
       },
       serializers: {
         req: (req: { method?: string; url?: string; id?: string }) => ({
           id: req.id,
           method: req.method,
-          url: req.url ? redactUrl(req.url) : undefined,
+          url: req.url ? redactText(req.url) : undefined,
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+      },
+      hooks: {
+        // By shape, on the finished line: whatever field, message or error text carries it.
+        streamWrite: redactText,
       },
     },
     destination,

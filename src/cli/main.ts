@@ -1,11 +1,14 @@
-// The `ncd` command. In server mode (DATABASE_URL) it opens the database itself. In embedded
-// mode, when a running server holds the DATA_DIR lock, the command is handed to that server
-// over its operator endpoint and its progress is shown; otherwise it opens DATA_DIR itself.
-import path from 'node:path';
+// The `ncd` command. Arguments become a typed command (commands.ts) before anything opens. In
+// server mode (DATABASE_URL) it opens the database itself. In embedded mode, when a running
+// server holds the DATA_DIR lock, the command is handed to that server over its operator
+// endpoint and its progress is shown; otherwise it opens DATA_DIR itself.
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { UsageError } from '../ops/argv.ts';
-import { operatorToken } from '../ops/operator-token.ts';
-import { readLiveLock, type LockInfo } from '../store/data-dir-lock.ts';
+import type { OperatorCommand } from '../ops/command.ts';
+import { UsageError } from '../ops/usage-error.ts';
+import { readLiveLock } from '../store/data-dir-lock.ts';
+import { commandHelp, parseCommand, UnknownCommandError, usage } from './commands.ts';
+import { handOff } from './hand-off.ts';
+import { print } from './output.ts';
 
 // The server's modules load only for the commands that need them: `ncd enrich` is a plain API
 // client and starts in a fraction of the time without them.
@@ -19,57 +22,22 @@ const serverModules = async () => {
   return { ...app, ...logger, ...commands, ...services };
 };
 
-const print = (o: unknown) => console.log(typeof o === 'string' ? o : JSON.stringify(o, null, 2));
-
-/** Paths given to the CLI are relative to where it runs, not to the server's directory. */
-function absolutePaths(argv: string[]): string[] {
-  return argv.map((a, i) =>
-    argv[i - 1] === '--file' ? path.resolve(a) : a.startsWith('--file=') ? `--file=${path.resolve(a.slice(7))}` : a,
-  );
+/** The job names `ncd sync` takes, as the help lists them (registered by importing every job). */
+async function sources(): Promise<string[]> {
+  await import('../jobs/all.ts');
+  return Object.keys((await import('../jobs/registry.ts')).JOBS);
 }
 
-async function handOff(config: Config, lock: LockInfo, argv: string[]): Promise<number> {
-  const host = !lock.host || lock.host === '0.0.0.0' || lock.host === '::' ? '127.0.0.1' : lock.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${lock.port}/internal/operator`;
-  console.error(`A server (pid ${lock.pid}) holds ${config.dataDir}; running the command there.`);
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-token': operatorToken(config.secretKey) },
-    body: JSON.stringify({ argv }),
-  });
-  if (!res.ok || !res.body) {
-    console.error(`The server refused the command (HTTP ${res.status}).`);
-    return 1;
-  }
-  let code = 1;
-  let buffered = '';
-  const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const msg = JSON.parse(buffered.slice(0, nl)) as { type: string; message?: string; result?: unknown };
-      buffered = buffered.slice(nl + 1);
-      if (msg.type === 'progress') console.error(msg.message);
-      else if (msg.type === 'result') {
-        print(msg.result);
-        code = 0;
-      } else if (msg.type === 'error') console.error(msg.message);
-    }
-  }
-  return code;
-}
-
-async function runLocally(config: Config, argv: string[]): Promise<number> {
+async function runLocally(config: Config, command: OperatorCommand): Promise<number> {
   const { buildContext, closeContext, createLogger, createServices, runOperatorCommand } = await serverModules();
   const ctx = await buildContext(config, {
     logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
   });
   try {
-    const result = await runOperatorCommand(ctx, createServices(ctx), argv, (m) => console.error(m));
+    const result = await runOperatorCommand(ctx, createServices(ctx), command, (m) => console.error(m));
     print(result);
     // Operators (and the bounded-memory tests) read this: ingest must not grow with the file.
-    if (argv[0] === 'sync') console.error(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+    if (command.command === 'sync') console.error(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
     return 0;
   } finally {
     await closeContext(ctx);
@@ -78,22 +46,39 @@ async function runLocally(config: Config, argv: string[]): Promise<number> {
 
 export async function cli(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
-    print((await serverModules()).USAGE);
+    if (argv[1] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(['--help']);
+    const names = await sources();
+    print(commandHelp(argv.slice(1), names) ?? usage(names));
     return argv.length === 0 ? 1 : 0;
   }
   // A client of a running server's API: it must not load server config or open the store.
   if (argv[0] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(argv.slice(1));
+  if (argv[0] === 'serve' && (argv.includes('--help') || argv.includes('-h'))) {
+    print(commandHelp(argv, []));
+    return 0;
+  }
   if (argv[0] === 'serve') {
     await import('../main.ts');
     return -1; // keeps running
   }
+  let command: OperatorCommand | 'help';
+  try {
+    command = parseCommand(argv);
+  } catch (err) {
+    if (!(err instanceof UnknownCommandError)) throw err;
+    console.error(`${err.message}\n\n${usage(await sources())}`);
+    return 1;
+  }
+  if (command === 'help') {
+    print(commandHelp(argv, await sources()));
+    return 0;
+  }
   const config = loadConfig();
-  const args = absolutePaths(argv);
   if (!config.databaseUrl) {
     const lock = readLiveLock(config.dataDir);
-    if (lock?.port) return handOff(config, lock, args);
+    if (lock?.port) return handOff(config, lock, command);
   }
-  return runLocally(config, args);
+  return runLocally(config, command);
 }
 
 cli(process.argv.slice(2)).then(

@@ -1,7 +1,7 @@
 // GET /api/screening/{orgNumber}: query and response. Inline schemas (no $id): only this route
 // uses them. The response carries an example for the OpenAPI document.
 import { Type, type TSchema } from 'typebox';
-import { DEFAULT_THRESHOLD, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
+import { ALGORITHM, DEFAULT_THRESHOLD, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
 import { StringEnum } from './common.ts';
 
 // Nullable scalars as type arrays (as in company.ts): serialised directly, not via anyOf.
@@ -22,21 +22,47 @@ export const ScreeningQuery = Type.Object({
 });
 
 const Adjustment = Type.Object({
-  feature: Type.String({ description: 'birthYear, country or schema' }),
+  feature: Type.String({
+    description: 'birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm',
+  }),
   delta: Type.Number(),
   reason: Type.String(),
 });
 
-const Explanation = Type.Object({
+const TokenMatch = Type.Object({
+  query: Type.String({ description: 'Word of the screened name (as transliterated)' }),
+  candidate: Type.String({ description: 'Word of the listed name it was aligned with' }),
+  similarity: Type.Number(),
+  how: StringEnum(['exact', 'spelling', 'phonetic', 'initial', 'joined', 'script', 'fuzzy'] as const, {
+    description:
+      'exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); ' +
+      'script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance',
+  }),
+});
+
+export const Explanation = Type.Object({
   nameSimilarity: Type.Number({
     description: 'Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments',
   }),
   tokenOverlap: Type.Number({ description: 'Share of name tokens aligned with a similar token of the other name' }),
   phonetic: Type.Number({ description: 'Share of name tokens whose partner has the same Double Metaphone code' }),
+  tokens: Type.Array(TokenMatch, { description: 'The word pairs that drove the name similarity' }),
+  unmatched: Type.Object(
+    { query: Type.Array(Type.String()), candidate: Type.Array(Type.String()) },
+    { description: 'Words without a partner on the other side' },
+  ),
   birthYear: StringEnum(['match', 'close', 'mismatch', 'unknown'] as const),
   country: StringEnum(['match', 'mismatch', 'unknown'] as const),
   adjustments: Type.Array(Adjustment),
 });
+
+export const MATCH_TYPES = ['exact', 'alias', 'transliterated', 'phonetic', 'fuzzy'] as const;
+
+/** Audit trail: what a result was computed with. */
+export const Algorithm = Type.Object(
+  { name: Type.String(), version: Type.String() },
+  { description: 'The matcher and its version: the same version scores the same input the same way' },
+);
 
 const Subject = Type.Object({
   id: Type.String({ description: 'Referenced by matches[].subject' }),
@@ -59,16 +85,31 @@ const Match = Type.Object({
   topics: Type.Array(Type.String(), { description: 'sanction, role.pep, role.rca, …' }),
   datasets: Type.Array(Type.String()),
   score: Type.Number({ minimum: 0, maximum: 1 }),
-  matchType: StringEnum(['exact', 'alias', 'fuzzy', 'phonetic'] as const),
+  matchType: StringEnum(MATCH_TYPES),
   explanation: Explanation,
 });
 
-const List = Type.Object({
+export const List = Type.Object({
   name: Type.String(),
   version: N(Type.String()),
   entityCount: Type.Integer(),
   lastSync: Type.String({ format: 'date-time' }),
 });
+
+/** Shared by the examples of both screening responses. */
+export const EXPLANATION_EXAMPLE = {
+  nameSimilarity: 0.889,
+  tokenOverlap: 0.667,
+  phonetic: 0.667,
+  tokens: [
+    { query: 'aleksandr', candidate: 'alexander', similarity: 1, how: 'spelling' },
+    { query: 'petrov', candidate: 'petrov', similarity: 1, how: 'exact' },
+  ],
+  unmatched: { query: [], candidate: ['ivanovich'] },
+  birthYear: 'match',
+  country: 'unknown',
+  adjustments: [{ feature: 'birthYear', delta: 0.08, reason: 'born 1968 as listed' }],
+};
 
 const EXAMPLE = {
   orgNumber: '923609016',
@@ -76,6 +117,7 @@ const EXAMPLE = {
   companyName: 'EKSEMPEL HOLDING AS',
   screenedAt: '2025-03-01T09:30:00.000Z',
   threshold: DEFAULT_THRESHOLD,
+  algorithm: ALGORITHM,
   lists: [
     {
       name: 'opensanctions-default',
@@ -108,14 +150,7 @@ const EXAMPLE = {
       datasets: ['eu_fsf'],
       score: 0.88,
       matchType: 'fuzzy',
-      explanation: {
-        nameSimilarity: 0.889,
-        tokenOverlap: 0.667,
-        phonetic: 0.667,
-        birthYear: 'match',
-        country: 'unknown',
-        adjustments: [{ feature: 'birthYear', delta: 0.08, reason: 'born 1968 as listed' }],
-      },
+      explanation: EXPLANATION_EXAMPLE,
     },
   ],
   summary: { subjectsScreened: 3, possibleMatches: 1, highestScore: 0.88, listsChecked: 1 },
@@ -128,6 +163,7 @@ export const ScreeningResult = Type.Object(
     companyName: Type.String(),
     screenedAt: Type.String({ format: 'date-time' }),
     threshold: Type.Number(),
+    algorithm: Algorithm,
     lists: Type.Array(List, { description: 'Every loaded list, with its version and last successful sync' }),
     subjects: Type.Array(Subject, {
       description:

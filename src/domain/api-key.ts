@@ -9,6 +9,13 @@ const BODY_LENGTH = 32;
 const CHECK_LENGTH = 6;
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECK_LENGTH}}$`);
 
+/**
+ * Text that looks like one of our keys (the prefix and 20+ base62 characters; a full key has 38),
+ * checksum or not: what redaction and input checks look for, since a mistyped or truncated key
+ * is still a secret.
+ */
+export const keyShaped = (flags = '') => new RegExp(`${KEY_PREFIX}[0-9A-Za-z]{20,}`, flags);
+
 function base62(value: bigint, length: number): string {
   let out = '';
   let v = value;

@@ -105,7 +105,7 @@ export const SOURCE = {
   tilastokeskus: 'Tilastokeskus',
   bolagsverket: 'Bolagsverket',
   aksjonaer: 'Aksjonærregisteret',
-  enrichment: 'Enrichment pipeline',
+  webProfile: 'Enrichment pipeline', // public source name, kept as published
   ownStore: 'Nordic Company Data',
 } as const;
 

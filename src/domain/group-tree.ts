@@ -2,6 +2,14 @@
 // (one query per step) so it stays free of I/O, and it is safe on any ownership data: a cycle of
 // parent links (cross-holdings, bad data) never loops, and every company appears at most once.
 
+/** Where a stored parent link came from (companies.parent_source). */
+export const PARENT_SOURCE = {
+  /** The registry states the parent (brreg overordnetEnhet). */
+  registry: 'registry',
+  /** Derived: the majority shareholder in the latest year of Aksjonærregisteret. */
+  shareholders: 'shareholders',
+} as const;
+
 /** A company as the group walk sees it. */
 export interface GroupMember {
   orgNumber: string;
@@ -9,7 +17,7 @@ export interface GroupMember {
   orgFormCode: string | null;
   employeeCount: number | null;
   parentOrgNumber: string | null;
-  /** Where parentOrgNumber came from: 'registry' or 'shareholders'. */
+  /** Where parentOrgNumber came from: one of PARENT_SOURCE. */
   parentSource: string | null;
 }
 

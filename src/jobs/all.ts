@@ -4,7 +4,7 @@ import './brreg-updates.ts';
 import './brreg-parts.ts';
 import './prh.ts';
 import './bolagsverket.ts';
-import './domains.ts';
+import './web-profile.ts';
 import './shareholders.ts';
 import './inspections.ts';
 import './licenses.ts';

@@ -1,8 +1,6 @@
 // Swedish registry sync: Bolagsverket's bulk file (bolagsverket_bulkfil.zip → one `;`-separated
 // UTF-8 text file, ~3 M lines). It is the whole register, so companies absent from it are marked
 // deregistered. Sole traders (personnummer) are skipped by the parser and never stored.
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import {
   newBolagsverketStats,
@@ -10,38 +8,29 @@ import {
   parseBolagsverketZip,
   type BolagsverketStats,
 } from '../sources/bolagsverket/index.ts';
-import { maybeGunzip } from '../sources/json-array.ts';
 import type { NordicCompanyRecord } from '../sources/nordic-record.ts';
-import { download, fileKind, kindOf, peek, syncFullFile } from './nordic-sync.ts';
-import { defineJob, type JobOptions } from './registry.ts';
-
-async function recordsFromStream(
-  input: Readable,
-  stats: BolagsverketStats,
-): Promise<AsyncIterable<NordicCompanyRecord>> {
-  if (kindOf(await peek(input, 4)) === 'zip') return parseBolagsverketZip(input, { stats });
-  return parseBolagsverketText(await maybeGunzip(input), { stats });
-}
+import { openSyncInput, zipSource, type InputChoice } from '../sources/sync-input.ts';
+import { syncFullFile } from './nordic-sync.ts';
+import { defineJob } from './registry.ts';
 
 /** `--file` (the ZIP, or the text file plain or gzipped), `--url`, or BOLAGSVERKET_BULK_URL. */
 async function openBulkFile(
   ctx: AppContext,
-  opts: JobOptions,
+  opts: InputChoice,
   stats: BolagsverketStats,
 ): Promise<AsyncIterable<NordicCompanyRecord>> {
-  if (opts.file) {
-    if ((await fileKind(opts.file)) === 'zip') return parseBolagsverketZip(opts.file, { stats });
-    return parseBolagsverketText(await maybeGunzip(createReadStream(opts.file)), { stats });
-  }
-  return recordsFromStream(
-    await download(opts.url ?? ctx.config.bolagsverketBulkUrl, 'application/zip, text/plain;q=0.9, */*;q=0.5'),
-    stats,
-  );
+  const input = await openSyncInput(opts, {
+    fallback: ctx.config.bolagsverketBulkUrl,
+    accept: 'application/zip, text/plain;q=0.9, */*;q=0.5',
+  });
+  if (input.kind === 'zip') return parseBolagsverketZip(zipSource(input), { stats });
+  return parseBolagsverketText(input.stream, { stats });
 }
 
 defineJob('bolagsverket', {
   description: 'Swedish companies: the Bolagsverket bulk file (absent companies are marked deregistered)',
   schedule: '0 5 * * *', // daily 05:00 UTC
+  options: ['file', 'url', 'limit'],
   async run(ctx, opts, job) {
     const stats = newBolagsverketStats();
     const result = await syncFullFile(ctx, job, 'SE', await openBulkFile(ctx, opts, stats), { limit: opts.limit });

@@ -4,21 +4,20 @@
 //                answer plus its org number), or a --file of that shape
 //   regnskap     accounts: a --file (JSON array of Regnskapsregisteret records), or a live
 //                fetch for companies that filed a newer year than we hold (--limit, default 2000)
-import { createReadStream } from 'node:fs';
 import pLimit from 'p-limit';
 import { mapRegnskap, mapRoller } from '../sources/brreg/map.ts';
 import type { BrregRegnskap, BrregRoller } from '../sources/brreg/types.ts';
-import { inBatches, maybeGunzip, readJsonArray } from '../sources/json-array.ts';
+import { inBatches, readJsonArray } from '../sources/json-array.ts';
+import { openSyncInput } from '../sources/sync-input.ts';
 import { defineJob } from './registry.ts';
 
 const BATCH = 1000;
 
 defineJob('brreg-roles', {
   description: 'Roles of all units (brreg roller/totalbestand)',
+  options: ['file'],
   async run(ctx, opts, job) {
-    const input = opts.file
-      ? await maybeGunzip(createReadStream(opts.file))
-      : await maybeGunzip(await ctx.upstreams.brreg.downloadRoles());
+    const { stream: input } = await openSyncInput(opts, { fallback: () => ctx.upstreams.brreg.downloadRoles() });
     let processed = 0;
     let changed = 0;
     let unknown = 0;
@@ -42,9 +41,10 @@ defineJob('brreg-roles', {
 
 defineJob('regnskap', {
   description: 'Annual accounts from Regnskapsregisteret',
+  options: ['file', 'limit'],
   async run(ctx, opts, job) {
     if (opts.file) {
-      const input = await maybeGunzip(createReadStream(opts.file));
+      const { stream: input } = await openSyncInput({ file: opts.file });
       let processed = 0;
       let changed = 0;
       for await (const batch of inBatches(readJsonArray<BrregRegnskap>(input, 'accounts file'), BATCH)) {

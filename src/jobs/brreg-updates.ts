@@ -121,6 +121,7 @@ async function follow(
 defineJob('brreg-updates', {
   description: 'Follow the brreg update feeds (every 15 minutes)',
   schedule: '*/15 * * * *',
+  options: ['limit'],
   // Follows the feed once a full load (download or a real dump file) has set its position.
   scheduled: async (ctx) => (await ctx.repos.syncRuns.getState(UPDATES_STATE)) !== undefined,
   async run(ctx, opts, job) {

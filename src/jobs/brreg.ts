@@ -3,14 +3,14 @@
 //   brreg-subunits  full dump of underenheter only
 //   brreg-updates   follows /oppdateringer/{enheter,underenheter} from the stored position
 // A dump is the whole register: units live in the store but absent from it are marked deleted.
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { mapEnhet, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet } from '../sources/brreg/types.ts';
-import { inBatches, maybeGunzip, readJsonArray } from '../sources/json-array.ts';
-import { defineJob, type JobOptions, type JobRun, type Progress } from './registry.ts';
+import { inBatches, readJsonArray } from '../sources/json-array.ts';
+import { openSyncInput, type InputChoice } from '../sources/sync-input.ts';
+import { defineJob, type JobRun, type Progress } from './registry.ts';
 
 const BATCH = 2000;
 /** A dump holding fewer than this share of the live store is suspect: absent units are kept. */
@@ -23,15 +23,9 @@ export interface UpdatesState extends Record<string, unknown> {
   underenheterId: number;
 }
 
-async function openInput(ctx: AppContext, opts: JobOptions, kind: 'enheter' | 'underenheter'): Promise<Readable> {
-  if (opts.file) return maybeGunzip(createReadStream(opts.file));
-  if (opts.url) {
-    const res = await fetch(opts.url);
-    if (!res.ok || !res.body) throw new Error(`${opts.url} answered ${res.status}`);
-    const { Readable } = await import('node:stream');
-    return maybeGunzip(Readable.fromWeb(res.body as never));
-  }
-  return maybeGunzip(await ctx.upstreams.brreg.download(kind));
+/** `--file`, `--url`, else brreg's download of the dump (gzipped or not). */
+async function openInput(ctx: AppContext, opts: InputChoice, kind: 'enheter' | 'underenheter'): Promise<Readable> {
+  return (await openSyncInput(opts, { fallback: () => ctx.upstreams.brreg.download(kind) })).stream;
 }
 
 /** A first load into an empty register is several times faster with indexes built afterwards. */
@@ -157,6 +151,7 @@ async function startUpdatesFrom(ctx: AppContext, since: Date, progress: Progress
 defineJob('brreg', {
   description: 'Full dump of Enhetsregisteret (hovedenheter, then underenheter when downloading)',
   schedule: '0 3 1 * *', // monthly snapshot; the 15-minute feed covers the rest
+  options: ['file', 'url', 'follow'],
   async run(ctx, opts, job) {
     const dumpTime = opts.file ? (await stat(opts.file)).mtime : new Date();
     const enheter = await loadEnheter(ctx, await openInput(ctx, opts, 'enheter'), job);
@@ -177,6 +172,7 @@ defineJob('brreg', {
 
 defineJob('brreg-subunits', {
   description: 'Full dump of underenheter (sub-units)',
+  options: ['file', 'url'],
   async run(ctx, opts, job) {
     const r = await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), job);
     return { recordsProcessed: r.processed, details: r };

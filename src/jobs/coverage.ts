@@ -68,6 +68,7 @@ defineJob('coverage', {
   // A new install (or one upgraded to this version) has no table to serve until the first night.
   runAtStart: async (ctx) => (await ctx.repos.coverage.latest()) === undefined,
   vacuum: false,
+  options: [],
   async run(ctx, _opts, job) {
     const snapshot = await takeCoverageSnapshot(ctx);
     job.progress(`coverage: ${snapshot.cells.length} cells measured`);

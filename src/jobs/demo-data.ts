@@ -28,7 +28,7 @@ export async function loadDemoData(ctx: AppContext, progress: Progress, count = 
     await runJob(ctx, 'brreg-subunits', { file: files.underenheter }, progress);
     await runJob(ctx, 'brreg-roles', { file: files.roller }, progress);
     await runJob(ctx, 'regnskap', { file: files.regnskap }, progress);
-    await loadDemoLicencesAndInspections(ctx, dir, progress);
+    await loadDemoLicensesAndInspections(ctx, dir, progress);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -39,7 +39,7 @@ export async function loadDemoData(ctx: AppContext, progress: Progress, count = 
  * shops) and licences for those that serve or sell alcohol or tobacco, in the upstream formats
  * and through the same sync jobs as real files.
  */
-async function loadDemoLicencesAndInspections(ctx: AppContext, dir: string, progress: Progress): Promise<void> {
+async function loadDemoLicensesAndInspections(ctx: AppContext, dir: string, progress: Progress): Promise<void> {
   const pick = async (prefixes: string[]) =>
     (
       await sql<{ orgNumber: string; name: string }>`SELECT org_number AS "orgNumber", name FROM companies

@@ -3,33 +3,16 @@
 // are upserted on tilsynid with a content hash (unchanged rows are not written), and stored
 // inspections the file no longer holds are removed — unless the file holds under half of the
 // stored set, which looks like a truncated download rather than the truth.
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { inspectionOfficeForMunicipality } from '../domain/mattilsynet-offices.ts';
-import { inBatches, maybeGunzip } from '../sources/json-array.ts';
+import { inBatches } from '../sources/json-array.ts';
 import { parseInspectionsCsv, type InspectionParseStats, type InspectionRecord } from '../sources/mattilsynet/parse.ts';
+import { openSyncInput } from '../sources/sync-input.ts';
 import type { InspectionWrite } from '../store/inspections.ts';
-import { defineJob, type JobOptions } from './registry.ts';
+import { loadFullSet } from './full-set.ts';
+import { defineJob } from './registry.ts';
 
 const BATCH = 2000;
-/** A file holding fewer than this share of the stored rows is suspect: absent rows are kept. */
-export const MIN_FULL_FILE_SHARE = 0.5;
-const PROGRESS_EVERY = 20_000;
-
-/** The input of a file sync: --file, else --url, else the configured default URL. */
-export async function openSource(
-  opts: JobOptions,
-  fallbackUrl: string | undefined,
-  missing: string,
-): Promise<Readable> {
-  if (opts.file) return maybeGunzip(createReadStream(opts.file));
-  const url = opts.url ?? fallbackUrl;
-  if (!url) throw new Error(missing);
-  const res = await fetch(url, { headers: { 'user-agent': 'nordic-company-data' } });
-  if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}`);
-  return maybeGunzip(Readable.fromWeb(res.body as never));
-}
 
 /** The stored row: municipality from the postal code, the Mattilsynet region from that. */
 export function inspectionWrite(ctx: AppContext, r: InspectionRecord): InspectionWrite {
@@ -57,49 +40,33 @@ defineJob('inspections', {
   description:
     'Mattilsynet smilefjes inspections (tilsyn CSV; INSPECTIONS_URL, --url or --file): replaces the stored set',
   schedule: '0 5 * * 1', // weekly, Monday 05:00 UTC
+  options: ['file', 'url'],
   async run(ctx, opts, job) {
     const repo = ctx.repos.inspections;
-    const input = await openSource(opts, ctx.config.inspectionsUrl, 'No inspections source');
-    await ctx.repos.syncSeen.clearLeftovers(job.id);
-    const before = await repo.count();
+    const { stream: input } = await openSyncInput(opts, {
+      fallback: ctx.config.inspectionsUrl,
+      missing: 'No inspections source',
+    });
     const stats: InspectionParseStats = { records: 0, duplicatesDropped: 0 };
-    let inserted = 0;
-    let changed = 0;
-    let removed = 0;
-    let kept = false;
-    try {
-      for await (const batch of inBatches(parseInspectionsCsv(input, stats), BATCH)) {
-        const r = await repo.upsert(batch.map((rec) => inspectionWrite(ctx, rec)));
-        await ctx.repos.syncSeen.mark(
-          job.id,
-          batch.map((rec) => rec.upstreamId),
-        );
-        inserted += r.inserted;
-        changed += r.changed;
-        job.report(stats.records);
-        if (stats.records % PROGRESS_EVERY < batch.length) job.progress(`inspections: ${stats.records} read`);
-      }
-      const seen = await ctx.repos.syncSeen.count(job.id);
-      if (before === 0 || seen >= before * MIN_FULL_FILE_SHARE) removed = await repo.removeAbsent(job.id);
-      else {
-        kept = true;
-        job.progress(
-          `inspections: the file holds ${seen} inspections against ${before} stored; absent ones are NOT removed`,
-        );
-      }
-    } catch (err) {
-      input.destroy();
-      throw err;
-    } finally {
-      await ctx.repos.syncSeen.clear(job.id);
-    }
+    const { inserted, changed, removed, absentKept } = await loadFullSet(ctx, job, {
+      name: 'inspections',
+      noun: 'inspections',
+      input,
+      batches: inBatches(parseInspectionsCsv(input, stats), BATCH),
+      store: repo,
+      write: async (batch) => ({
+        ...(await repo.upsert(batch.map((rec) => inspectionWrite(ctx, rec)))),
+        keys: batch.map((rec) => rec.upstreamId),
+      }),
+      read: () => stats.records,
+    });
     const unchanged = stats.records - inserted - changed;
     job.progress(
       `inspections: ${stats.records} read (${stats.duplicatesDropped} duplicate rows dropped), ${inserted} new, ${changed} changed, ${unchanged} unchanged, ${removed} removed`,
     );
     return {
       recordsProcessed: stats.records,
-      details: { inserted, changed, unchanged, removed, duplicatesDropped: stats.duplicatesDropped, absentKept: kept },
+      details: { inserted, changed, unchanged, removed, duplicatesDropped: stats.duplicatesDropped, absentKept },
     };
   },
 });

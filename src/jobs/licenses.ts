@@ -6,12 +6,12 @@
 import type { AppContext } from '../context.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { parseLicenses, type LicenseRecord } from '../sources/tbr/parse.ts';
+import { openSyncInput } from '../sources/sync-input.ts';
 import { licenseKey, type LicenseWrite } from '../store/licenses.ts';
-import { MIN_FULL_FILE_SHARE, openSource } from './inspections.ts';
+import { loadFullSet } from './full-set.ts';
 import { defineJob } from './registry.ts';
 
 const BATCH = 2000;
-const PROGRESS_EVERY = 20_000;
 
 export const NO_LICENSE_SOURCE =
   'No licence source: Helsedirektoratet publishes no download, so give --file PATH or --url URL ' +
@@ -46,43 +46,32 @@ defineJob('licenses', {
     'Alcohol and tobacco licences (TBR import format, CSV or JSON; --file, --url or LICENSES_URL): replaces the stored set',
   schedule: '0 7 * * 1', // weekly, Monday 07:00 UTC
   scheduled: async (ctx) => ctx.config.licensesUrl !== undefined,
+  options: ['file', 'url'],
   async run(ctx, opts, job) {
     const repo = ctx.repos.licenses;
-    const input = await openSource(opts, ctx.config.licensesUrl, NO_LICENSE_SOURCE);
-    await ctx.repos.syncSeen.clearLeftovers(job.id);
-    const before = await repo.count();
+    const { stream: input } = await openSyncInput(opts, {
+      fallback: ctx.config.licensesUrl,
+      missing: NO_LICENSE_SOURCE,
+    });
     let records = 0;
-    let inserted = 0;
-    let changed = 0;
-    let removed = 0;
-    let kept = false;
-    try {
-      for await (const batch of inBatches(parseLicenses(input, 'auto'), BATCH)) {
+    const { inserted, changed, removed, absentKept } = await loadFullSet(ctx, job, {
+      name: 'licenses',
+      noun: 'licences',
+      input,
+      batches: inBatches(parseLicenses(input, 'auto'), BATCH),
+      store: repo,
+      write: async (batch) => {
         // One key twice in a batch cannot be upserted in one statement: the later record wins,
         // as it would when loaded one after the other.
         const byKey = new Map<string, LicenseWrite>();
         for (const rec of batch) byKey.set(licenseKey(rec.registerType, rec.licenseNumber), licenseWrite(ctx, rec));
         const r = await repo.upsert([...byKey.values()]);
-        await ctx.repos.syncSeen.mark(job.id, [...byKey.keys()]);
         records += batch.length;
-        inserted += r.inserted;
-        changed += r.changed;
-        job.report(records);
-        if (records % PROGRESS_EVERY < batch.length) job.progress(`licenses: ${records} read`);
-      }
-      const seen = await ctx.repos.syncSeen.count(job.id);
-      if (before === 0 || seen >= before * MIN_FULL_FILE_SHARE) removed = await repo.removeAbsent(job.id);
-      else {
-        kept = true;
-        job.progress(`licenses: the file holds ${seen} licences against ${before} stored; absent ones are NOT removed`);
-      }
-    } catch (err) {
-      input.destroy();
-      throw err;
-    } finally {
-      await ctx.repos.syncSeen.clear(job.id);
-    }
+        return { ...r, keys: [...byKey.keys()] };
+      },
+      read: () => records,
+    });
     job.progress(`licenses: ${records} read, ${inserted} new, ${changed} changed, ${removed} removed`);
-    return { recordsProcessed: records, details: { inserted, changed, removed, absentKept: kept } };
+    return { recordsProcessed: records, details: { inserted, changed, removed, absentKept } };
   },
 });

@@ -1,8 +1,5 @@
-// Shared by the Finnish (prh) and Swedish (bolagsverket) full-file syncs: opening the input
-// (file, URL or the configured download), writing mapped records in batches, and marking the
-// companies a complete file no longer holds as deregistered.
-import { open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+// Shared by the Finnish (prh) and Swedish (bolagsverket) full-file syncs: writing mapped records
+// in batches, and marking the companies a complete file no longer holds as deregistered.
 import type { AppContext } from '../context.ts';
 import type { NordicCompanyRecord } from '../sources/nordic-record.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
@@ -12,86 +9,6 @@ import type { JobRun } from './registry.ts';
 export const NORDIC_BATCH = 2000;
 /** A file holding fewer than this share of the live store is suspect: absent companies are kept. */
 const MIN_FILE_SHARE = 0.5;
-/** Time allowed for the response headers of a bulk download (the body may take minutes). */
-const HEADERS_TIMEOUT_MS = 60_000;
-
-export type FileKind = 'zip' | 'gzip' | 'other';
-
-export function kindOf(head: Buffer): FileKind {
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'zip';
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
-  return 'other';
-}
-
-/** What a local file is, by its first bytes (not its name: downloads are often renamed). */
-export async function fileKind(path: string): Promise<FileKind> {
-  const fh = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await fh.read(head, 0, 4, 0);
-    return kindOf(head.subarray(0, bytesRead));
-  } finally {
-    await fh.close();
-  }
-}
-
-/** Reads the first `n` bytes of a stream and puts them back, so the stream is unchanged. */
-export async function peek(input: Readable, n: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  while (length < n) {
-    const chunk = input.read() as Buffer | string | null;
-    if (chunk !== null) {
-      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      chunks.push(b);
-      length += b.length;
-      continue;
-    }
-    if (input.readableEnded || input.destroyed) break;
-    await new Promise<void>((resolve, reject) => {
-      const done = () => {
-        input.off('readable', done);
-        input.off('end', done);
-        input.off('error', fail);
-        resolve();
-      };
-      const fail = (err: Error) => {
-        input.off('readable', done);
-        input.off('end', done);
-        reject(err);
-      };
-      input.once('readable', done);
-      input.once('end', done);
-      input.once('error', fail);
-    });
-  }
-  const all = Buffer.concat(chunks);
-  if (all.length) input.unshift(all);
-  return all.subarray(0, n);
-}
-
-/** GETs a bulk file and returns its body as a stream. Non-2xx throws, naming the URL. */
-export async function download(url: string, accept: string): Promise<Readable> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), HEADERS_TIMEOUT_MS);
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { accept, 'user-agent': 'nordic-company-data' }, signal: controller.signal });
-  } catch (err) {
-    throw new Error(
-      `${url}: request failed: ${controller.signal.aborted ? `no response within ${HEADERS_TIMEOUT_MS} ms` : (err as Error).message}`,
-      { cause: err },
-    );
-  } finally {
-    clearTimeout(timer);
-  }
-  if (!res.ok || !res.body) {
-    await res.body?.cancel().catch(() => undefined);
-    throw new Error(`${url} answered ${res.status}`);
-  }
-  return Readable.fromWeb(res.body as never);
-}
-
 export interface FullSyncResult {
   processed: number;
   inserted: number;

@@ -4,11 +4,8 @@
 //   prh-updates  walks `/companies?registrationDateStart=…&page=N` from the stored position, for
 //                companies registered since the last file. The API has no "changed since"
 //                filter, so changes to older companies arrive with the next full file.
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
-import { maybeGunzip } from '../sources/json-array.ts';
 import type { NordicCompanyRecord, RejectLog } from '../sources/nordic-record.ts';
 import {
   fetchPrhPage,
@@ -16,11 +13,11 @@ import {
   parsePrhAllCompaniesZip,
   parsePrhCompany,
   parsePrhJsonArray,
-  PrhHttpError,
 } from '../sources/prh/index.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
-import { download, fileKind, kindOf, peek, syncFullFile } from './nordic-sync.ts';
-import { defineJob, type JobOptions, type JobRun } from './registry.ts';
+import { openSyncInput, SYNC_USER_AGENT, zipSource, type InputChoice } from '../sources/sync-input.ts';
+import { syncFullFile } from './nordic-sync.ts';
+import { defineJob, type JobRun } from './registry.ts';
 
 export const PRH_UPDATES_STATE = 'prh-updates';
 
@@ -43,28 +40,24 @@ const MAX_RETRY_AFTER_S = 120;
 
 const day = (d: Date, minusDays = 0) => new Date(d.getTime() - minusDays * 86_400_000).toISOString().slice(0, 10);
 
-async function recordsFromStream(input: Readable, rejects: RejectLog): Promise<AsyncIterable<NordicCompanyRecord>> {
-  if (kindOf(await peek(input, 4)) === 'zip') return parsePrhAllCompaniesZip(input, { rejects });
-  return parsePrhJsonArray(await maybeGunzip(input), { rejects });
-}
-
 /** `--file` (the ZIP, or the JSON array plain or gzipped), `--url`, or `${PRH_BASE_URL}/all_companies`. */
 async function openAllCompanies(
   ctx: AppContext,
-  opts: JobOptions,
+  opts: InputChoice,
   rejects: RejectLog,
 ): Promise<AsyncIterable<NordicCompanyRecord>> {
-  if (opts.file) {
-    if ((await fileKind(opts.file)) === 'zip') return parsePrhAllCompaniesZip(opts.file, { rejects });
-    return parsePrhJsonArray(await maybeGunzip(createReadStream(opts.file)), { rejects });
-  }
-  const url = opts.url ?? `${ctx.config.prhBaseUrl}/all_companies`;
-  return recordsFromStream(await download(url, 'application/zip'), rejects);
+  const input = await openSyncInput(opts, {
+    fallback: `${ctx.config.prhBaseUrl}/all_companies`,
+    accept: 'application/zip',
+  });
+  if (input.kind === 'zip') return parsePrhAllCompaniesZip(zipSource(input), { rejects });
+  return parsePrhJsonArray(input.stream, { rejects });
 }
 
 defineJob('prh', {
   description: 'Finnish companies: the PRH/YTJ all_companies file (absent companies are marked deregistered)',
   schedule: '0 3 * * 1', // weekly, Monday 03:00 UTC
+  options: ['file', 'url', 'limit'],
   async run(ctx, opts, job) {
     // A local file may be older than today: the page walk must start from the file's date.
     const fileTime = opts.file ? (await stat(opts.file)).mtime : ctx.clock.now();
@@ -89,24 +82,26 @@ defineJob('prh', {
   },
 });
 
-async function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fetchPrhPage(ctx.config.prhBaseUrl, { registrationDateStart, page }, (url, init) =>
-        fetch(url, init),
-      );
-    } catch (err) {
-      if (!(err instanceof PrhHttpError) || err.status !== 429 || attempt >= MAX_RETRIES_ON_429) throw err;
-      const after = Math.min(MAX_RETRY_AFTER_S, Number(/retry-after (\d+)/.exec(err.message)?.[1] ?? 30));
-      progress(`FI: PRH rate limit; waiting ${after} s`);
-      await new Promise((r) => setTimeout(r, after * 1000));
-    }
-  }
+function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
+  // The same user agent as the file downloads (sources/sync-input.ts).
+  return fetchPrhPage(
+    ctx.config.prhBaseUrl,
+    { registrationDateStart, page },
+    (url, init) => fetch(url, { ...init, headers: { ...init?.headers, 'user-agent': SYNC_USER_AGENT } }),
+    {
+      rateLimit: {
+        retries: MAX_RETRIES_ON_429,
+        maxWaitMs: MAX_RETRY_AFTER_S * 1000,
+        onWait: (ms) => progress(`FI: PRH rate limit; waiting ${Math.ceil(ms / 1000)} s`),
+      },
+    },
+  );
 }
 
 defineJob('prh-updates', {
   description: 'Finnish companies registered since the last run (PRH /companies pages; --limit caps one run)',
   schedule: '0 4 * * *', // daily 04:00 UTC
+  options: ['limit'],
   async run(ctx, opts, job) {
     const limit = opts.limit ?? DEFAULT_UPDATES_LIMIT;
     const now = ctx.clock.now();

@@ -8,6 +8,10 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 
+/**
+ * Every option `ncd sync` and the operator route can pass. Each job declares the ones it reads
+ * (`options` in its definition) and gets only those, typed; others given are ignored.
+ */
 export interface JobOptions {
   file?: string;
   url?: string;
@@ -18,6 +22,10 @@ export interface JobOptions {
   /** `sanctions`: the name of the list a file loads into (default: from the file, URL or format). */
   list?: string;
 }
+
+export type JobOptionName = keyof JobOptions;
+/** The options of a job that declares `K`, e.g. `OptionsOf<'file' | 'url' | 'limit'>`. */
+export type OptionsOf<K extends JobOptionName> = Pick<JobOptions, K>;
 
 export interface JobOutcome {
   recordsProcessed: number;
@@ -34,8 +42,10 @@ export interface JobRun {
   report(count: number): void;
 }
 
-export interface JobDefinition {
+export interface JobDefinition<K extends JobOptionName = JobOptionName> {
   description: string;
+  /** The options the job reads; its `run` gets these alone. */
+  options: readonly K[];
   /** Cron expression (UTC) for the scheduler; absent = run on demand only. */
   schedule?: string;
   /**
@@ -47,13 +57,20 @@ export interface JobDefinition {
   runAtStart?(ctx: AppContext): Promise<boolean>;
   /** false: the job writes too little to need VACUUM (ANALYZE) afterwards. Default true. */
   vacuum?: boolean;
-  run(ctx: AppContext, opts: JobOptions, run: JobRun): Promise<JobOutcome>;
+  run(ctx: AppContext, opts: OptionsOf<K>, run: JobRun): Promise<JobOutcome>;
 }
 
 export const JOBS: Record<string, JobDefinition> = {};
 
-export function defineJob(name: string, def: JobDefinition) {
+export function defineJob<K extends JobOptionName = never>(name: string, def: JobDefinition<K>) {
   JOBS[name] = def;
+}
+
+/** The declared options of a job, taken from what was given. */
+function declaredOptions(def: JobDefinition, given: JobOptions): JobOptions {
+  const out: Record<string, unknown> = {};
+  for (const key of def.options) if (given[key] !== undefined) out[key] = given[key];
+  return out as JobOptions;
 }
 
 export class UnknownJobError extends Error {}
@@ -170,7 +187,7 @@ export async function runJob(
       }
     };
     try {
-      const outcome = await def.run(ctx, opts, { id: runId, progress, report: reportCount });
+      const outcome = await def.run(ctx, declaredOptions(def, opts), { id: runId, progress, report: reportCount });
       // Statistics and visibility map after a load: the embedded engine has no autovacuum, and
       // on PostgreSQL it lags a bulk load by far.
       if (outcome.recordsProcessed > 0 && def.vacuum !== false) await ctx.repos.syncRuns.vacuumAnalyze();

@@ -7,12 +7,11 @@
 //   the previous list as it was);
 // - a delta applies its ADD/MOD/DEL records to the list in one transaction.
 // Every list also gets its own sync run (`sanctions:<list>`) for health's dataSources.
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import type { SanctionEntity } from '../domain/screening/types.ts';
-import { inBatches, maybeGunzip } from '../sources/json-array.ts';
+import { inBatches } from '../sources/json-array.ts';
 import {
   detectSanctionsFormat,
   parseEuFsfXml,
@@ -23,7 +22,8 @@ import {
   type FtmDeltaRecord,
   type SanctionsFormat,
 } from '../sources/sanctions/index.ts';
-import { defineJob, type JobOptions, type JobRun } from './registry.ts';
+import { openSyncInput, peek, type InputChoice } from '../sources/sync-input.ts';
+import { defineJob, type JobRun, type OptionsOf } from './registry.ts';
 
 export const JOB_NAME = 'sanctions';
 const BATCH = 1000;
@@ -43,49 +43,14 @@ export interface SanctionsInput {
   head: string;
 }
 
-/** Reads the first bytes and returns a stream that still starts at byte 0. */
-async function peek(input: Readable): Promise<{ head: Buffer; stream: Readable }> {
-  const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  while (size < HEAD_BYTES) {
-    const r = await it.next();
-    if (r.done) break;
-    chunks.push(r.value);
-    size += r.value.length;
-  }
-  async function* replay() {
-    try {
-      yield* chunks;
-      for (;;) {
-        const r = await it.next();
-        if (r.done) return;
-        yield r.value;
-      }
-    } finally {
-      await it.return?.();
-    }
-  }
-  return { head: Buffer.concat(chunks), stream: Readable.from(replay(), { objectMode: false }) };
-}
+type SanctionsOptions = OptionsOf<'file' | 'url' | 'list'>;
 
-export async function openSanctionsInput(opts: JobOptions, fallbackUrl: string): Promise<SanctionsInput> {
-  let raw: Readable;
-  let location: string;
-  if (opts.file) {
-    raw = createReadStream(opts.file);
-    location = opts.file;
-  } else {
-    const url = opts.url ?? fallbackUrl;
-    const res = await fetch(url, { headers: { 'user-agent': 'nordic-company-data' } });
-    if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}`);
-    raw = Readable.fromWeb(res.body as never);
-    location = new URL(url).pathname;
-  }
-  const { head, stream } = await peek(await maybeGunzip(raw));
-  const text = head.toString('utf8');
-  const fileName = path.posix.basename(location.replace(/\\/g, '/')).replace(/\.gz$/i, '');
+/** The file or download, unzipped, with its format told from its first bytes. */
+export async function openSanctionsInput(opts: InputChoice, fallbackUrl: string): Promise<SanctionsInput> {
+  const { stream, location } = await openSyncInput(opts, { fallback: fallbackUrl });
   try {
+    const text = (await peek(stream, HEAD_BYTES)).toString('utf8');
+    const fileName = path.posix.basename(location.replace(/\\/g, '/')).replace(/\.gz$/i, '');
     return { stream, location, format: detectSanctionsFormat(text, fileName), head: text };
   } catch (err) {
     stream.destroy();
@@ -101,7 +66,10 @@ const FILE_PARTS = /(^|[._-])(entities|ftm|delta|targets|simple|json|ndjson|csv|
  * OpenSanctions dataset folder (`…/default/entities.ftm.json` → `opensanctions-default`), so a
  * full file and its deltas land on the same list.
  */
-export function listNameFor(opts: JobOptions, input: Pick<SanctionsInput, 'location' | 'format'>): string {
+export function listNameFor(
+  opts: Pick<SanctionsOptions, 'list'>,
+  input: Pick<SanctionsInput, 'location' | 'format'>,
+): string {
   if (opts.list !== undefined) {
     if (!LIST_NAME.test(opts.list))
       throw new Error(`--list must be 1–63 letters, digits, '.', '_' or '-' (got "${opts.list}")`);
@@ -208,7 +176,7 @@ async function stageDelta(ctx: AppContext, input: SanctionsInput, job: JobRun, l
   return { read, ops, lastChange };
 }
 
-export async function runSanctionsSync(ctx: AppContext, opts: JobOptions, job: JobRun) {
+export async function runSanctionsSync(ctx: AppContext, opts: SanctionsOptions, job: JobRun) {
   const repo = ctx.repos.sanctions;
   const input = await openSanctionsInput(opts, ctx.config.sanctionsUrl);
   let list: string;
@@ -290,5 +258,6 @@ defineJob(JOB_NAME, {
   description:
     'PEP/sanctions list (SANCTIONS_URL, --url or --file; FtM entities or delta, targets.simple.csv, EU FSF XML, UN XML; gzip ok; --list NAME): replaces the list atomically, a delta patches it',
   schedule: '30 4 * * *', // daily 04:30 UTC (OpenSanctions publishes daily)
+  options: ['file', 'url', 'list'],
   run: runSanctionsSync,
 });

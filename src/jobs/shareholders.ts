@@ -4,19 +4,20 @@
 // transaction makes the run the year's data and recomputes group parents. A malformed line
 // stops the import and discards the run: the year keeps its previous data. Also `groups`, which
 // recomputes derived parents and group flags alone (after a registry load).
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { parseShareholderCsv, ShareholderParseError } from '../sources/aksjonaer/parse.ts';
-import { inBatches, maybeGunzip } from '../sources/json-array.ts';
-import { defineJob, type JobOptions } from './registry.ts';
+import { inBatches } from '../sources/json-array.ts';
+import { openSyncInput } from '../sources/sync-input.ts';
+import { defineJob, type OptionsOf } from './registry.ts';
 
 const BATCH = 5000;
 const PROGRESS_EVERY = 100_000;
 
+type ShareholdersOptions = OptionsOf<'file' | 'url' | 'year'>;
+
 /** `--year`, else the year in a file name like `aksjeeierbok_2024.csv`. */
-export function importYear(opts: JobOptions): number {
+export function importYear(opts: ShareholdersOptions): number {
   if (opts.year !== undefined) return opts.year;
   const source = opts.file ?? opts.url;
   const name = source ? path.basename(source.split(/[?#]/)[0]) : '';
@@ -25,15 +26,8 @@ export function importYear(opts: JobOptions): number {
   throw new Error(`Cannot tell the register year from "${name || 'the input'}": pass --year YYYY`);
 }
 
-async function openInput(opts: JobOptions): Promise<Readable> {
-  if (opts.file) return maybeGunzip(createReadStream(opts.file));
-  if (opts.url) {
-    const res = await fetch(opts.url);
-    if (!res.ok || !res.body) throw new Error(`${opts.url} answered ${res.status}`);
-    return maybeGunzip(Readable.fromWeb(res.body as never));
-  }
-  throw new Error('Aksjonærregisteret is ordered from Skatteetaten, not downloaded: give --file PATH (or --url URL)');
-}
+const NOT_DOWNLOADED =
+  'Aksjonærregisteret is ordered from Skatteetaten, not downloaded: give --file PATH (or --url URL)';
 
 /**
  * Error text goes to sync_runs, the CLI and logs. The parser quotes the bad value; a value in
@@ -49,10 +43,11 @@ export function redactPersonalNumbers(message: string): string {
 defineJob('shareholders', {
   description:
     'Aksjonærregisteret (Skatteetaten aksjeeierbok CSV, --file or --url, --year): replaces that year atomically',
-  async run(ctx: AppContext, opts, job) {
+  options: ['file', 'url', 'year'],
+  async run(ctx: AppContext, opts: ShareholdersOptions, job) {
     const year = importYear(opts);
     const repo = ctx.repos.shareholders;
-    const input = await openInput(opts);
+    const { stream: input } = await openSyncInput(opts, { missing: NOT_DOWNLOADED });
     const leftovers = await repo.discardLeftovers(job.id);
     if (leftovers) job.progress(`removed ${leftovers} rows left by an interrupted import`);
     const counts = { company: 0, person: 0, foreign: 0 };
@@ -107,6 +102,7 @@ defineJob('shareholders', {
 
 defineJob('groups', {
   description: 'Recompute derived group parents (registry parent, else majority shareholder) and isInGroup',
+  options: [],
   async run(ctx) {
     const r = await ctx.repos.groups.recompute();
     return { recordsProcessed: r.parentsChanged + r.groupFlagsChanged, details: { ...r } };

@@ -66,7 +66,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
     },
     ({ orgNumber, country }) =>
       runTool(log, 'lookup_company', async () =>
-        success(Lookup, await services.companies.lookup(country as CountryCode, orgNumber)),
+        success(Lookup, await services.companies.lookup(country as CountryCode, orgNumber, { caller })),
       ),
   );
 
@@ -141,7 +141,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
     },
     ({ orgNumber, country }) =>
       runTool(log, 'get_financials', async () => {
-        const c = await services.companies.lookup(country as CountryCode, orgNumber);
+        const c = await services.companies.lookup(country as CountryCode, orgNumber, { caller });
         const fields = Object.fromEntries(
           Object.entries(c._sources.fields).filter(([k]) => k === 'financials' || k === 'financialRatios'),
         );

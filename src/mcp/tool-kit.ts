@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { ApiError, ERROR_CATALOGUE } from '../errors.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
 import { COMPANY_SCHEMAS } from '../contract/company.ts';
-import type { AuthContext } from '../services/keys.ts';
+import type { AuthContext } from '../services/key-auth.ts';
 import type { Services } from '../services/index.ts';
 
 export interface ToolDeps {

@@ -3,9 +3,12 @@
 //   webhook-id        unique per message
 //   webhook-timestamp Unix seconds
 //   webhook-signature "v1,<base64 HMAC-SHA256(key, `${id}.${timestamp}.${body}`)>"
-// A secret "whsec_<base64>" means the key is the decoded bytes (the convention of the spec's
-// libraries); any other secret is used as its ASCII bytes.
-import { createHmac, randomUUID } from 'node:crypto';
+// The HMAC is the spec's reference library (`standardwebhooks`), so receivers verifying with any
+// of the spec's libraries agree with us by construction. A secret "whsec_<base64>" means the key
+// is the decoded bytes (the library's default); any other secret is used as its ASCII bytes (the
+// library's `raw` format), which isValidSigningSecret keeps to printable ASCII.
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
 const PREFIX = 'whsec_';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -21,15 +24,12 @@ export function isValidSigningSecret(secret: string): boolean {
   return PRINTABLE.test(secret);
 }
 
-export function signingKey(secret: string): Buffer {
-  return secret.startsWith(PREFIX) ? Buffer.from(secret.slice(PREFIX.length), 'base64') : Buffer.from(secret, 'latin1');
+function webhookFor(secret: string): Webhook {
+  return secret.startsWith(PREFIX) ? new Webhook(secret) : new Webhook(secret, { format: 'raw' });
 }
 
 export function signPayload(secret: string, msgId: string, timestampSec: number, body: string): string {
-  const mac = createHmac('sha256', signingKey(secret))
-    .update(`${msgId}.${timestampSec}.${body}`, 'utf8')
-    .digest('base64');
-  return `v1,${mac}`;
+  return webhookFor(secret).sign(msgId, new Date(timestampSec * 1000), body);
 }
 
 /** The three Standard Webhooks headers for one message. */

@@ -1,8 +1,9 @@
 // Company lookup and batch enrich: store first, Norwegian misses fetched live from brreg and
 // stored like any ingest (the next call is a store hit). Finnish and Swedish companies come
 // only from bulk syncs and are never fetched live.
-import type { AppContext } from '../context.ts';
 import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country } from '../domain/org-number.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { ReferenceData } from '../domain/reference-data.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type { BrregClient } from '../sources/brreg/client.ts';
 import type { CompanyReadRepository, StoredCompany } from '../store/company-reads.ts';
@@ -10,14 +11,23 @@ import type { CompanyWrite, CompanyWriteRepository } from '../store/company-writ
 import { buildCompanyRecord, type CompanyRecord } from './company-record.ts';
 import { fetchNorwegianCompanies } from './live-fetch.ts';
 import type { MarketContextService } from './market-context.ts';
+import type { LiveFetchMissRepository } from '../store/live-fetch-misses.ts';
+import type { BudgetCaller, LiveFetchBudget } from './live-fetch-budget.ts';
+import type { UnavailableReason } from '../domain/unavailable-reasons.ts';
 import { SOURCE } from '../domain/company.ts';
 
 export interface CompanyServiceDeps {
-  ctx: AppContext;
+  reference: ReferenceData;
+  clock: Clock;
   reads: CompanyReadRepository;
   writes: CompanyWriteRepository;
   brreg: BrregClient;
   market: MarketContextService;
+  /** Numbers brreg recently did not know: answered 404 without asking again. */
+  misses: LiveFetchMissRepository;
+  budget: LiveFetchBudget;
+  /** How long a 404/410 from brreg is remembered (LIVE_FETCH_NEGATIVE_TTL_HOURS). */
+  negativeTtlMs: number;
   /** Upstream requests in flight per call (DESIGN "Concurrency 10"). */
   concurrency?: number;
 }
@@ -29,6 +39,15 @@ export interface Pair {
 
 const WRITE_GROUP = 25;
 
+const secondsToNextUtcDay = (now: Date) =>
+  Math.max(
+    1,
+    Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000),
+  );
+
+/** The negative cache's name for Enhetsregisteret (live_fetch_misses.source). */
+const LIVE_SOURCE = 'brreg';
+
 const FULL = { financialsLimit: undefined, roles: true, subUnits: true, licenses: true } as const;
 
 /** A Norwegian record loaded from a bulk dump has no roles, accounts or sub-units yet. */
@@ -36,19 +55,35 @@ const isIncomplete = (c: StoredCompany) =>
   c.row.country === 'NO' && !c.row.is_deleted && c.row.fetched_at === null && c.row.roles_hash === null;
 
 export function createCompanyService(deps: CompanyServiceDeps) {
-  const { ctx, reads, writes, brreg } = deps;
+  const { reference, clock, reads, writes, brreg } = deps;
 
   /**
    * Store hits, then a live fetch of the Norwegian misses (and completion of records that
    * came from a bulk dump). Returns what is known after the fetch.
    */
-  async function resolveNorwegian(orgNumbers: string[]) {
+  async function resolveNorwegian(orgNumbers: string[], caller?: BudgetCaller) {
     let stored = await reads.load('NO', orgNumbers, FULL);
     const have = new Set(stored.map((s) => s.row.org_number));
-    const misses = orgNumbers.filter((n) => !have.has(n));
+    const now = clock.now();
+    const unknown = await deps.misses.remembered(
+      LIVE_SOURCE,
+      orgNumbers.filter((n) => !have.has(n)),
+      now,
+    );
+    const misses = orgNumbers.filter((n) => !have.has(n) && !unknown.has(n));
     const incomplete = stored.filter(isIncomplete).map((s) => s.row.org_number);
-    const result = { unavailable: [] as string[], notFound: [] as string[] };
+    const result = {
+      unavailable: [] as string[],
+      notFound: [...unknown],
+      reasons: new Map<string, UnavailableReason>(),
+    };
     if (!misses.length && !incomplete.length) return { stored, ...result };
+    // Misses first, then completions of bulk-loaded records, as far as the key's budget goes;
+    // an incomplete record beyond it is served as stored.
+    const wanted = [...misses, ...incomplete];
+    const admitted = await deps.budget.admit(caller, wanted.length);
+    for (const n of misses.slice(admitted)) result.reasons.set(n, 'live_fetch_budget');
+    const overBudget = misses.slice(admitted);
 
     // Companies are stored in groups while the others are still in flight; one transaction per
     // group keeps the (embedded) database's share of the event loop small.
@@ -58,7 +93,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       if (group.length) pending.push(writes.write(group));
       group = [];
     };
-    const outcome = await fetchNorwegianCompanies(brreg, [...misses, ...incomplete], {
+    const outcome = await fetchNorwegianCompanies(brreg, wanted.slice(0, admitted), {
       concurrency: deps.concurrency ?? 10,
       onFound: (w) => {
         group.push(w);
@@ -68,6 +103,11 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     flush();
     await Promise.all(pending);
     for (const n of outcome.gone) await writes.purge('NO', n);
+    await deps.misses.remember(
+      LIVE_SOURCE,
+      [...outcome.notFound, ...outcome.gone],
+      new Date(now.getTime() + deps.negativeTtlMs),
+    );
     const refetch = [...new Set([...outcome.found.map((w) => w.core.orgNumber), ...outcome.gone])];
     if (refetch.length) {
       const fresh = await reads.load('NO', refetch, FULL);
@@ -76,8 +116,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     }
     const missSet = new Set(misses);
     // An incomplete record whose completion failed is still served from the store.
-    result.unavailable = outcome.unavailable.filter((n) => missSet.has(n));
-    result.notFound = [...outcome.notFound, ...outcome.gone].filter(
+    result.unavailable = [...outcome.unavailable.filter((n) => missSet.has(n)), ...overBudget];
+    for (const [n, reason] of outcome.reasons) if (missSet.has(n)) result.reasons.set(n, reason);
+    result.notFound = [...result.notFound, ...outcome.notFound, ...outcome.gone].filter(
       (n) => missSet.has(n) || !stored.some((s) => s.row.org_number === n),
     );
     stored = stored.filter((s) => !outcome.gone.includes(s.row.org_number));
@@ -93,18 +134,31 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   return {
     validate,
 
-    async lookup(country: Country, rawOrgNumber: string, opts: { context?: boolean } = {}) {
+    /** The live-fetch protection as the health diagnostics show it. */
+    async liveFetchDiagnostics() {
+      return {
+        negativeCacheHours: deps.negativeTtlMs / 3_600_000,
+        rememberedNotFound: await deps.misses.countActive(clock.now()),
+        dailyBudgets: { ...deps.budget.budgets },
+      };
+    },
+
+    async lookup(country: Country, rawOrgNumber: string, opts: { context?: boolean; caller?: BudgetCaller } = {}) {
       const orgNumber = validate(country, rawOrgNumber, 'params.orgNumber');
       let company: StoredCompany | undefined;
       if (country === 'NO') {
-        const r = await resolveNorwegian([orgNumber]);
+        const r = await resolveNorwegian([orgNumber], opts.caller);
         company = r.stored[0];
+        if (!company && r.reasons.get(orgNumber) === 'live_fetch_budget') {
+          const retryAfter = secondsToNextUtcDay(clock.now());
+          throw new ApiError('live_fetch_budget_exceeded', { headers: { 'Retry-After': retryAfter } });
+        }
         if (!company && r.unavailable.length) throw new ApiError('upstream_unavailable');
       } else {
         company = (await reads.load(country, [orgNumber], FULL))[0];
       }
       if (!company) throw new ApiError('company_not_found');
-      const record = buildCompanyRecord(company, ctx.reference, { labels: true });
+      const record = buildCompanyRecord(company, reference, { labels: true });
       if (!opts.context) return record;
       const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
       return {
@@ -115,7 +169,16 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     },
 
     /** Batch enrich: one answer per distinct (country, number); misses reported, never fatal. */
-    async enrich(pairs: Pair[]): Promise<{ data: CompanyRecord[]; notFound: Pair[]; unavailable: Pair[] }> {
+    async enrich(
+      pairs: Pair[],
+      caller?: BudgetCaller,
+    ): Promise<{
+      data: CompanyRecord[];
+      notFound: Pair[];
+      unavailable: Pair[];
+      unavailableReasons: Record<string, UnavailableReason>;
+    }> {
+      const unavailableReasons: Record<string, UnavailableReason> = {};
       const seen = new Set<string>();
       const unique = pairs.filter((p) => {
         const k = `${p.country}:${p.orgNumber}`;
@@ -129,9 +192,12 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       const found = new Map<string, StoredCompany>();
       for (const [country, numbers] of byCountry) {
         if (country === 'NO') {
-          const r = await resolveNorwegian(numbers);
+          const r = await resolveNorwegian(numbers, caller);
           for (const s of r.stored) found.set(`NO:${s.row.org_number}`, s);
-          for (const n of r.unavailable) unavailable.push({ orgNumber: n, country });
+          for (const n of r.unavailable) {
+            unavailable.push({ orgNumber: n, country });
+            unavailableReasons[n] = r.reasons.get(n) ?? 'upstream_error';
+          }
         } else {
           for (const s of await reads.load(country, numbers, FULL)) found.set(`${country}:${s.row.org_number}`, s);
         }
@@ -140,10 +206,10 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       for (const p of unique) {
         const k = `${p.country}:${p.orgNumber}`;
         const s = found.get(k);
-        if (s) data.push(buildCompanyRecord(s, ctx.reference));
+        if (s) data.push(buildCompanyRecord(s, reference));
         else if (!unavailableSet.has(k)) notFound.push(p);
       }
-      return { data, notFound, unavailable };
+      return { data, notFound, unavailable, unavailableReasons };
     },
   };
 }

@@ -102,7 +102,7 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
   const financials = computeRatios(
     c.financials.map((f) => ({ ...financial(f, r.org_number), accountsType: f.accounts_type })),
   ).map(({ accountsType: _a, ...rest }) => rest);
-  const hasEnrichment = r.primary_domain !== null || r.enriched_domains.length > 0;
+  const hasWebProfile = r.primary_domain !== null || r.enriched_domains.length > 0;
   const hasHandles = Boolean(r.linkedin_handle || r.facebook_handle || r.instagram_handle || r.twitter_handle);
   const municipality = reference.municipality(r.business_address_muni_no);
   const fields: Record<string, FieldSource | null | undefined> = {
@@ -115,9 +115,9 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
         ? SOURCE.aksjonaer
         : stored.companyCore
       : null,
-    domain: hasEnrichment ? (stored.domain ?? SOURCE.enrichment) : null,
-    socialHandles: hasHandles ? (stored.socialHandles ?? SOURCE.enrichment) : null,
-    technologies: r.technologies.length ? (stored.technologies ?? SOURCE.enrichment) : null,
+    domain: hasWebProfile ? (stored.domain ?? SOURCE.webProfile) : null,
+    socialHandles: hasHandles ? (stored.socialHandles ?? SOURCE.webProfile) : null,
+    technologies: r.technologies.length ? (stored.technologies ?? SOURCE.webProfile) : null,
     shareholders: c.owners?.largestShareholder ? SOURCE.aksjonaer : null,
   };
   const labels = opts.labels

@@ -1,9 +1,9 @@
 // Coverage and freshness: the country x category table of the latest nightly snapshot (cached in
 // this process for an hour, as the table changes once a night), and health's per-source status.
-import type { AppContext } from '../context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { DATA_SOURCES } from '../domain/data-sources.ts';
-import { COVERAGE_CATEGORIES, type CoverageCell } from '../store/coverage.ts';
-import type { DataSourceStatus } from '../store/sync-runs.ts';
+import { COVERAGE_CATEGORIES, type CoverageCell, type CoverageRepository } from '../store/coverage.ts';
+import type { DataSourceStatus, SyncRunRepository } from '../store/sync-runs.ts';
 
 export const COVERAGE_CACHE_MS = 60 * 60 * 1000;
 
@@ -21,15 +21,21 @@ export interface SourceStatus extends Omit<DataSourceStatus, 'lastSync' | 'statu
 
 const NEVER: SourceStatus = { lastSync: null, status: 'never', recordsProcessed: 0, lastSuccess: null, message: null };
 
-export function createCoverageService(ctx: AppContext) {
+export interface CoverageServiceDeps {
+  coverage: CoverageRepository;
+  syncRuns: SyncRunRepository;
+  clock: Clock;
+}
+
+export function createCoverageService(deps: CoverageServiceDeps) {
   let cached: { table: CoverageTable; expiresAt: number } | undefined;
 
   return {
     /** The latest snapshot as a table, and for how many more seconds it may be cached. */
     async table(): Promise<{ table: CoverageTable; maxAgeSeconds: number }> {
-      const now = ctx.clock.now().getTime();
+      const now = deps.clock.now().getTime();
       if (!cached || cached.expiresAt <= now) {
-        const snapshot = await ctx.repos.coverage.latest();
+        const snapshot = await deps.coverage.latest();
         const table: CoverageTable = {
           snapshotAt: snapshot?.takenAt ?? null,
           countries: [...new Set((snapshot?.cells ?? []).map((c) => c.country))],
@@ -48,7 +54,7 @@ export function createCoverageService(ctx: AppContext) {
      * and the latest success. Sub-sources recorded as `source:part` (a sanctions list) follow.
      */
     async dataSources(): Promise<Record<string, SourceStatus>> {
-      const runs = await ctx.repos.syncRuns.latestBySource();
+      const runs = await deps.syncRuns.latestBySource();
       const out: Record<string, SourceStatus> = {};
       for (const [source, jobs] of Object.entries(DATA_SOURCES)) {
         const mine = jobs.map((j) => runs[j]).filter((r): r is DataSourceStatus => r !== undefined);

@@ -2,9 +2,10 @@
 // headers, and the addresses its host resolves to), sealed with AES-256-GCM and served back
 // masked: header names without values, never the signing secret.
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
-import { checkDestination } from '../net/index.ts';
+import { checkDestination, type Resolver } from '../net/index.ts';
 import {
   ConfigUnreadableError,
   destinationAad as aadOf,
@@ -21,8 +22,13 @@ import {
   type WebhookConfig,
   type WebhookConfigInput,
 } from '../push/webhook-config.ts';
-import { DestinationNameTakenError, sealedOf, type DestinationRow } from '../store/destinations.ts';
-import type { AuthContext } from './keys.ts';
+import {
+  DestinationNameTakenError,
+  sealedOf,
+  type DestinationRepository,
+  type DestinationRow,
+} from '../store/destinations.ts';
+import type { AuthContext } from './key-auth.ts';
 
 export type DestinationType = 'webhook';
 
@@ -60,9 +66,19 @@ function addressMessage(reason: string): string {
   }
 }
 
-export function createDestinationService(ctx: AppContext) {
-  const repo = ctx.repos.destinations;
-  const keyring = destinationKeyring(ctx.config.secretKey);
+export interface DestinationServiceDeps {
+  destinations: DestinationRepository;
+  resolver: Resolver;
+  clock: Clock;
+  /** Seals destination configs. */
+  secretKey: string;
+  /** Read per call: the address policy follows the running config. */
+  config: Pick<Config, 'allowPrivateDestinations'>;
+}
+
+export function createDestinationService(deps: DestinationServiceDeps) {
+  const repo = deps.destinations;
+  const keyring = destinationKeyring(deps.secretKey);
 
   /** Validates and vets a config; throws a 400 listing every problem. */
   async function checkConfig(input: WebhookConfigInput): Promise<WebhookConfig> {
@@ -72,7 +88,7 @@ export function createDestinationService(ctx: AppContext) {
       // Read per call: the policy follows the running config (an operator may flip it).
       const check = await checkDestination(
         config.url,
-        webhookNetPolicy({ resolver: ctx.resolver, allowPrivate: ctx.config.allowPrivateDestinations }),
+        webhookNetPolicy({ resolver: deps.resolver, allowPrivate: deps.config.allowPrivateDestinations }),
       );
       if (!check.ok) errors.push({ path: 'body.config.url', message: addressMessage(check.reason) });
     }
@@ -126,7 +142,7 @@ export function createDestinationService(ctx: AppContext) {
           type: input.type,
           isActive: input.isActive ?? true,
           config: sealConfig(config, aadOf(id), keyring),
-          now: ctx.clock.now(),
+          now: deps.clock.now(),
         });
         return view(row, config);
       } catch (err) {
@@ -165,7 +181,7 @@ export function createDestinationService(ctx: AppContext) {
         type: patch.type,
         isActive: patch.isActive,
         config: config ? sealConfig(config, aadOf(existing.id), keyring) : undefined,
-        now: ctx.clock.now(),
+        now: deps.clock.now(),
       });
       if (!row) throw new ApiError('destination_not_found');
       return config ? view(row, config) : strictView(row);

@@ -2,10 +2,10 @@
 // levels to the root, then take the descendants breadth-first, at most 500 members, one query
 // per level. Parent links come from the registry, else from the majority shareholder
 // (store/groups.ts derives them after every shareholder import).
-import type { AppContext } from '../context.ts';
 import { SOURCE } from '../domain/company.ts';
 import { buildTree, collectMembers, findRoot, GROUP_LIMITS, linkSources } from '../domain/group-tree.ts';
 import { ApiError } from '../errors.ts';
+import type { GroupRepository } from '../store/groups.ts';
 import { norwegianOrgNumber } from './shareholders.ts';
 
 const LINK_SOURCE: Record<string, string> = { registry: SOURCE.brreg, shareholders: SOURCE.aksjonaer };
@@ -21,8 +21,12 @@ function treeSources(links: Record<string, number>) {
   return { attribution: [...new Set(attribution)], fields: { companyCore: SOURCE.brreg, groupHierarchy: hierarchy } };
 }
 
-export function createGroupService(ctx: AppContext) {
-  const repo = ctx.repos.groups;
+export interface GroupServiceDeps {
+  groups: GroupRepository;
+}
+
+export function createGroupService(deps: GroupServiceDeps) {
+  const repo = deps.groups;
   return {
     async tree(rawOrgNumber: string) {
       const orgNumber = norwegianOrgNumber(rawOrgNumber, 'params.orgNumber');

@@ -1,46 +1,116 @@
-// Use cases, built once per app on the shared context.
+// Composition of the use cases, built once per app: each factory gets only what it uses from
+// the shared context. Config values read per call (baseUrl, upgradeUrl, the address policy) are
+// passed as a narrowed view of the live config: the test harness sets the public URLs after
+// listening, and tests flip the address policy.
 import type { AppContext } from '../context.ts';
+import { createChangeFeedService } from './change-feed.ts';
 import { createCompanyService } from './companies.ts';
-import { createKeyService } from './keys.ts';
+import { createCoverageService } from './coverage.ts';
 import { createDestinationService } from './destinations.ts';
-import { createPushService } from './push.ts';
+import { createGroupService } from './groups.ts';
+import { createHealthService } from './health.ts';
+import { createInspectionService } from './inspections.ts';
+import { createKeyAuthService } from './key-auth.ts';
+import { createKeyManagementService } from './key-management.ts';
+import { createLicenseService } from './licenses.ts';
 import { createMarketContext } from './market-context.ts';
 import { createPagination } from './pagination.ts';
+import { createPushService } from './push.ts';
+import { createScreeningService } from './screening.ts';
 import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
-import { createGroupService } from './groups.ts';
-import { createEnrichmentService } from './enrichment.ts';
-import { createInspectionService } from './inspections.ts';
-import { createLicenseService } from './licenses.ts';
-import { createScreeningService } from './screening.ts';
-import { createCoverageService } from './coverage.ts';
+import { createWebProfileService } from './web-profile.ts';
+import { createLiveFetchBudget } from './live-fetch-budget.ts';
 
 export function createServices(ctx: AppContext) {
-  const pagination = createPagination(ctx);
-  const market = createMarketContext(ctx);
+  const { repos, config, clock, log, reference, rateWindows } = ctx;
+  const keyAuth = createKeyAuthService({
+    apiKeys: repos.apiKeys,
+    usage: repos.usage,
+    rateWindows,
+    clock,
+    log,
+    secretKey: config.secretKey,
+    config,
+  });
+  const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
+  const market = createMarketContext({ reads: repos.companyReads, clock });
   const companies = createCompanyService({
-    ctx,
-    reads: ctx.repos.companyReads,
-    writes: ctx.repos.companyWrites,
+    reference,
+    reads: repos.companyReads,
+    writes: repos.companyWrites,
     brreg: ctx.upstreams.brreg,
     market,
+    clock,
+    misses: repos.liveFetchMisses,
+    budget: createLiveFetchBudget({
+      windows: rateWindows,
+      budgets: config.liveFetch.dailyBudget,
+      now: () => clock.now(),
+    }),
+    negativeTtlMs: config.liveFetch.negativeTtlMs,
   });
-  const destinations = createDestinationService(ctx);
+  const destinations = createDestinationService({
+    destinations: repos.destinations,
+    resolver: ctx.resolver,
+    clock,
+    secretKey: config.secretKey,
+    config,
+  });
+  const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
   return {
-    keys: createKeyService(ctx),
+    keyAuth,
+    keys: createKeyManagementService({
+      apiKeys: repos.apiKeys,
+      usage: repos.usage,
+      accessRequests: repos.accessRequests,
+      auth: keyAuth,
+      rateWindows,
+      clock,
+      mailer: ctx.mailer,
+      log,
+      config,
+    }),
     pagination,
     market,
-    search: createSearchService(ctx, pagination, market),
+    search: createSearchService({
+      search: repos.companySearch,
+      reads: repos.companyReads,
+      reference,
+      pagination,
+      market,
+    }),
+    changeFeed: createChangeFeedService({
+      search: repos.companySearch,
+      reads: repos.companyReads,
+      reference,
+      pagination,
+    }),
     companies,
     destinations,
-    push: createPushService({ ctx, companies, destinations }),
-    shareholders: createShareholderService(ctx),
-    groups: createGroupService(ctx),
-    enrichment: createEnrichmentService(ctx),
-    inspections: createInspectionService(ctx, pagination),
-    licenses: createLicenseService(ctx, pagination),
-    screening: createScreeningService(ctx),
-    coverage: createCoverageService(ctx),
+    push: createPushService({ resolver: ctx.resolver, clock, log, config, companies, destinations }),
+    shareholders: createShareholderService({ shareholders: repos.shareholders }),
+    groups: createGroupService({ groups: repos.groups }),
+    webProfile: createWebProfileService({ webProfile: repos.webProfile }),
+    inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),
+    licenses: createLicenseService({ licenses: repos.licenses, clock, pagination }),
+    screening: createScreeningService({
+      sanctions: repos.sanctions,
+      companyReads: repos.companyReads,
+      shareholders: repos.shareholders,
+      clock,
+    }),
+    coverage,
+    health: createHealthService({
+      store: ctx.store,
+      records: repos.health,
+      coverage,
+      companies,
+      upstreams: ctx.upstreams.guards,
+      clock,
+      syncSecret: config.syncSecret,
+      statementTimeoutMs: config.statementTimeoutMs,
+    }),
   };
 }
 

@@ -1,9 +1,15 @@
 // GET /api/inspections: Mattilsynet inspection visits with filters, sorts, tier-capped pages,
 // signed cursors bound to the query and the shared cursor-depth guard.
-import type { AppContext } from '../context.ts';
+import type { ReferenceData } from '../domain/reference-data.ts';
 import { invalid } from '../errors.ts';
-import type { InspectionFilters, InspectionRow, InspectionSort, SortOrder } from '../store/inspections.ts';
-import type { AuthContext } from './keys.ts';
+import type {
+  InspectionFilters,
+  InspectionRepository,
+  InspectionRow,
+  InspectionSort,
+  SortOrder,
+} from '../store/inspections.ts';
+import type { AuthContext } from './key-auth.ts';
 import type { Pagination } from './pagination.ts';
 
 export interface InspectionQuery extends InspectionFilters {
@@ -41,7 +47,13 @@ function validate(q: InspectionQuery): InspectionFilters {
   return { orgNumber, minRating, maxRating, postnr, fromDate, toDate };
 }
 
-export function createInspectionService(ctx: AppContext, pages: Pagination) {
+export interface InspectionServiceDeps {
+  inspections: InspectionRepository;
+  reference: ReferenceData;
+  pagination: Pagination;
+}
+
+export function createInspectionService(deps: InspectionServiceDeps) {
   function item(r: InspectionRow) {
     return {
       id: String(r.id),
@@ -52,7 +64,7 @@ export function createInspectionService(ctx: AppContext, pages: Pagination) {
       // A visit has a day, not a time: served as midnight UTC of that day.
       date: `${r.date}T00:00:00.000Z`,
       office: r.office,
-      municipality: ctx.reference.municipality(r.municipality_no)?.name ?? null,
+      municipality: deps.reference.municipality(r.municipality_no)?.name ?? null,
       municipalityNo: r.municipality_no,
       upstreamId: r.upstream_id,
       venueId: r.venue_id,
@@ -75,17 +87,18 @@ export function createInspectionService(ctx: AppContext, pages: Pagination) {
       const filters = validate(q);
       const sort = q.sort ?? 'date';
       const order = q.order ?? 'desc';
-      const bound = { ...filters, sort, order };
-      const after = pages.open('inspections', bound, q.cursor);
-      if (after) await pages.guardDepth(caller);
-      const limit = pages.pageSize(caller, q.limit);
-      const page = await ctx.repos.inspections.list(filters, sort, order, limit + 1, after);
-      const hasMore = page.rows.length > limit;
-      return {
-        data: page.rows.slice(0, limit).map(item),
-        nextCursor: hasMore ? pages.next('inspections', bound, page.positions[limit - 1]) : null,
-        hasMore,
-      };
+      const page = await deps.pagination.page(
+        caller,
+        {
+          scope: 'inspections',
+          bound: { ...filters, sort, order },
+          cursor: q.cursor,
+          limit: q.limit,
+          depthGuard: true,
+        },
+        (limit, after) => deps.inspections.list(filters, sort, order, limit, after),
+      );
+      return { data: page.rows.map(item), nextCursor: page.nextCursor, hasMore: page.hasMore };
     },
   };
 }

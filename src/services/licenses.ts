@@ -1,10 +1,10 @@
 // GET /api/licenses: alcohol and tobacco licences with filters, sorts, tier-capped pages,
 // signed cursors bound to the query and the shared cursor-depth guard. Rows have the shape of
 // the licenses[] of company records (licenseItem), so a licence looks the same everywhere.
-import type { AppContext } from '../context.ts';
-import type { LicenseFilters, LicenseSort, SortOrder } from '../store/licenses.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { LicenseFilters, LicenseRepository, LicenseSort, SortOrder } from '../store/licenses.ts';
 import { licenseItem } from './company-record.ts';
-import type { AuthContext } from './keys.ts';
+import type { AuthContext } from './key-auth.ts';
 import type { Pagination } from './pagination.ts';
 
 export interface LicenseQuery {
@@ -19,7 +19,13 @@ export interface LicenseQuery {
   cursor?: string;
 }
 
-export function createLicenseService(ctx: AppContext, pages: Pagination) {
+export interface LicenseServiceDeps {
+  licenses: LicenseRepository;
+  clock: Clock;
+  pagination: Pagination;
+}
+
+export function createLicenseService(deps: LicenseServiceDeps) {
   return {
     async list(caller: AuthContext, q: LicenseQuery) {
       const { orgNumber, registerType, licenseTypeCode, municipalityNo, activeOnly } = q;
@@ -35,23 +41,21 @@ export function createLicenseService(ctx: AppContext, pages: Pagination) {
         sort,
         order,
       };
-      const after = pages.open('licenses', bound, q.cursor);
-      if (after) await pages.guardDepth(caller);
-      const limit = pages.pageSize(caller, q.limit);
-      const filters: LicenseFilters = {
-        orgNumber,
-        registerType,
-        licenseTypeCode,
-        municipalityNo,
-        activeAt: activeOnly ? ctx.clock.now() : undefined,
-      };
-      const page = await ctx.repos.licenses.list(filters, sort, order, limit + 1, after);
-      const hasMore = page.rows.length > limit;
-      return {
-        data: page.rows.slice(0, limit).map(licenseItem),
-        nextCursor: hasMore ? pages.next('licenses', bound, page.positions[limit - 1]) : null,
-        hasMore,
-      };
+      const page = await deps.pagination.page(
+        caller,
+        { scope: 'licenses', bound, cursor: q.cursor, limit: q.limit, depthGuard: true },
+        (limit, after) => {
+          const filters: LicenseFilters = {
+            orgNumber,
+            registerType,
+            licenseTypeCode,
+            municipalityNo,
+            activeAt: activeOnly ? deps.clock.now() : undefined,
+          };
+          return deps.licenses.list(filters, sort, order, limit, after);
+        },
+      );
+      return { data: page.rows.map(licenseItem), nextCursor: page.nextCursor, hasMore: page.hasMore };
     },
   };
 }

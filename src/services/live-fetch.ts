@@ -7,6 +7,7 @@ import type { CompanyWrite } from '../store/company-writes.ts';
 import { mapEnhet, mapRegnskap, mapRoller, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregClient } from '../sources/brreg/client.ts';
 import type { BrregEnhet } from '../sources/brreg/types.ts';
+import { reasonOfFailure, type UnavailableReason } from '../domain/unavailable-reasons.ts';
 
 export interface FetchOutcome {
   found: CompanyWrite[];
@@ -16,6 +17,8 @@ export interface FetchOutcome {
   gone: string[];
   /** The registry failed or timed out for these; nothing is known. */
   unavailable: string[];
+  /** Why each of `unavailable` is. */
+  reasons: Map<string, UnavailableReason>;
 }
 
 export interface FetchOptions {
@@ -32,7 +35,11 @@ export async function fetchNorwegianCompanies(
   opts: FetchOptions = {},
 ): Promise<FetchOutcome> {
   const slot = pLimit(opts.concurrency ?? 10);
-  const out: FetchOutcome = { found: [], notFound: [], gone: [], unavailable: [] };
+  const out: FetchOutcome = { found: [], notFound: [], gone: [], unavailable: [], reasons: new Map() };
+  const fail = (n: string, err: unknown) => {
+    out.unavailable.push(n);
+    out.reasons.set(n, reasonOfFailure((err as { kind?: string }).kind));
+  };
   const found = (w: CompanyWrite) => {
     out.found.push(w);
     opts.onFound?.(w);
@@ -68,8 +75,8 @@ export async function fetchNorwegianCompanies(
         subUnits: subUnits.map(mapUnderenhet),
         fetched: true,
       });
-    } catch {
-      out.unavailable.push(n);
+    } catch (err) {
+      fail(n, err);
     }
   }
 
@@ -80,8 +87,8 @@ export async function fetchNorwegianCompanies(
       if (r.kind === 'found' || r.kind === 'deleted') enhet = r.enhet;
       else if (r.kind === 'gone') out.gone.push(n);
       else out.notFound.push(n);
-    } catch {
-      out.unavailable.push(n);
+    } catch (err) {
+      fail(n, err);
     }
     if (enhet) await complete(n, enhet);
   }

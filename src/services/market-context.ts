@@ -1,7 +1,8 @@
 // Aggregate context (include=context): companies and median employee count in the same
 // municipality and in the same NACE division, computed from the store and cached for ten
 // minutes, so a page of search results costs at most a few aggregate queries.
-import type { AppContext } from '../context.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { CompanyReadRepository } from '../store/company-reads.ts';
 
 const TTL_MS = 10 * 60_000;
 
@@ -10,17 +11,22 @@ export interface MarketContext {
   industry: { naceDivision: string | null; companies: number; medianEmployees: number | null };
 }
 
-export function createMarketContext(ctx: AppContext) {
+export interface MarketContextDeps {
+  reads: CompanyReadRepository;
+  clock: Clock;
+}
+
+export function createMarketContext(deps: MarketContextDeps) {
   const cache = new Map<string, { at: number; value: MarketContext }>();
 
   return {
     async for(municipalityNo: string | null, naceCode: string | null): Promise<MarketContext> {
       const division = naceCode?.slice(0, 2) ?? null;
       const k = `${municipalityNo}|${division}`;
-      const now = ctx.clock.now().getTime();
+      const now = deps.clock.now().getTime();
       const hit = cache.get(k);
       if (hit && now - hit.at < TTL_MS) return hit.value;
-      const rows = await ctx.repos.companyReads.context(municipalityNo, division);
+      const rows = await deps.reads.context(municipalityNo, division);
       const m = rows.find((r) => r.scope === 'municipality')!;
       const i = rows.find((r) => r.scope === 'industry')!;
       const value: MarketContext = {

@@ -1,12 +1,15 @@
 // POST /api/push/{destinationName}: load full records (Norwegian misses fetched live, as
 // enrich does) and send them to the destination in exactly one request. A failed delivery is
 // a result, not an error: the batch is reported in errors[] with a fixed class; no retry.
-import type { AppContext } from '../context.ts';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
+import type { Resolver } from '../net/index.ts';
 import { deliverWebhook, type DeliveryFailure } from '../push/deliver.ts';
 import type { CompanyService } from './companies.ts';
 import type { DestinationService } from './destinations.ts';
-import type { AuthContext } from './keys.ts';
+import type { AuthContext } from './key-auth.ts';
 
 export interface PushResult {
   destination: string;
@@ -21,7 +24,11 @@ export interface PushResult {
 }
 
 export interface PushServiceDeps {
-  ctx: AppContext;
+  resolver: Resolver;
+  clock: Clock;
+  log: Pick<Logger, 'info'>;
+  /** Read per call: the address policy follows the running config. */
+  config: Pick<Config, 'allowPrivateDestinations'>;
   companies: CompanyService;
   destinations: DestinationService;
   /** Delivery deadline; default 10 s (PUSH_TIMEOUT_MS). */
@@ -29,7 +36,7 @@ export interface PushServiceDeps {
 }
 
 export function createPushService(deps: PushServiceDeps) {
-  const { ctx, companies, destinations } = deps;
+  const { log, companies, destinations } = deps;
 
   return {
     async push(caller: AuthContext, destinationName: string, rawOrgNumbers: string[]): Promise<PushResult> {
@@ -46,23 +53,26 @@ export function createPushService(deps: PushServiceDeps) {
       if (details.length) throw new ApiError('validation_failed', { details });
 
       const { row, config } = await destinations.forPush(caller, destinationName);
-      const found = await companies.enrich(orgNumbers.map((orgNumber) => ({ orgNumber, country: 'NO' as const })));
+      const found = await companies.enrich(
+        orgNumbers.map((orgNumber) => ({ orgNumber, country: 'NO' as const })),
+        caller,
+      );
       const body = JSON.stringify({ companies: found.data });
       const outcome = await deliverWebhook(config, body, {
-        resolver: ctx.resolver,
-        allowPrivate: ctx.config.allowPrivateDestinations,
-        now: ctx.clock.now(),
+        resolver: deps.resolver,
+        allowPrivate: deps.config.allowPrivateDestinations,
+        now: deps.clock.now(),
         timeoutMs: deps.timeoutMs,
       });
       // The host only: webhook URLs often carry tokens in the path or query.
       const host = new URL(config.url).host;
       if (outcome.ok) {
-        ctx.log.info(
+        log.info(
           { destinationId: row.id, host, companies: found.data.length, status: outcome.status, bytes: body.length },
           'push delivered',
         );
       } else {
-        ctx.log.info(
+        log.info(
           {
             destinationId: row.id,
             host,

@@ -1,11 +1,10 @@
 // Shareholder views of Aksjonærregisteret: the holders of one company (natural persons only on
 // request, and then with name and birth year only) and what one company holds. ownershipPct is
 // computed here, at read time, from the stored counts.
-import type { AppContext } from '../context.ts';
 import { ownershipPct } from '../domain/group-tree.ts';
 import { isValidNorwegianOrgNumber } from '../domain/org-number.ts';
 import { invalid } from '../errors.ts';
-import type { PositionRow } from '../store/shareholders.ts';
+import type { PositionRow, ShareholderRepository } from '../store/shareholders.ts';
 
 /** 400 unless a 9-digit Norwegian number with a valid check digit. */
 export function norwegianOrgNumber(raw: string, path: string): string {
@@ -36,8 +35,12 @@ function position(p: PositionRow) {
   };
 }
 
-export function createShareholderService(ctx: AppContext) {
-  const repo = ctx.repos.shareholders;
+export interface ShareholderServiceDeps {
+  shareholders: ShareholderRepository;
+}
+
+export function createShareholderService(deps: ShareholderServiceDeps) {
+  const repo = deps.shareholders;
   return {
     async byInvestee(rawOrgNumber: string, opts: { year?: number; includePersons?: boolean }) {
       const orgNumber = norwegianOrgNumber(rawOrgNumber, 'params.orgNumber');

@@ -1,41 +1,8 @@
-// Streams the elements of one large JSON array (registry dumps, optionally gzipped) without
-// holding the array: one element in memory at a time.
+// Streams the elements of one large JSON array without holding the array: the reader of every
+// array-shaped source (brreg dumps, PRH all_companies, licence files). Only the elements of one
+// chunk of text are in memory at a time.
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip } from 'node:zlib';
-
-/** Unzips the stream when it starts with the gzip magic bytes; passes it through otherwise. */
-export async function maybeGunzip(input: Readable): Promise<Readable> {
-  const first: Buffer | null = await new Promise((resolve, reject) => {
-    const onReadable = () => {
-      cleanup();
-      resolve(input.read(2) as Buffer | null);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(null);
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    const cleanup = () => {
-      input.off('readable', onReadable);
-      input.off('end', onEnd);
-      input.off('error', onError);
-    };
-    input.once('readable', onReadable);
-    input.once('end', onEnd);
-    input.once('error', onError);
-  });
-  if (first) input.unshift(first);
-  if (first && first[0] === 0x1f && first[1] === 0x8b) {
-    const gunzip = createGunzip();
-    input.once('error', (err) => gunzip.destroy(err));
-    return input.pipe(gunzip);
-  }
-  return input;
-}
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -69,7 +36,7 @@ class ArraySplitter {
     let i = 0;
     if (!this.started && chunk.length) {
       this.started = true;
-      // A leading byte-order mark is not part of the text (as stream-json had it).
+      // A leading byte-order mark is not part of the text (editors on Windows write one).
       if (chunk.charCodeAt(0) === 0xfeff) i = 1;
     }
     let from = this.inElement ? 0 : -1;
@@ -149,28 +116,45 @@ class ArraySplitter {
   }
 }
 
+/** A text that is not one JSON array; `detail` says what is wrong without quoting the text. */
+export class JsonArrayError extends Error {
+  constructor(
+    label: string,
+    readonly detail: string,
+    options?: ErrorOptions,
+  ) {
+    super(`${label}: cannot read the JSON array: ${detail}`, options);
+  }
+}
+
+/**
+ * Yields the elements of the array in `input`, in order. The elements a chunk completes are all
+ * parsed before the first of them is yielded, so an error in a chunk comes before any of its
+ * elements: a reader that counts what it consumed knows the error is at or after the next one.
+ */
 export async function* readJsonArray<T>(input: Readable, label: string): AsyncGenerator<T> {
   const splitter = new ArraySplitter();
   const decoder = new StringDecoder('utf8');
   let index = 0;
   // JSON.parse quotes the offending text in its message; a dump's text holds names and
   // addresses, which must not reach logs or the sync run record, so only the position is told.
-  const parse = (text: string): T => {
-    index++;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new Error(`element ${index} is not valid JSON`);
-    }
-  };
+  const parse = (texts: string[]): T[] =>
+    texts.map((text) => {
+      index++;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new Error(`element ${index} is not valid JSON`);
+      }
+    });
   try {
     for await (const chunk of input as AsyncIterable<Buffer | string>) {
-      for (const text of splitter.push(typeof chunk === 'string' ? chunk : decoder.write(chunk))) yield parse(text);
+      yield* parse(splitter.push(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
     }
-    for (const text of splitter.push(decoder.end())) yield parse(text);
+    yield* parse(splitter.push(decoder.end()));
     splitter.end();
   } catch (err) {
-    throw new Error(`${label}: cannot read the JSON array: ${(err as Error).message}`, { cause: err });
+    throw new JsonArrayError(label, (err as Error).message, { cause: err });
   } finally {
     if (!input.destroyed) input.destroy();
   }

@@ -4,7 +4,17 @@
 import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 
-export type UpstreamFailure = 'timeout' | 'network' | 'status' | 'too-large' | 'malformed' | 'redirect';
+export type UpstreamFailure =
+  | 'timeout'
+  | 'network'
+  | 'status'
+  | 'too-large'
+  | 'malformed'
+  | 'redirect'
+  /** Not sent: the circuit breaker is open after repeated failures of this upstream. */
+  | 'circuit-open'
+  /** Not sent: the shared request budget of this upstream host is spent for now. */
+  | 'throttled';
 
 export class UpstreamError extends Error {
   constructor(

@@ -132,6 +132,87 @@ export function createApiKeyRepository(db: Kysely<Database>) {
     },
 
     /**
+     * Crash recovery of a registration (issue 20): when a project of this name exists but was
+     * never used — registered with the same e-mail, still on its first key, no request ever
+     * counted, no destination — its key is deactivated and a new one issued for the same
+     * project. This is what a client whose registration answer was lost (process killed after
+     * the commit) needs; a project that was used in any way stays its owner's. Returns the
+     * deactivated key's prefix, or undefined when the project is not reclaimable.
+     */
+    async reclaimUnused(p: Pick<NewProject, 'nameKey' | 'email' | 'keyHash' | 'keyPrefix'>) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const project = await trx
+            .selectFrom('projects as p')
+            .innerJoin('project_usage as u', 'u.project_id', 'p.id')
+            .select(['p.id'])
+            .where('p.name_key', '=', p.nameKey)
+            .where('p.active', '=', true)
+            .where(sql<boolean>`lower(p.email) = lower(${p.email})`)
+            .where('u.total', '=', 0)
+            .where(({ not, exists, selectFrom }) =>
+              not(exists(selectFrom('destinations as d').select('d.id').whereRef('d.project_id', '=', 'p.id'))),
+            )
+            .forUpdate()
+            .executeTakeFirst();
+          if (!project) return undefined;
+          const keys = await trx
+            .selectFrom('api_keys')
+            .select(['id', 'key_prefix', 'active'])
+            .where('project_id', '=', project.id)
+            .execute();
+          if (keys.length !== 1 || !keys[0].active) return undefined; // rotated: it was used
+          await trx
+            .updateTable('api_keys')
+            .set({ active: false, deactivated_at: sql`now()` })
+            .where('id', '=', keys[0].id)
+            .execute();
+          await trx
+            .insertInto('api_keys')
+            .values({ project_id: project.id, key_hash: p.keyHash, key_prefix: p.keyPrefix, rotated_from: null })
+            .execute();
+          return { projectId: project.id, deactivated: keys[0].key_prefix };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, 'api_keys_key_prefix_key')) throw new KeyPrefixCollisionError();
+        throw err;
+      }
+    },
+
+    /** Every key of every project, newest first, for `ncd keys list` (no hashes). */
+    async listKeys(opts: { project?: string; includeInactive?: boolean } = {}) {
+      let q = db
+        .selectFrom('api_keys as k')
+        .innerJoin('projects as p', 'p.id', 'k.project_id')
+        .innerJoin('project_usage as u', 'u.project_id', 'p.id')
+        .select([
+          'k.key_prefix as keyPrefix',
+          'p.name as projectName',
+          'p.tier as tier',
+          'k.active as active',
+          'k.created_at as createdAt',
+          'k.deactivated_at as deactivatedAt',
+          'u.total as requests',
+        ])
+        .orderBy('k.created_at', 'desc')
+        .orderBy('k.id', 'desc');
+      if (!opts.includeInactive) q = q.where('k.active', '=', true);
+      if (opts.project) q = q.where('p.name_key', '=', opts.project);
+      return (await q.execute()).map((r) => ({ ...r, requests: Number(r.requests) }));
+    },
+
+    /** Deactivates one key by its prefix; false when there is no active key with it. */
+    async deactivateByPrefix(keyPrefix: string): Promise<boolean> {
+      const r = await db
+        .updateTable('api_keys')
+        .set({ active: false, deactivated_at: sql`now()` })
+        .where('key_prefix', '=', keyPrefix)
+        .where('active', '=', true)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /**
      * Deactivates the presented key and creates its replacement for the same project (same
      * tier, limits and usage). Returns undefined when the key is no longer active.
      */

@@ -1,8 +1,8 @@
 // Batched ingest of company records. Each part (core, roles, financials, sub-units) carries a
 // content hash; a part is written, and updated_at bumped, only when its hash changes, so a
 // re-sync of identical data changes nothing and the change feed carries real changes only.
-import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+// The core is written here, the other parts in company-parts.ts.
+import { sql, type Kysely } from 'kysely';
 import {
   normaliseCompanyName,
   type CompanyCore,
@@ -10,6 +10,9 @@ import {
   type RoleInput,
   type SubUnitInput,
 } from '../domain/company.ts';
+import { PARENT_SOURCE } from '../domain/group-tree.ts';
+import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
+import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
 
 export interface CompanyWrite {
@@ -36,14 +39,7 @@ export interface WriteResult {
   unchanged: number;
 }
 
-type Db = Kysely<Database> | Transaction<Database>;
-
-const hash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('hex');
-
-// [column, postgres type, value]: one list drives the INSERT column list, the record type of
-// jsonb_to_recordset and the UPDATE SET clause.
-type Column = [string, string, (c: CompanyCore) => unknown];
-const CORE_COLUMNS: Column[] = [
+const CORE_COLUMNS: Column<CompanyCore>[] = [
   ['country', 'text', (c) => c.country],
   ['org_number', 'text', (c) => c.orgNumber],
   ['name', 'text', (c) => c.name],
@@ -88,22 +84,19 @@ const CORE_COLUMNS: Column[] = [
   ['description', 'text', (c) => c.description],
   ['last_submitted_accounts_year', 'text', (c) => c.lastSubmittedAccountsYear],
 ];
-const CORE_NAMES = CORE_COLUMNS.map(([n]) => n);
-const RECORD_TYPE = [
-  ...CORE_COLUMNS.map(([n, t]) => `${n} ${t}`),
-  'content_hash text',
-  'source text',
-  'fetched boolean',
-].join(', ');
-const UPDATABLE = CORE_NAMES.filter((n) => n !== 'country' && n !== 'org_number');
+const CORE_NAMES = columnNames(CORE_COLUMNS);
+const RECORD_TYPE = recordType(CORE_COLUMNS, ['content_hash text', 'source text', 'fetched boolean']);
+const UPDATES = setFromExcluded(CORE_NAMES.filter((n) => n !== 'country' && n !== 'org_number'));
 
 // The registry parent wins; without one, a parent derived from shareholders (groups.ts) stays.
 // is_in_group is raised with a parent here; the "has children" half and its lowering come with
 // the set-based recompute (after shareholder imports and full brreg loads).
-const PARENT = `COALESCE(EXCLUDED.registry_parent_org_number,
-  CASE WHEN companies.parent_source = 'shareholders' THEN companies.parent_org_number END)`;
-const PARENT_SOURCE = `CASE WHEN EXCLUDED.registry_parent_org_number IS NOT NULL THEN 'registry'
-  WHEN companies.parent_source = 'shareholders' THEN 'shareholders' END`;
+const REGISTRY = sql.lit(PARENT_SOURCE.registry);
+const SHAREHOLDERS = sql.lit(PARENT_SOURCE.shareholders);
+const PARENT = sql`COALESCE(EXCLUDED.registry_parent_org_number,
+  CASE WHEN companies.parent_source = ${SHAREHOLDERS} THEN companies.parent_org_number END)`;
+const PARENT_FROM = sql`CASE WHEN EXCLUDED.registry_parent_org_number IS NOT NULL THEN ${REGISTRY}
+  WHEN companies.parent_source = ${SHAREHOLDERS} THEN ${SHAREHOLDERS} END`;
 
 async function readStoredHashes(db: Db, writes: CompanyWrite[]): Promise<Map<string, string>> {
   const stored = await sql<{ org_number: string; content_hash: string }>`
@@ -123,20 +116,14 @@ async function upsertCores(
   // unchanged register then costs one indexed read per batch instead of a write per row.
   // Into a store that was empty the read finds nothing (or what a concurrent writer added, which
   // the ON CONFLICT … WHERE below still leaves alone when unchanged), so it is skipped.
-  const hashes = writes.map((w) => hash(w.core));
+  const hashes = writes.map((w) => contentHash(w.core));
   const storedHash = opts.storeWasEmpty ? new Map<string, string>() : await readStoredHashes(db, writes);
   const todo = writes
     .map((w, i) => ({ w, h: hashes[i] }))
     .filter(({ w, h }) => storedHash.get(w.core.orgNumber) !== h || w.fetched);
   if (!todo.length) return { insertedIds: new Set(), changedIds: new Set() };
   const rows = todo.map(({ w, h }) => {
-    const r: Record<string, unknown> = {};
-    for (const [name, , get] of CORE_COLUMNS) {
-      const v = get(w.core);
-      // jsonb_to_recordset reads a missing key as NULL, as it does a JSON null: leaving nulls out
-      // makes a quarter less text to build, send and parse on a registry row.
-      if (v !== null) r[name] = v;
-    }
+    const r = recordOf(CORE_COLUMNS, w.core, true);
     r.content_hash = h;
     r.source = w.core.source;
     r.fetched = w.fetched === true;
@@ -145,14 +132,14 @@ async function upsertCores(
   const res = await sql<{ id: number; inserted: boolean; changed: boolean }>`
     INSERT INTO companies (${sql.raw(CORE_NAMES.join(', '))}, parent_org_number, parent_source, is_in_group, content_hash, sources, fetched_at)
     SELECT ${sql.raw(CORE_NAMES.map((n) => `x.${n}`).join(', '))},
-           x.registry_parent_org_number, CASE WHEN x.registry_parent_org_number IS NULL THEN NULL ELSE 'registry' END,
+           x.registry_parent_org_number, CASE WHEN x.registry_parent_org_number IS NULL THEN NULL ELSE ${REGISTRY} END,
            x.registry_parent_org_number IS NOT NULL,
            x.content_hash, jsonb_build_object('companyCore', x.source), CASE WHEN x.fetched THEN now() END
     FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(RECORD_TYPE)})
     ON CONFLICT (country, org_number) DO UPDATE SET
-      ${sql.raw(UPDATABLE.map((n) => `${n} = EXCLUDED.${n}`).join(', '))},
-      parent_org_number = ${sql.raw(PARENT)},
-      parent_source = ${sql.raw(PARENT_SOURCE)},
+      ${sql.raw(UPDATES)},
+      parent_org_number = ${PARENT},
+      parent_source = ${PARENT_FROM},
       is_in_group = companies.is_in_group OR EXCLUDED.registry_parent_org_number IS NOT NULL,
       content_hash = EXCLUDED.content_hash,
       sources = companies.sources || EXCLUDED.sources,
@@ -166,213 +153,6 @@ async function upsertCores(
   };
 }
 
-/** What one company's parts did in this write, applied in one UPDATE at the end. */
-interface Effects {
-  id: number;
-  roles_hash?: string;
-  has_roles?: boolean;
-  fin?: boolean;
-  sub_units_hash?: string;
-  changed?: boolean;
-}
-
-async function insertRoles(db: Db, targets: { id: number; roles: RoleInput[] }[]) {
-  await sql`DELETE FROM roles WHERE company_id = ANY(${targets.map((t) => t.id)}::bigint[])`.execute(db);
-  const rows = targets.flatMap((t) =>
-    t.roles.map((r) => ({
-      company_id: t.id,
-      group_code: r.groupCode,
-      group_description: r.groupDescription,
-      role_type_code: r.roleTypeCode,
-      role_type_description: r.roleTypeDescription,
-      person_first_name: r.personFirstName,
-      person_middle_name: r.personMiddleName,
-      person_last_name: r.personLastName,
-      person_birth_year: r.personBirthYear,
-      entity_org_number: r.entityOrgNumber,
-      entity_name: r.entityName,
-      elected_by: r.electedBy,
-      responsibility_share: r.responsibilityShare,
-      position: r.position,
-    })),
-  );
-  for (let i = 0; i < rows.length; i += 5000) {
-    await sql`INSERT INTO roles (company_id, group_code, group_description, role_type_code, role_type_description, person_first_name,
-        person_middle_name, person_last_name, person_birth_year, entity_org_number, entity_name, elected_by, responsibility_share, position)
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5000))}::jsonb) AS x(company_id bigint, group_code text,
-        group_description text, role_type_code text, role_type_description text, person_first_name text, person_middle_name text,
-        person_last_name text, person_birth_year integer, entity_org_number text, entity_name text, elected_by text,
-        responsibility_share text, position integer)`.execute(db);
-  }
-}
-
-/** Upserts financial rows; returns the companies where a row was added or changed. */
-async function upsertFinancials(db: Db, targets: { id: number; financials: FinancialInput[] }[]): Promise<number[]> {
-  const rows = targets.flatMap((t) =>
-    t.financials.map((f) => ({
-      company_id: t.id,
-      upstream_id: f.upstreamId,
-      accounts_type: f.accountsType,
-      period_from: f.periodFrom,
-      period_to: f.periodTo,
-      currency: f.currency,
-      revenue: f.revenue,
-      operating_profit: f.operatingProfit,
-      net_result: f.netResult,
-      equity: f.equity,
-      total_assets: f.totalAssets,
-      total_liabilities: f.totalLiabilities,
-      source: f.source,
-    })),
-  );
-  // Earlier years are kept: the registry serves only recent ones, so depth grows over time.
-  const changed = new Set<number>();
-  for (let i = 0; i < rows.length; i += 5000) {
-    const res = await sql<{ company_id: number }>`
-      INSERT INTO financials (company_id, upstream_id, accounts_type, period_from, period_to, currency, revenue,
-        operating_profit, net_result, equity, total_assets, total_liabilities, source)
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + 5000))}::jsonb) AS x(company_id bigint, upstream_id text,
-        accounts_type text, period_from date, period_to date, currency text, revenue bigint, operating_profit bigint,
-        net_result bigint, equity bigint, total_assets bigint, total_liabilities bigint, source text)
-      ON CONFLICT (company_id, period_to, accounts_type) DO UPDATE SET
-        upstream_id = EXCLUDED.upstream_id, period_from = EXCLUDED.period_from, currency = EXCLUDED.currency,
-        revenue = EXCLUDED.revenue, operating_profit = EXCLUDED.operating_profit, net_result = EXCLUDED.net_result,
-        equity = EXCLUDED.equity, total_assets = EXCLUDED.total_assets, total_liabilities = EXCLUDED.total_liabilities,
-        source = EXCLUDED.source
-      WHERE (financials.upstream_id, financials.period_from, financials.currency, financials.revenue, financials.operating_profit,
-             financials.net_result, financials.equity, financials.total_assets, financials.total_liabilities)
-        IS DISTINCT FROM (EXCLUDED.upstream_id, EXCLUDED.period_from, EXCLUDED.currency, EXCLUDED.revenue, EXCLUDED.operating_profit,
-             EXCLUDED.net_result, EXCLUDED.equity, EXCLUDED.total_assets, EXCLUDED.total_liabilities)
-      RETURNING company_id`.execute(db);
-    for (const r of res.rows) changed.add(r.company_id);
-  }
-  return [...changed];
-}
-
-/** One UPDATE for every company a write touched: part hashes, provenance, revenue, updated_at. */
-async function applyEffects(db: Db, effects: Map<number, Effects>) {
-  const rows = [...effects.values()];
-  if (!rows.length) return;
-  await sql`UPDATE companies c SET
-      roles_hash = COALESCE(x.roles_hash, c.roles_hash),
-      sub_units_hash = COALESCE(x.sub_units_hash, c.sub_units_hash),
-      latest_revenue = CASE WHEN x.fin THEN (SELECT f.revenue FROM financials f WHERE f.company_id = c.id
-                         ORDER BY f.period_to DESC, (f.accounts_type = 'SELSKAP') DESC LIMIT 1) ELSE c.latest_revenue END,
-      sources = (c.sources
-                 || CASE WHEN x.has_roles IS TRUE THEN '{"roles":"Brønnøysundregistrene"}'::jsonb ELSE '{}'::jsonb END
-                 || CASE WHEN x.fin THEN '{"financials":"Regnskapsregisteret"}'::jsonb ELSE '{}'::jsonb END)
-                - CASE WHEN x.has_roles IS FALSE THEN 'roles' ELSE '' END,
-      updated_at = CASE WHEN x.changed THEN now() ELSE c.updated_at END
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-      AS x(id bigint, roles_hash text, has_roles boolean, fin boolean, sub_units_hash text, changed boolean)
-    WHERE c.id = x.id`.execute(db);
-}
-
-interface PartTarget {
-  id: number;
-  orgNumber: string;
-  storedRolesHash: string | null;
-  storedSubUnitsHash: string | null;
-  roles?: RoleInput[];
-  financials?: FinancialInput[];
-  subUnits?: SubUnitInput[];
-}
-
-/** Writes roles, accounts and sub-units of known companies; returns the ids that changed. */
-async function writeParts(db: Db, country: string, targets: PartTarget[]): Promise<Set<number>> {
-  const effects = new Map<number, Effects>();
-  const effect = (id: number) => effects.get(id) ?? (effects.set(id, { id }), effects.get(id)!);
-  const roleTargets: { id: number; roles: RoleInput[] }[] = [];
-  for (const t of targets) {
-    if (!t.roles) continue;
-    const h = hash(t.roles);
-    if (h === t.storedRolesHash) continue;
-    roleTargets.push({ id: t.id, roles: t.roles });
-    Object.assign(effect(t.id), { roles_hash: h, has_roles: t.roles.length > 0, changed: true });
-  }
-  if (roleTargets.length) await insertRoles(db, roleTargets);
-
-  const finTargets = targets.filter((t) => t.financials?.length).map((t) => ({ id: t.id, financials: t.financials! }));
-  if (finTargets.length)
-    for (const id of await upsertFinancials(db, finTargets)) Object.assign(effect(id), { fin: true, changed: true });
-
-  const parents = targets.filter((t) => t.subUnits);
-  if (parents.length) {
-    const changedParents = new Set(
-      await upsertSubUnits(
-        db,
-        country,
-        parents.flatMap((p) => p.subUnits!),
-      ),
-    );
-    // A unit no longer listed under its parent is gone from the registry's search.
-    const lists = parents.map((p) => ({ parent: p.orgNumber, units: p.subUnits!.map((u) => u.orgNumber) }));
-    const gone = await sql<{ parent_org_number: string }>`DELETE FROM sub_units s
-      USING jsonb_to_recordset(${JSON.stringify(lists)}::jsonb) AS x(parent text, units text[])
-      WHERE s.country = ${country} AND s.parent_org_number = x.parent AND NOT (s.org_number = ANY(x.units))
-      RETURNING s.parent_org_number`.execute(db);
-    for (const g of gone.rows) changedParents.add(g.parent_org_number);
-    for (const p of parents) {
-      const h = hash(p.subUnits!.map((s) => s.orgNumber).sort());
-      if (h !== p.storedSubUnitsHash) Object.assign(effect(p.id), { sub_units_hash: h });
-      if (h !== p.storedSubUnitsHash || changedParents.has(p.orgNumber)) effect(p.id).changed = true;
-    }
-  }
-  await applyEffects(db, effects);
-  return new Set([...effects.values()].filter((e) => e.changed).map((e) => e.id));
-}
-
-async function findTargets(db: Db, country: string, orgNumbers: string[]) {
-  const rows = await sql<{ id: number; org_number: string; roles_hash: string | null; sub_units_hash: string | null }>`
-    SELECT id, org_number, roles_hash, sub_units_hash FROM companies
-    WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
-  return new Map(rows.rows.map((r) => [r.org_number, r]));
-}
-
-const subUnitHash = (s: SubUnitInput) => hash(s);
-
-/** Upserts sub-units; returns the parent org numbers whose sub-units changed. */
-export async function upsertSubUnits(db: Db, country: string, units: SubUnitInput[]): Promise<string[]> {
-  if (!units.length) return [];
-  const rows = units.map((s) => ({
-    country,
-    org_number: s.orgNumber,
-    parent_org_number: s.parentOrgNumber,
-    name: s.name,
-    org_form_code: s.orgFormCode,
-    nace_code1: s.naceCode1,
-    nace_description1: s.naceDescription1,
-    employee_count: s.employeeCount,
-    address_street: s.address?.street ?? null,
-    address_postal_code: s.address?.postalCode ?? null,
-    address_city: s.address?.city ?? null,
-    address_municipality: s.address?.municipality ?? null,
-    address_muni_no: s.address?.municipalityNumber ?? null,
-    start_date: s.startDate,
-    closure_date: s.closureDate,
-    is_deleted: s.isDeleted,
-    content_hash: subUnitHash(s),
-  }));
-  const res = await sql<{ parent_org_number: string | null }>`
-    INSERT INTO sub_units (country, org_number, parent_org_number, name, org_form_code, nace_code1, nace_description1,
-      employee_count, address_street, address_postal_code, address_city, address_municipality, address_muni_no,
-      start_date, closure_date, is_deleted, content_hash)
-    SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(country text, org_number text, parent_org_number text,
-      name text, org_form_code text, nace_code1 text, nace_description1 text, employee_count integer, address_street text,
-      address_postal_code text, address_city text, address_municipality text, address_muni_no text, start_date date,
-      closure_date date, is_deleted boolean, content_hash text)
-    ON CONFLICT (country, org_number) DO UPDATE SET
-      parent_org_number = EXCLUDED.parent_org_number, name = EXCLUDED.name, org_form_code = EXCLUDED.org_form_code,
-      nace_code1 = EXCLUDED.nace_code1, nace_description1 = EXCLUDED.nace_description1, employee_count = EXCLUDED.employee_count,
-      address_street = EXCLUDED.address_street, address_postal_code = EXCLUDED.address_postal_code,
-      address_city = EXCLUDED.address_city, address_municipality = EXCLUDED.address_municipality,
-      address_muni_no = EXCLUDED.address_muni_no, start_date = EXCLUDED.start_date, closure_date = EXCLUDED.closure_date,
-      is_deleted = EXCLUDED.is_deleted, content_hash = EXCLUDED.content_hash, updated_at = now()
-    WHERE sub_units.content_hash IS DISTINCT FROM EXCLUDED.content_hash
-    RETURNING parent_org_number`.execute(db);
-  return [...new Set(res.rows.map((r) => r.parent_org_number).filter((p): p is string => p !== null))];
-}
-
 export function createCompanyWriteRepository(db: Kysely<Database>) {
   return {
     /** Writes a batch in one transaction: all of it or none of it. */
@@ -383,27 +163,16 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
-          const known = await findTargets(
+          const { targets } = await findTargets(
             trx,
             country,
-            withParts.map((w) => w.core.orgNumber),
+            withParts.map((w) => ({
+              orgNumber: w.core.orgNumber,
+              roles: w.roles,
+              financials: w.financials,
+              subUnits: w.subUnits,
+            })),
           );
-          const targets: PartTarget[] = withParts.flatMap((w) => {
-            const k = known.get(w.core.orgNumber);
-            return k
-              ? [
-                  {
-                    id: k.id,
-                    orgNumber: w.core.orgNumber,
-                    storedRolesHash: k.roles_hash,
-                    storedSubUnitsHash: k.sub_units_hash,
-                    roles: w.roles,
-                    financials: w.financials,
-                    subUnits: w.subUnits,
-                  },
-                ]
-              : [];
-          });
           for (const id of await writeParts(trx, country, targets)) changedIds.add(id);
         }
         for (const id of insertedIds) changedIds.delete(id);
@@ -425,26 +194,9 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
     ): Promise<{ changed: number; unknown: number }> {
       if (!parts.length) return { changed: 0, unknown: 0 };
       return db.transaction().execute(async (trx) => {
-        const known = await findTargets(
-          trx,
-          country,
-          parts.map((p) => p.orgNumber),
-        );
-        const targets: PartTarget[] = [];
-        let unknown = 0;
-        for (const p of parts) {
-          const k = known.get(p.orgNumber);
-          if (!k) unknown++;
-          else
-            targets.push({
-              id: k.id,
-              orgNumber: p.orgNumber,
-              storedRolesHash: k.roles_hash,
-              storedSubUnitsHash: k.sub_units_hash,
-              roles: p.roles,
-              financials: p.financials,
-            });
-        }
+        // Sub-units never come this way, whatever else the objects carry.
+        const only = parts.map((p) => ({ orgNumber: p.orgNumber, roles: p.roles, financials: p.financials }));
+        const { targets, unknown } = await findTargets(trx, country, only);
         return { changed: (await writeParts(trx, country, targets)).size, unknown };
       });
     },

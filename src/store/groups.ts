@@ -2,7 +2,7 @@
 // majority shareholder of the latest shareholder year), is_in_group, and the reads the group
 // walk needs. Recomputing is set-based SQL over the whole table, never a loop per company.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { GroupMember } from '../domain/group-tree.ts';
+import { PARENT_SOURCE, type GroupMember } from '../domain/group-tree.ts';
 import type { Database } from './schema.ts';
 
 export interface RecomputeResult {
@@ -52,8 +52,8 @@ export async function recomputeGroups(db: Transaction<Database>): Promise<Recomp
     derived AS MATERIALIZED (
       SELECT c.id, c.org_number, c.parent_org_number AS old_parent, c.parent_source AS old_source, c.is_in_group AS old_in_group,
              COALESCE(c.registry_parent_org_number, m.parent) AS parent,
-             CASE WHEN c.registry_parent_org_number IS NOT NULL THEN 'registry'
-                  WHEN m.parent IS NOT NULL THEN 'shareholders' END AS source
+             CASE WHEN c.registry_parent_org_number IS NOT NULL THEN ${sql.lit(PARENT_SOURCE.registry)}
+                  WHEN m.parent IS NOT NULL THEN ${sql.lit(PARENT_SOURCE.shareholders)} END AS source
       FROM companies c LEFT JOIN majority m ON m.org_number = c.org_number
       WHERE c.country = 'NO'
     ),

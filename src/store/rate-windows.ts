@@ -21,10 +21,12 @@ export interface WindowResult {
 
 export interface RateWindows {
   backend: 'redis' | 'postgres' | 'memory';
-  /** Takes one point from `key` in a window of `points` per `durationSec`. */
-  consume(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
+  /** Takes `cost` points (default 1) from `key` in a window of `points` per `durationSec`. */
+  consume(name: string, key: string, points: number, durationSec: number, cost?: number): Promise<WindowResult>;
   /** Reads a window without taking a point. */
   peek(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
+  /** Resolves once the backend can count (Redis connected), or after `timeoutMs` regardless. */
+  ready(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,9 +36,24 @@ export interface RateWindowOptions {
   namespace: string;
 }
 
+const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_CONNECT_TIMEOUT_MS = 1000;
+const REDIS_MAX_RECONNECT_DELAY_MS = 500;
+
 export function createRateWindows(opts: RateWindowOptions): RateWindows {
+  // Fail fast while Redis is away: no offline queue (a command with no connection fails at once
+  // instead of waiting for a reconnect), a deadline on every command (a network that drops
+  // packets), and reconnect attempts at most 500 ms apart, so keyed requests answer 503 within
+  // a second during an outage and counting resumes within about a second of Redis returning.
   const redis = opts.redisUrl
-    ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+    ? new Redis(opts.redisUrl, {
+        enableOfflineQueue: false,
+        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+        connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+        maxRetriesPerRequest: 0,
+        retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_MAX_RECONNECT_DELAY_MS),
+        lazyConnect: false,
+      })
     : undefined;
   redis?.on('error', () => undefined); // reported through failed consume() calls
   const backend = redis ? 'redis' : opts.pgPool ? 'postgres' : 'memory';
@@ -50,7 +67,14 @@ export function createRateWindows(opts: RateWindowOptions): RateWindows {
     let l = limiters.get(id);
     if (!l) {
       const keyPrefix = `${opts.namespace}:${name}`;
-      if (redis) l = new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration: durationSec });
+      if (redis)
+        l = new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix,
+          points,
+          duration: durationSec,
+          rejectIfRedisNotReady: true,
+        });
       else if (opts.pgPool)
         l = new RateLimiterPostgres({
           storeClient: opts.pgPool,
@@ -76,9 +100,9 @@ export function createRateWindows(opts: RateWindowOptions): RateWindows {
 
   return {
     backend,
-    async consume(name, key, limit, durationSec) {
+    async consume(name, key, limit, durationSec, cost = 1) {
       try {
-        return fromRes(await limiter(name, durationSec).consume(key, 1), limit, true);
+        return fromRes(await limiter(name, durationSec).consume(key, cost), limit, true);
       } catch (err) {
         if (err instanceof RateLimiterRes) return fromRes(err, limit, true);
         throw err;
@@ -88,6 +112,18 @@ export function createRateWindows(opts: RateWindowOptions): RateWindows {
       const res = await limiter(name, durationSec).get(key);
       if (!res) return { allowed: true, remaining: limit, resetMs: durationSec * 1000 };
       return fromRes(res, limit, false);
+    },
+    async ready(timeoutMs) {
+      if (!redis || redis.status === 'ready') return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutMs);
+        redis.once('ready', done);
+        function done() {
+          clearTimeout(timer);
+          redis!.off('ready', done);
+          resolve();
+        }
+      });
     },
     async close() {
       if (redis) await redis.quit().catch(() => undefined);

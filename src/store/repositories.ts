@@ -11,7 +11,7 @@ import { createCompanyReadRepository } from './company-reads.ts';
 import { createCompanyWriteRepository } from './company-writes.ts';
 import { createSyncSeenRepository } from './sync-seen.ts';
 import { createDeferredIndexes } from './deferred-indexes.ts';
-import { createEnrichmentRepository } from './enrichment.ts';
+import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
@@ -21,6 +21,7 @@ import { createLicenseRepository } from './licenses.ts';
 import { createSanctionsRepository } from './sanctions.ts';
 import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
+import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   return {
@@ -34,7 +35,7 @@ export function createRepositories(db: Kysely<Database>) {
     companyWrites: createCompanyWriteRepository(db),
     syncSeen: createSyncSeenRepository(db),
     deferredIndexes: createDeferredIndexes(db),
-    enrichment: createEnrichmentRepository(db),
+    webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
     companySearch: createCompanySearchRepository(db),
     shareholders: createShareholderRepository(db),
@@ -43,6 +44,7 @@ export function createRepositories(db: Kysely<Database>) {
     licenses: createLicenseRepository(db),
     sanctions: createSanctionsRepository(db),
     jobLeases: createJobLeaseRepository(db),
+    liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
   };
 }

@@ -15,6 +15,9 @@
 // - **joined neighbours**: adjacent tokens joined count as one more token ("Kim Jong-Un" /
 //   "Kim Jongun"), and a two-token name joined is keyed like a one-word name ("Abdul Rahman" /
 //   "Abdulrahman").
+// - **skeleton pairs** `~A+B`: the consonant skeletons (domain/screening/script.ts) of every pair
+//   of name tokens, so that a name written in a script without vowels (Arabic, Hebrew …) finds
+//   its Latin spelling ("فرناندو بيريز" / "Fernando Pérez" share "~brnnd+brs").
 // The trigram key stays: it orders the retrieved candidates (similarity()) before the limit.
 import { analyseName, codesOf, type NameToken } from '../domain/screening/normalise.ts';
 import type { NameKind } from '../domain/screening/types.ts';
@@ -67,6 +70,13 @@ export function matchKeys(name: string, kind: NameKind): MatchKeys {
   const significant = analysed.tokens.filter((t) => t.role !== 'particle' && t.codes.length > 0);
   const keys = new Set<string>();
   phoneticPairs(significant, keys);
+  // Skeletons are short (Haddad is "d"): a pair must have four letters in all to be selective.
+  const skeletons = [...new Set(significant.map((t) => t.skeleton).filter(Boolean))].slice(0, MAX_PAIR_TOKENS);
+  for (let i = 0; i < skeletons.length; i++) {
+    for (let j = i + 1; j < skeletons.length; j++) {
+      if (skeletons[i].length + skeletons[j].length >= 4) keys.add(`~${pair(skeletons[i], skeletons[j])}`);
+    }
+  }
   // Spelling and joined keys use the tokens that identify a name: a missing patronymic or a
   // generic word ("Holding") is common, a misspelt one is no reason to look further.
   const tokens = significant.filter((t) => t.role !== 'patronymic' && t.role !== 'generic').slice(0, MAX_UNITS);

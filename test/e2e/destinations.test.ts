@@ -230,7 +230,7 @@ describe('storage', () => {
     const { destinationKeyring, sealConfig, destinationAad } = await import('../../src/push/config-crypto.ts');
     const { randomUUID } = await import('node:crypto');
     const id = randomUUID();
-    const projectId = (await server.services.keys.authenticate(key))!.projectId;
+    const projectId = (await server.services.keyAuth.authenticate(key))!.projectId;
     const foreign = destinationKeyring('a-different-secret-key-of-32-characters-or-more');
     await server.ctx.repos.destinations.insert({
       id,

@@ -46,6 +46,20 @@ describe('GET /api/health', () => {
     expect(r.body.dataSources.inspections).toMatchObject({ status: 'error', recordsProcessed: 3, lastSuccess: null });
   });
 
+  it('shows the upstream protection in the diagnostics: breaker, shared budget, negative cache, daily budgets', async () => {
+    const r = await http(server.url, 'GET', '/api/health', { headers: { 'x-sync-secret': SECRET } });
+    expect(r.status).toBe(200);
+    expect(r.body.upstreams).toEqual([
+      expect.objectContaining({ breaker: 'closed', ratePerSecond: 50, shortCircuited: 0, throttled: 0 }),
+    ]);
+    expect(r.body.upstreams[0].host).toMatch(/^127\.0\.0\.1:\d+$|^data\.brreg\.no$/);
+    expect(r.body.liveFetch).toEqual({
+      negativeCacheHours: 24,
+      rememberedNotFound: 0,
+      dailyBudgets: { free: 400, pro: 20_000, enterprise: 200_000, internal: null },
+    });
+  });
+
   it('never answers the diagnostic shape when SYNC_SECRET is unset', async () => {
     const other = await startServer();
     try {

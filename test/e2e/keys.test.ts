@@ -130,6 +130,28 @@ describe('POST /api/keys/register', () => {
     // another address is not affected
     expect((await register({ projectName: 'ip-5', email: 'a@example.com' })).status).toBe(201);
   });
+
+  it('counts IPv6 clients per /64: new addresses in the same /64 share the limit, another /64 does not', async () => {
+    const inNet = (n: number) => `2001:db8:77:1:${n.toString(16)}::${n}`;
+    for (let i = 1; i <= 3; i++)
+      expect((await register({ projectName: `v6-${i}`, email: 'six@example.com' }, inNet(i * 997))).status).toBe(201);
+    const fourth = await register({ projectName: 'v6-4', email: 'six@example.com' }, inNet(4 * 997));
+    expect(fourth.status).toBe(429);
+    expect(fourth.body.code).toBe('registration_limited');
+    expect((await register({ projectName: 'v6-5', email: 'six@example.com' }, '2001:db8:77:2::1')).status).toBe(201);
+  });
+
+  it('refuses an API key pasted into a body field with 400 and stores nothing', async () => {
+    const first = await register({ projectName: 'key-paste-source', email: 'k@example.com' });
+    const raw = first.body.raw as string;
+    const res = await register({ projectName: `crm ${raw}`, email: 'k@example.com' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_failed');
+    expect(res.body.details).toEqual([expect.objectContaining({ path: expect.stringContaining('projectName') })]);
+    expect(JSON.stringify(res.body)).not.toContain(raw);
+    const again = await register({ projectName: 'crm', email: 'k@example.com' });
+    expect(again.status).toBe(201);
+  });
 });
 
 describe('POST /api/access-requests', () => {
@@ -170,7 +192,7 @@ describe('POST /api/keys/rotate', () => {
 
   it('answers 404 when the key was rotated away by a concurrent call', async () => {
     const { body } = await register({ projectName: 'double-rotate', email: 'r@example.com' });
-    const caller = (await server.services.keys.authenticate(body.raw))!;
+    const caller = (await server.services.keyAuth.authenticate(body.raw))!;
     await server.services.keys.rotate(caller);
     await expect(server.services.keys.rotate(caller)).rejects.toMatchObject({ code: 'key_not_found', status: 404 });
   });

@@ -30,6 +30,7 @@ const TOOLS = [
   'lookup_company',
   'push_to_destination',
   'screen_company',
+  'screen_entity',
   'search_companies',
   'search_inspections',
   'search_licenses',
@@ -84,7 +85,7 @@ const usageToday = async (key: string) =>
   (await http(server.url, 'GET', '/api/keys/usage', { key })).body.usage.today as number;
 
 describe('MCP endpoint', () => {
-  it('lists the twelve tools with their input schemas', async () => {
+  it('lists the thirteen tools with their input schemas', async () => {
     const client = await connect(internalKey);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);

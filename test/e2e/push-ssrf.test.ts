@@ -73,7 +73,7 @@ beforeAll(async () => {
   });
   const k = await createKey(server, { tier: 'pro', limits: { rateLimitPerMinute: 0 } });
   key = k.raw;
-  projectId = (await server.services.keys.authenticate(key))!.projectId;
+  projectId = (await server.services.keyAuth.authenticate(key))!.projectId;
 });
 afterAll(async () => {
   await server?.close();

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RoleInput } from '../../src/domain/company.ts';
+import { ALGORITHM } from '../../src/domain/screening/rank.ts';
 import { runJob } from '../../src/jobs/registry.ts';
 import '../../src/jobs/sanctions.ts';
 import '../../src/jobs/shareholders.ts';
@@ -186,6 +187,8 @@ describe('GET /api/screening/{orgNumber}', () => {
     const r = await screen(A);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ orgNumber: A, country: 'NO', companyName: 'FJORDLYS HANDEL AS', threshold: 0.75 });
+    // Audit trail (issue 27): the algorithm version beside the list versions below.
+    expect(r.body.algorithm).toEqual(ALGORITHM);
     expect(r.body.subjects).toEqual([
       { id: 'company', kind: 'company', role: 'company', roles: ['company'], name: 'FJORDLYS HANDEL AS' },
       {

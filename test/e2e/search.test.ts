@@ -33,7 +33,7 @@ beforeAll(async () => {
   server = await startServer();
   await loadGeneratedCompanies(server, 500, 11);
   const db = server.ctx.store.pool;
-  // Enrichment and group data the generator does not produce.
+  // Web-profile and group data the generator does not produce.
   await db.query(`UPDATE companies SET technology_names = '{Shopify,Google Tag Manager}', has_ad_pixel = true,
       technologies = '[{"name":"Shopify","category":"ecommerce","confidence":0.9}]' WHERE id % 17 = 0`);
   await db.query(`UPDATE companies SET technology_names = '{WordPress}' WHERE id % 17 = 5`);

@@ -196,7 +196,7 @@ describe('daily usage rows', () => {
     const results = await Promise.all(Array.from({ length: 40 }, () => call(key.raw)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(25);
     expect(results.filter((r) => r.status === 429)).toHaveLength(15);
-    const history = await server.services.keys.usageHistory((await server.services.keys.authenticate(key.raw))!);
+    const history = await server.services.keys.usageHistory((await server.services.keyAuth.authenticate(key.raw))!);
     expect(history.at(-1)).toEqual({ day: '2026-03-20', count: 25 });
   });
 });

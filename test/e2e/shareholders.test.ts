@@ -328,7 +328,7 @@ describe('quotas and privacy', () => {
     const res = await fetch(`${server.url}/internal/operator`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-operator-token': operatorToken(server.ctx.config.secretKey) },
-      body: JSON.stringify({ argv: ['sync', 'shareholders', '--file', bad] }),
+      body: JSON.stringify({ command: 'sync', source: 'shareholders', file: bad }),
     });
     const out = await res.text();
     expect(out).toContain('line 3');

@@ -3,7 +3,7 @@
 // the counts and the progress must still be those of a load that writes one batch after another,
 // and a file that breaks off mid-stream must fail cleanly.
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
@@ -13,7 +13,8 @@ import { runJob } from '../../src/jobs/registry.ts';
 import { writeDumpFiles, type DumpFiles } from '../../src/sources/brreg/dump-files.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet } from '../../src/sources/brreg/types.ts';
-import { maybeGunzip, readJsonArray } from '../../src/sources/json-array.ts';
+import { readJsonArray } from '../../src/sources/json-array.ts';
+import { openSyncInput } from '../../src/sources/sync-input.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 let dir: string;
@@ -24,7 +25,7 @@ const servers: TestServer[] = [];
 
 async function readAll<T>(file: string): Promise<T[]> {
   const out: T[] = [];
-  for await (const x of readJsonArray<T>(await maybeGunzip(createReadStream(file)), 'test')) out.push(x);
+  for await (const x of readJsonArray<T>((await openSyncInput({ file })).stream, 'test')) out.push(x);
   return out;
 }
 

@@ -247,7 +247,7 @@ describe('health dataSources', () => {
 
 describe('ncd jobs', () => {
   it('lists every job with its schedule, last run and next run, and runs one now through the same lease', async () => {
-    const listed = (await runOperatorCommand(server.ctx, server.services, ['jobs'], quiet)) as {
+    const listed = (await runOperatorCommand(server.ctx, server.services, { command: 'jobs' }, quiet)) as {
       jobs: {
         name: string;
         schedule: string | null;
@@ -264,15 +264,20 @@ describe('ncd jobs', () => {
     expect(listed.jobs.find((j) => j.name === 'bolagsverket')).toMatchObject({ schedule: '0 5 * * *', lastRun: null });
 
     const before = (await runsOf('coverage')).length;
-    const ran = (await runOperatorCommand(server.ctx, server.services, ['jobs', 'run', 'coverage'], quiet)) as {
+    const ran = (await runOperatorCommand(
+      server.ctx,
+      server.services,
+      { command: 'jobs run', name: 'coverage' },
+      quiet,
+    )) as {
       status: string;
     };
     expect(ran.status).toBe('ok');
     const runs = await runsOf('coverage');
     expect(runs).toHaveLength(before + 1);
     expect(runs.at(-1)).toMatchObject({ status: 'ok', slot: null });
-    await expect(runOperatorCommand(server.ctx, server.services, ['jobs', 'run', 'nope'], quiet)).rejects.toThrow(
-      /Unknown source "nope"/,
-    );
+    await expect(
+      runOperatorCommand(server.ctx, server.services, { command: 'jobs run', name: 'nope' }, quiet),
+    ).rejects.toThrow(/Unknown source "nope"/);
   });
 });

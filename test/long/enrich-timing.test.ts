@@ -41,6 +41,10 @@ describe('POST /api/companies/enrich, 100 misses', () => {
       SECRET_KEY: TEST_SECRET,
       BRREG_BASE_URL: brreg.url,
       LOG_LEVEL: 'info',
+      // This test measures the concurrency of one call, not the upstream protection: no daily
+      // budget for its free key and a host budget above what 10 requests in flight can reach.
+      LIVE_FETCH_BUDGET_FREE: '0',
+      UPSTREAM_RATE_PER_SECOND: '100000',
     });
     try {
       const reg = await http(api.url, 'POST', '/api/keys/register', {

@@ -9,6 +9,8 @@ export interface ScenarioRow {
   requests: number;
   fiveXx: number;
   violations: string[];
+  /** Measured figures of the scenario (name -> value with its unit), printed in the table. */
+  figures?: Record<string, string>;
 }
 
 let order = 0;
@@ -18,6 +20,7 @@ export class Scenario {
   requests = 0;
   fiveXx = 0;
   violations: string[] = [];
+  figures: Record<string, string> = {};
   private readonly order: number;
   constructor(
     readonly name: string,
@@ -33,6 +36,10 @@ export class Scenario {
   violation(message: string) {
     this.violations.push(message);
   }
+  /** Records a measured figure for the suite's table. */
+  figure(name: string, value: string) {
+    this.figures[name] = value;
+  }
   check(ok: boolean, message: string) {
     if (!ok) this.violation(message);
   }
@@ -43,6 +50,7 @@ export class Scenario {
       requests: this.requests,
       fiveXx: this.fiveXx,
       violations: this.violations,
+      figures: this.figures,
     };
     const file = path.join(inject('reliabilityDir'), `${this.name.replace(/[^a-z0-9]+/gi, '-')}.json`);
     writeFileSync(file, JSON.stringify(row));

@@ -127,6 +127,23 @@ describe('secrets and personal data after a full session', () => {
     await call('GET', `/api/municipalities?key=${encodeURIComponent(pro.raw)}`);
     await call('GET', '/api/municipalities', { headers: { authorization: `Bearer ${pro.raw} extra` } });
     await call('GET', '/api/municipalities', { headers: { authorization: `Bearer ${SYNC_SECRET}` } });
+    // a key under every usual secret parameter name, under an arbitrary one, in a path segment,
+    // in custom headers and in body fields (refused with 400: it would be stored)
+    const k = encodeURIComponent(pro.raw);
+    for (const name of ['api_key', 'apikey', 'access_token', 'token', 'auth', 'password', 'secret', 'q'])
+      await call('GET', `/api/companies?${name}=${k}&country=NO`);
+    await call('GET', `/api/companies/${k}`, { key: pro.raw });
+    await call('GET', `/api/companies?q=${k}`, { key: pro.raw });
+    await call('GET', '/api/municipalities', { headers: { 'x-api-key': pro.raw, 'x-debug': `copy of ${pro.raw}` } });
+    const pasted = await call('POST', '/api/keys/register', {
+      body: { projectName: `pasted ${pro.raw}`, email: 'paste@example.com', description: pro.raw },
+    });
+    s.check(pasted.status === 400, `a key in a body field: ${pasted.status} (want 400, nothing stored)`);
+    const destPasted = await call('POST', '/api/destinations', {
+      key: pro.raw,
+      body: { name: pro.raw, type: 'webhook', config: { url: `${receiver.url}/hook?api_key=${k}` } },
+    });
+    s.check(destPasted.status === 400, `a key as a destination name: ${destPasted.status} (want 400)`);
 
     expect(receiver.requests.length).toBe(2);
     expect(receiver.requests[0].headers['x-api-token']).toBe(HEADER_VALUE); // it did travel, in the header only

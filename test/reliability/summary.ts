@@ -14,14 +14,25 @@ declare module 'vitest' {
 }
 
 export function renderTable(rows: ScenarioRow[]): string {
-  const head = ['scenario', 'requests', '5xx', 'violations'];
-  const body = rows.map((r) => [r.scenario, String(r.requests), String(r.fiveXx), String(r.violations.length)]);
+  const head = ['scenario', 'requests', '5xx', 'violations', 'figures'];
+  const figures = (r: ScenarioRow) =>
+    Object.entries(r.figures ?? {})
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ');
+  const body = rows.map((r) => [
+    r.scenario,
+    String(r.requests),
+    String(r.fiveXx),
+    String(r.violations.length),
+    figures(r),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) =>
-    '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
-  const sep = '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|';
+    '| ' + cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
+  const sep =
+    '|' + widths.map((w, i) => (i === 0 || i === 4 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|';
   const total = rows.reduce((a, r) => [a[0] + r.requests, a[1] + r.fiveXx, a[2] + r.violations.length], [0, 0, 0]);
-  return [line(head), sep, ...body.map(line), line(['total', ...total.map(String)])].join('\n');
+  return [line(head), sep, ...body.map(line), line(['total', ...total.map(String), ''])].join('\n');
 }
 
 export default function setup(project: TestProject) {

@@ -550,6 +550,29 @@ export interface paths {
                                     message?: string | null;
                                 };
                             };
+                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                            upstreams?: {
+                                host: string;
+                                /** @enum {string} */
+                                breaker: "closed" | "open" | "half-open";
+                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                                ratePerSecond: number;
+                                /** @description Requests answered at once by the open breaker since start */
+                                shortCircuited: number;
+                                /** @description Requests refused for want of the shared budget since start */
+                                throttled: number;
+                                /** @description Failures in the breaker's rolling window */
+                                failures: number;
+                            }[];
+                            liveFetch?: {
+                                negativeCacheHours: number;
+                                /** @description Numbers currently answered 404 without asking brreg */
+                                rememberedNotFound: number;
+                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                                dailyBudgets: {
+                                    [key: string]: number | null;
+                                };
+                            };
                         };
                     };
                 };
@@ -585,6 +608,29 @@ export interface paths {
                                     lastSuccess: string | null;
                                     /** @description Short reason when the latest run failed */
                                     message?: string | null;
+                                };
+                            };
+                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                            upstreams?: {
+                                host: string;
+                                /** @enum {string} */
+                                breaker: "closed" | "open" | "half-open";
+                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                                ratePerSecond: number;
+                                /** @description Requests answered at once by the open breaker since start */
+                                shortCircuited: number;
+                                /** @description Requests refused for want of the shared budget since start */
+                                throttled: number;
+                                /** @description Failures in the breaker's rolling window */
+                                failures: number;
+                            }[];
+                            liveFetch?: {
+                                negativeCacheHours: number;
+                                /** @description Numbers currently answered 404 without asking brreg */
+                                rememberedNotFound: number;
+                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                                dailyBudgets: {
+                                    [key: string]: number | null;
                                 };
                             };
                         };
@@ -944,6 +990,10 @@ export interface paths {
                                 /** @enum {string} */
                                 country: "NO" | "FI" | "SE";
                             }[];
+                            /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
+                            unavailableReasons?: {
+                                [key: string]: "upstream_error" | "upstream_circuit_open" | "upstream_rate_limited" | "live_fetch_budget";
+                            };
                         };
                     };
                 };
@@ -3474,6 +3524,10 @@ export interface paths {
                          *       "companyName": "EKSEMPEL HOLDING AS",
                          *       "screenedAt": "2025-03-01T09:30:00.000Z",
                          *       "threshold": 0.75,
+                         *       "algorithm": {
+                         *         "name": "ncd-name-matcher",
+                         *         "version": "2.0.0"
+                         *       },
                          *       "lists": [
                          *         {
                          *           "name": "opensanctions-default",
@@ -3533,6 +3587,26 @@ export interface paths {
                          *             "nameSimilarity": 0.889,
                          *             "tokenOverlap": 0.667,
                          *             "phonetic": 0.667,
+                         *             "tokens": [
+                         *               {
+                         *                 "query": "aleksandr",
+                         *                 "candidate": "alexander",
+                         *                 "similarity": 1,
+                         *                 "how": "spelling"
+                         *               },
+                         *               {
+                         *                 "query": "petrov",
+                         *                 "candidate": "petrov",
+                         *                 "similarity": 1,
+                         *                 "how": "exact"
+                         *               }
+                         *             ],
+                         *             "unmatched": {
+                         *               "query": [],
+                         *               "candidate": [
+                         *                 "ivanovich"
+                         *               ]
+                         *             },
                          *             "birthYear": "match",
                          *             "country": "unknown",
                          *             "adjustments": [
@@ -3561,6 +3635,11 @@ export interface paths {
                             /** Format: date-time */
                             screenedAt: string;
                             threshold: number;
+                            /** @description The matcher and its version: the same version scores the same input the same way */
+                            algorithm: {
+                                name: string;
+                                version: string;
+                            };
                             /** @description Every loaded list, with its version and last successful sync */
                             lists: {
                                 name: string;
@@ -3601,7 +3680,7 @@ export interface paths {
                                 datasets: string[];
                                 score: number;
                                 /** @enum {string} */
-                                matchType: "exact" | "alias" | "fuzzy" | "phonetic";
+                                matchType: "exact" | "alias" | "transliterated" | "phonetic" | "fuzzy";
                                 explanation: {
                                     /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
                                     nameSimilarity: number;
@@ -3609,12 +3688,30 @@ export interface paths {
                                     tokenOverlap: number;
                                     /** @description Share of name tokens whose partner has the same Double Metaphone code */
                                     phonetic: number;
+                                    /** @description The word pairs that drove the name similarity */
+                                    tokens: {
+                                        /** @description Word of the screened name (as transliterated) */
+                                        query: string;
+                                        /** @description Word of the listed name it was aligned with */
+                                        candidate: string;
+                                        similarity: number;
+                                        /**
+                                         * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
+                                         * @enum {string}
+                                         */
+                                        how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
+                                    }[];
+                                    /** @description Words without a partner on the other side */
+                                    unmatched: {
+                                        query: string[];
+                                        candidate: string[];
+                                    };
                                     /** @enum {string} */
                                     birthYear: "match" | "close" | "mismatch" | "unknown";
                                     /** @enum {string} */
                                     country: "match" | "mismatch" | "unknown";
                                     adjustments: {
-                                        /** @description birthYear, country or schema */
+                                        /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
                                         feature: string;
                                         delta: number;
                                         reason: string;
@@ -3690,6 +3787,323 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Screen any persons or organisations against PEP and sanctions lists
+         * @description Screens 1–100 entities (name, schema Person/Company/Organization, optional birth date, nationality or country) that need not be in our store. The answer is shaped like yente’s /match: per query key the best results with score, `match` flag (score ≥ threshold), features and an explanation naming the word pairs and rules that drove the score, plus the list versions (name, version, last sync) and the algorithm version for the audit trail. Persons are never matched with organisations. Counts as one request, whatever the number of entities.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "queries": {
+                     *         "q1": {
+                     *           "schema": "Person",
+                     *           "name": "Vladimir Putin",
+                     *           "birthDate": "1952",
+                     *           "nationality": "ru"
+                     *         },
+                     *         "q2": {
+                     *           "schema": "Company",
+                     *           "name": "Gazprom Neft PJSC"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description 1–100 entities, keyed by your own id (letters, digits, _ . : -) */
+                        queries: {
+                            [key: string]: {
+                                /** @enum {string} */
+                                schema: "Person" | "Company" | "Organization";
+                                name: string;
+                                /** @description YYYY, YYYY-MM or YYYY-MM-DD (persons only); only the year is compared */
+                                birthDate?: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                nationality?: string;
+                                /** @description ISO 3166-1 alpha-2 */
+                                country?: string;
+                                /** @description Echoed in the response for the record; not compared (the stored lists keep no identifiers) */
+                                identifiers?: string[];
+                            };
+                        };
+                        /** @description Score at or above which a result has match: true (default 0.75) */
+                        threshold?: number;
+                        /** @description Results per query (default 5), best first, each scoring at least 0.5 */
+                        limit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "threshold": 0.75,
+                         *       "limit": 5,
+                         *       "responses": {
+                         *         "q1": {
+                         *           "query": {
+                         *             "schema": "Person",
+                         *             "name": "Aleksandr Petrov",
+                         *             "birthDate": "1968"
+                         *           },
+                         *           "total": 1,
+                         *           "matches": 1,
+                         *           "results": [
+                         *             {
+                         *               "id": "NK-example",
+                         *               "caption": "Alexander Ivanovich PETROV",
+                         *               "schema": "Person",
+                         *               "list": "opensanctions-default",
+                         *               "listVersion": "20250301000000-abc",
+                         *               "datasets": [
+                         *                 "eu_fsf"
+                         *               ],
+                         *               "topics": [
+                         *                 "sanction"
+                         *               ],
+                         *               "score": 0.88,
+                         *               "match": true,
+                         *               "matchType": "fuzzy",
+                         *               "matchedName": "Alexander Ivanovich PETROV",
+                         *               "features": {
+                         *                 "nameSimilarity": 0.889,
+                         *                 "tokenOverlap": 0.667,
+                         *                 "phonetic": 0.667,
+                         *                 "birthYear": 0.08,
+                         *                 "country": 0
+                         *               },
+                         *               "explanation": {
+                         *                 "nameSimilarity": 0.889,
+                         *                 "tokenOverlap": 0.667,
+                         *                 "phonetic": 0.667,
+                         *                 "tokens": [
+                         *                   {
+                         *                     "query": "aleksandr",
+                         *                     "candidate": "alexander",
+                         *                     "similarity": 1,
+                         *                     "how": "spelling"
+                         *                   },
+                         *                   {
+                         *                     "query": "petrov",
+                         *                     "candidate": "petrov",
+                         *                     "similarity": 1,
+                         *                     "how": "exact"
+                         *                   }
+                         *                 ],
+                         *                 "unmatched": {
+                         *                   "query": [],
+                         *                   "candidate": [
+                         *                     "ivanovich"
+                         *                   ]
+                         *                 },
+                         *                 "birthYear": "match",
+                         *                 "country": "unknown",
+                         *                 "adjustments": [
+                         *                   {
+                         *                     "feature": "birthYear",
+                         *                     "delta": 0.08,
+                         *                     "reason": "born 1968 as listed"
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       },
+                         *       "screenedAt": "2025-03-01T09:30:00.000Z",
+                         *       "algorithm": {
+                         *         "name": "ncd-name-matcher",
+                         *         "version": "2.0.0"
+                         *       },
+                         *       "lists": [
+                         *         {
+                         *           "name": "opensanctions-default",
+                         *           "version": "20250301000000-abc",
+                         *           "entityCount": 301234,
+                         *           "lastSync": "2025-03-01T04:31:12.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            threshold: number;
+                            limit: number;
+                            responses: {
+                                [key: string]: {
+                                    query: {
+                                        /** @enum {string} */
+                                        schema: "Person" | "Company" | "Organization";
+                                        name: string;
+                                        /** @description YYYY, YYYY-MM or YYYY-MM-DD (persons only); only the year is compared */
+                                        birthDate?: string;
+                                        /** @description ISO 3166-1 alpha-2 */
+                                        nationality?: string;
+                                        /** @description ISO 3166-1 alpha-2 */
+                                        country?: string;
+                                        /** @description Echoed in the response for the record; not compared (the stored lists keep no identifiers) */
+                                        identifiers?: string[];
+                                    };
+                                    /** @description Candidates scoring at least the lower bound */
+                                    total: number;
+                                    /** @description Results with match: true */
+                                    matches: number;
+                                    results: {
+                                        id: string;
+                                        /** @description Primary name on the list */
+                                        caption: string;
+                                        schema: string;
+                                        list: string;
+                                        listVersion: string | null;
+                                        datasets: string[];
+                                        topics: string[];
+                                        score: number;
+                                        /** @description score ≥ threshold: a possible match for a person to review */
+                                        match: boolean;
+                                        /** @enum {string} */
+                                        matchType: "exact" | "alias" | "transliterated" | "phonetic" | "fuzzy";
+                                        matchedName: string;
+                                        features: {
+                                            nameSimilarity: number;
+                                            tokenOverlap: number;
+                                            phonetic: number;
+                                            /** @description Score change from the birth year */
+                                            birthYear: number;
+                                            /** @description Score change from the countries */
+                                            country: number;
+                                        };
+                                        explanation: {
+                                            /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
+                                            nameSimilarity: number;
+                                            /** @description Share of name tokens aligned with a similar token of the other name */
+                                            tokenOverlap: number;
+                                            /** @description Share of name tokens whose partner has the same Double Metaphone code */
+                                            phonetic: number;
+                                            /** @description The word pairs that drove the name similarity */
+                                            tokens: {
+                                                /** @description Word of the screened name (as transliterated) */
+                                                query: string;
+                                                /** @description Word of the listed name it was aligned with */
+                                                candidate: string;
+                                                similarity: number;
+                                                /**
+                                                 * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
+                                                 * @enum {string}
+                                                 */
+                                                how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
+                                            }[];
+                                            /** @description Words without a partner on the other side */
+                                            unmatched: {
+                                                query: string[];
+                                                candidate: string[];
+                                            };
+                                            /** @enum {string} */
+                                            birthYear: "match" | "close" | "mismatch" | "unknown";
+                                            /** @enum {string} */
+                                            country: "match" | "mismatch" | "unknown";
+                                            adjustments: {
+                                                /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
+                                                feature: string;
+                                                delta: number;
+                                                reason: string;
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                            };
+                            /** Format: date-time */
+                            screenedAt: string;
+                            /** @description The matcher and its version: the same version scores the same input the same way */
+                            algorithm: {
+                                name: string;
+                                version: string;
+                            };
+                            /** @description Every loaded list, with its version and last successful sync */
+                            lists: {
+                                name: string;
+                                version: string | null;
+                                entityCount: number;
+                                /** Format: date-time */
+                                lastSync: string;
+                            }[];
+                            /** @description Set when no list is loaded */
+                            message?: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -1,6 +1,6 @@
 // Entry of `ncd enrich`: a client of a running server's API, so it never opens the store.
 // Exit codes: 0 done, 2 done but some rows failed, 1 bad usage/input or stopped early.
-import { UsageError } from '../../ops/argv.ts';
+import { UsageError } from '../../ops/usage-error.ts';
 import { availableFields } from './fields.ts';
 import { ENRICH_USAGE, parseEnrichArgs } from './options.ts';
 import { runEnrich, type EnrichSummary } from './run.ts';

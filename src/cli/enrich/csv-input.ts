@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
-import { UsageError } from '../../ops/argv.ts';
+import { UsageError } from '../../ops/usage-error.ts';
 
 export interface CsvLayout {
   header: string[];

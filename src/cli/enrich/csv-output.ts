@@ -4,7 +4,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { UsageError } from '../../ops/argv.ts';
+import { UsageError } from '../../ops/usage-error.ts';
 
 export interface ResumePoint {
   /** Data rows already in the file. */

@@ -1,7 +1,7 @@
 // The columns `ncd enrich` can add. Names follow the CRM field catalogue of the hosted product
 // (REFERENCE-ORAKEL §5 "Twenty app"), so a sheet prepared for it maps one to one; besides these,
 // any scalar of the company record can be asked for by its own name.
-import { UsageError } from '../../ops/argv.ts';
+import { UsageError } from '../../ops/usage-error.ts';
 import type { CompanyRecord, Financial, Role } from '../../../clients/js/src/index.ts';
 
 export type CellValue = string | number | boolean | null;

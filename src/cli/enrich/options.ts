@@ -1,6 +1,7 @@
 // Options of `ncd enrich`. The API key comes from --key or NCD_API_KEY and is never printed.
 import path from 'node:path';
-import { parseArgs, UsageError } from '../../ops/argv.ts';
+import { UsageError } from '../../ops/usage-error.ts';
+import { readArgs, text } from '../args.ts';
 import { COUNTRIES, type Country } from '../../domain/org-number.ts';
 import { DEFAULT_FIELDS, resolveFields, type FieldSpec } from './fields.ts';
 
@@ -28,16 +29,29 @@ export interface EnrichOptions {
   resume: boolean;
 }
 
-const VALUE_OPTIONS = ['column', 'out', 'fields', 'url', 'key', 'country'];
+const value = { type: 'string' } as const;
+const OPTIONS = {
+  column: value,
+  out: value,
+  fields: value,
+  url: value,
+  key: value,
+  country: value,
+  resume: { type: 'boolean' },
+} as const;
 
 export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichOptions | 'list-fields' | 'help' {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
   if (argv.includes('--list-fields')) return 'list-fields';
-  const flags = new Set(['--resume']);
-  const { positionals, options } = parseArgs(
-    argv.filter((a) => !flags.has(a)),
-    VALUE_OPTIONS,
-  );
+  const { positionals, values } = readArgs(argv, OPTIONS);
+  const options = {
+    column: text(values, 'column'),
+    out: text(values, 'out'),
+    fields: text(values, 'fields'),
+    url: text(values, 'url'),
+    key: text(values, 'key'),
+    country: text(values, 'country'),
+  };
   if (positionals.length !== 1)
     throw new UsageError(
       positionals.length
@@ -63,6 +77,6 @@ export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichO
     url,
     apiKey,
     country,
-    resume: argv.includes('--resume'),
+    resume: values.resume === true,
   };
 }

@@ -3,7 +3,7 @@
 // fail every later batch too (bad key, quota, server down) writes nothing for the batch in
 // hand, so `--resume` picks up exactly there.
 import { NcdApiError, NcdClient, NcdNetworkError, type CompanyRecord } from '../../../clients/js/src/index.ts';
-import { UsageError } from '../../ops/argv.ts';
+import { UsageError } from '../../ops/usage-error.ts';
 import { countDataRows, readLayout, rows } from './csv-input.ts';
 import { CsvAppender, readResumePoint } from './csv-output.ts';
 import type { CellValue, FieldSpec } from './fields.ts';

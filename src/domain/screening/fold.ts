@@ -28,8 +28,15 @@ const RULES: [RegExp, string][] = [
   [/(.)\1+/g, '$1'],
 ];
 
+// Memo: the same words recur across names, candidates and requests.
+const memo = new Map<string, string>();
+
 export function foldToken(token: string): string {
-  let t = token;
+  let t = memo.get(token);
+  if (t !== undefined) return t;
+  t = token;
   for (const [re, to] of RULES) t = t.replace(re, to);
+  if (memo.size >= 50_000) memo.clear();
+  memo.set(token, t);
   return t;
 }

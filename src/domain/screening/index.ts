@@ -12,8 +12,10 @@ export {
   type ScreenableEntity,
 } from './score.ts';
 export {
+  ALGORITHM,
   assertThreshold,
   DEFAULT_THRESHOLD,
+  MAX_MATCH_RESULTS,
   MAX_RANK_CANDIDATES,
   rankCandidates,
   THRESHOLD_BOUNDS,

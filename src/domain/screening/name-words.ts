@@ -53,6 +53,9 @@ export const HONORIFICS = new Set([
   'capt',
   'admiral',
   'brigadier',
+  'president',
+  'prasident',
+  'presidente',
   'jr',
   'jnr',
   'sr',
@@ -94,7 +97,7 @@ export const PARTICLES = new Set([
  * a name as registered in the Nordics, so it costs little.
  */
 const PATRONYMIC =
-  /(ovich|evich|ovych|evych|ovitj|evitj|ovitsj|evitsj|avich|avitj|ovna|evna|ivna|auna|ogly|oglu|kyzy|qizi)$/;
+  /(ovich|evich|ovych|evych|ovitch|evitch|ovitj|evitj|ovitsj|evitsj|avich|avitj|ovna|evna|ivna|auna|ogly|oglu|kyzy|qizi)$/;
 export const isPatronymic = (token: string) => token.length > 5 && PATRONYMIC.test(token);
 
 /** Connectives dropped from organisation names ("Hansen & Sønn" = "Hansen og Sønn"). */

@@ -4,8 +4,10 @@
 import anyAscii from 'any-ascii';
 import doubleMetaphone from 'talisman/phonetics/double-metaphone.js';
 import { foldToken } from './fold.ts';
-import { stripLegalForms } from './legal-forms.ts';
+import { mergeLetterRuns, stripLegalForms, stripTrailingForm } from './legal-forms.ts';
+import { expandAbbreviations, numbersAsDigits } from './name-numbers.ts';
 import { GENERIC_ORG_WORDS, HONORIFICS, isPatronymic, ORG_STOP_WORDS, PARTICLES } from './name-words.ts';
+import { scriptOf, skeletonOf, skeletonOfAscii, syllablesOf, type ScriptClass } from './script.ts';
 import type { NameKind, NormalisedName } from './types.ts';
 
 /**
@@ -13,7 +15,7 @@ import type { NameKind, NormalisedName } from './types.ts';
  * anchor = first/last name or surname (costly), middle = other given names, patronymic,
  * particle (al, bin, van …), core = significant organisation word, generic = "Holding", "Group" ….
  */
-export type TokenRole = 'anchor' | 'middle' | 'patronymic' | 'particle' | 'core' | 'generic';
+export type TokenRole = 'anchor' | 'middle' | 'patronymic' | 'particle' | 'initial' | 'core' | 'generic';
 
 export interface NameToken {
   /** ASCII lower case. */
@@ -23,6 +25,16 @@ export interface NameToken {
   /** Double Metaphone codes of the folded token (empty for one-letter tokens). */
   codes: string[];
   role: TokenRole;
+  /** Script class of the word the token came from (see script.ts). */
+  script: ScriptClass;
+  /** The original character(s) of a syllabic-script token (compared instead of the ASCII). */
+  orig?: string;
+  /** Consonant skeleton: compared across scripts when one side is vowel-less. */
+  skeleton: string;
+  /** Persons: an all-caps word in a mixed-case name, i.e. the listed surname. */
+  marked?: boolean;
+  /** A joined run of organisation words: their initials, compared with acronyms ("PLA"). */
+  initials?: string;
 }
 
 export interface AnalysedName {
@@ -36,13 +48,45 @@ export interface AnalysedName {
   sortedKey: string;
 }
 
+interface Part {
+  text: string;
+  script: ScriptClass;
+  orig?: string;
+  skeleton?: string;
+}
+
 interface Word {
-  parts: string[];
+  parts: Part[];
   upper: boolean;
 }
 
 // Apostrophes vanish rather than split ("Mu'ammar", "neft'", "O'Brien").
 const APOSTROPHES = /['`\u2019\u02bc\u02bb]/g;
+
+const asciiParts = (w: string) =>
+  anyAscii(w)
+    .toLowerCase()
+    .replace(APOSTROPHES, '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** Arabic-script words carry the article ال ("al-") joined: it is split off, as Latin spellings do. */
+const ARABIC_ARTICLE = /^\u0627\u0644(?=\p{Script=Arabic}{2})/u;
+
+function partsOf(w: string): Part[] {
+  const script = scriptOf(w);
+  if (script === 'syllabic') {
+    return syllablesOf(w).map((c) => ({ text: asciiParts(c).join(''), script, orig: c }));
+  }
+  if (script === 'vowelless') {
+    const article = ARABIC_ARTICLE.test(w);
+    const rest = article ? w.replace(ARABIC_ARTICLE, '') : w;
+    const text = asciiParts(rest).join('');
+    const main = { text, script, skeleton: skeletonOf(rest, script) };
+    return [...(article ? [{ text: 'al', script }] : []), ...(text ? [main] : [])];
+  }
+  return asciiParts(w).map((text) => ({ text, script }));
+}
 
 function toWords(display: string, kind: NameKind): Word[] {
   let text = display;
@@ -55,32 +99,11 @@ function toWords(display: string, kind: NameKind): Word[] {
     .split(/\s+/)
     .filter(Boolean)
     .map((w) => ({
-      parts: anyAscii(w)
-        .toLowerCase()
-        .replace(APOSTROPHES, '')
-        .split(/[^a-z0-9]+/)
-        .filter(Boolean),
+      parts: partsOf(w).filter((p) => p.text !== ''),
       // All-caps words in a mixed-case name are surnames ("Vitaly Yurievich KUZMENKO").
       upper: /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w),
     }))
     .filter((w) => w.parts.length > 0);
-}
-
-/** "A/S", "s.r.o.", "sp. z o.o." become one token each ("as", "sro", "sp zoo"). */
-function mergeLetterRuns(tokens: string[]): string[] {
-  const out: string[] = [];
-  let run = '';
-  for (const t of tokens) {
-    if (t.length === 1) {
-      run += t;
-      continue;
-    }
-    if (run) out.push(run);
-    run = '';
-    out.push(t);
-  }
-  if (run) out.push(run);
-  return out;
 }
 
 const withoutIfAnyLeft = (tokens: string[], drop: (t: string) => boolean) => {
@@ -88,17 +111,28 @@ const withoutIfAnyLeft = (tokens: string[], drop: (t: string) => boolean) => {
   return kept.length > 0 ? kept : tokens;
 };
 
+// Memo: Double Metaphone is the costliest step of analysing a name, and words recur.
+const codeMemo = new Map<string, string[]>();
+
 export function codesOf(folded: string): string[] {
   if (folded.length < 2) return [];
-  return [...new Set(doubleMetaphone(folded).filter(Boolean))];
+  let codes = codeMemo.get(folded);
+  if (!codes) {
+    codes = [...new Set(doubleMetaphone(folded).filter(Boolean))];
+    if (codeMemo.size >= 50_000) codeMemo.clear();
+    codeMemo.set(folded, codes);
+  }
+  return codes;
 }
 
 function personRoles(tokens: string[], upper: boolean[], mixedCase: boolean): TokenRole[] {
-  const significant = tokens.map((t, i) => i).filter((i) => !PARTICLES.has(tokens[i]));
+  const significant = tokens.map((t, i) => i).filter((i) => !PARTICLES.has(tokens[i]) && tokens[i].length > 1);
   const first = significant[0];
   const last = significant[significant.length - 1];
   return tokens.map((t, i) => {
     if (PARTICLES.has(t) && tokens.length > 1) return 'particle';
+    // "V. Putin", "J.-C. Juncker", "Hans J Friedrich": a single Latin letter is an initial.
+    if (t.length === 1 && /[a-z]/.test(t) && tokens.length > 1) return 'initial';
     const surname = mixedCase && upper[i];
     if (isPatronymic(t) && !surname && i !== last) return 'patronymic';
     if (i === first || i === last || surname) return 'anchor';
@@ -106,16 +140,28 @@ function personRoles(tokens: string[], upper: boolean[], mixedCase: boolean): To
   });
 }
 
+/** Script facts of each token, found by its text among the parts it came from. */
+function partFinder(parts: Part[]) {
+  const fallback: ScriptClass = parts.some((p) => p.script !== 'latin')
+    ? parts.find((p) => p.script !== 'latin')!.script
+    : 'latin';
+  const used = new Set<Part>();
+  return (text: string): Part => {
+    const p = parts.find((x) => !used.has(x) && x.text === text);
+    if (p) used.add(p);
+    return p ?? { text, script: fallback };
+  };
+}
+
 export function analyseName(name: string, kind: NameKind): AnalysedName {
   const display = name.normalize('NFC').replace(/\s+/g, ' ').trim();
   const words = toWords(display, kind);
   const mixedCase = words.some((w) => w.upper) && words.some((w) => !w.upper);
-  let tokens: string[] = [];
-  let upper: boolean[] = [];
-  for (const w of words) {
-    tokens.push(...w.parts);
-    upper.push(...w.parts.map(() => w.upper));
-  }
+  // A list marks the surname by writing it alone in capitals ("Vitaly Yurievich KUZMENKO").
+  const marksSurname = mixedCase && words.filter((w) => w.upper).length === 1;
+  const parts = words.flatMap((w) => w.parts);
+  let tokens = parts.map((p) => p.text);
+  let upper = words.flatMap((w) => w.parts.map(() => w.upper));
   let legalForms: string[] = [];
   let roles: TokenRole[];
   if (kind === 'person') {
@@ -124,22 +170,44 @@ export function analyseName(name: string, kind: NameKind): AnalysedName {
       upper = upper.filter((_, i) => keep[i]);
       tokens = tokens.filter((_, i) => keep[i]);
     }
+    // "Nicolás Maduro LLC": a legal form says nothing about a person.
+    const stripped = stripTrailingForm(tokens);
+    if (stripped.length < tokens.length) {
+      legalForms = tokens.slice(stripped.length);
+      tokens = stripped;
+    }
     roles = personRoles(tokens, upper, mixedCase);
   } else {
-    tokens = withoutIfAnyLeft(mergeLetterRuns(tokens), (t) => ORG_STOP_WORDS.has(t));
+    tokens = withoutIfAnyLeft(mergeLetterRuns(numbersAsDigits(expandAbbreviations(tokens))), (t) =>
+      ORG_STOP_WORDS.has(t),
+    );
     ({ tokens, legalForms } = stripLegalForms(tokens));
     roles = tokens.map((t) => (GENERIC_ORG_WORDS.has(t) && tokens.length > 1 ? 'generic' : 'core'));
   }
-  const nameTokens = tokens.map((raw, i) => {
+  const find = partFinder(parts);
+  const nameTokens: NameToken[] = tokens.map((raw, i) => {
+    const part = find(raw);
     const folded = foldToken(raw);
-    return { raw, folded, codes: codesOf(folded), role: roles[i] };
+    return {
+      raw,
+      folded,
+      codes: codesOf(folded),
+      role: roles[i],
+      script: part.script,
+      ...(part.orig ? { orig: part.orig } : {}),
+      skeleton: part.skeleton ?? skeletonOfAscii(raw),
+      ...(kind === 'person' && marksSurname && upper[i] && roles[i] !== 'particle' ? { marked: true } : {}),
+    };
   });
+  // Tokens from other scripts are marked, so that a name equal only after transliteration
+  // (Вучић / Vucic, 高石 / 高市) never has the same key as its Latin look-alike.
+  const keyOf = (t: NameToken) => (t.script === 'latin' ? t.raw : `${t.script}:${t.orig ?? t.raw}`);
   return {
     kind,
     display,
     tokens: nameTokens,
     legalForms,
-    rawKey: [...tokens].sort().join(' '),
+    rawKey: nameTokens.map(keyOf).sort().join(' '),
     sortedKey: nameTokens
       .map((t) => t.folded)
       .sort()

@@ -18,6 +18,15 @@ export const THRESHOLD_BOUNDS = { min: 0.5, max: 1 } as const;
  */
 export const MAX_RANK_CANDIDATES = 500;
 
+/** Most results one query of POST /api/screening/match may ask for. */
+export const MAX_MATCH_RESULTS = 20;
+
+/**
+ * The matcher and its version, stated in every screening answer (audit trail). Bump the version
+ * whenever a change can alter a score: the same version scores the same input the same way.
+ */
+export const ALGORITHM = { name: 'ncd-name-matcher', version: '2.0.0' } as const;
+
 export interface RankedMatch<E extends ScreenableEntity> {
   entity: E;
   result: MatchResult;

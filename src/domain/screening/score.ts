@@ -3,7 +3,7 @@
 // to [0, 1]. NAME_WEIGHT < 1 so that a name alone, however exact, never reaches certainty;
 // only agreeing birth year and country push a result towards 1.
 import { analyseName, type AnalysedName } from './normalise.ts';
-import { compareTokens, type NameComparison } from './token-align.ts';
+import { compareTokens, explainPairs, type NameComparison } from './token-align.ts';
 import type {
   BirthYearAgreement,
   CountryAgreement,
@@ -115,9 +115,14 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 function matchTypeOf(subject: AnalysedName, best: PreparedName, cmp: NameComparison): MatchType {
   if (subject.rawKey === best.analysed.rawKey) return best.primary ? 'exact' : 'alias';
+  const whole = cmp.pairs.length === cmp.a.length && cmp.pairs.length === cmp.b.length;
+  if (whole && cmp.pairs.every((p) => p.similarity === 1)) return 'transliterated';
   if (cmp.pairs.length > 0 && cmp.pairs.every((p) => p.phonetic)) return 'phonetic';
   return 'fuzzy';
 }
+
+const compare = (s: AnalysedName, n: PreparedName) =>
+  compareTokens(s.kind, s.tokens, n.analysed.tokens, { a: s.legalForms, b: n.analysed.legalForms });
 
 /** Scores a subject against an entity (raw or prepared with prepareEntity). */
 export function scoreMatch(
@@ -138,6 +143,8 @@ export function scoreMatch(
         nameSimilarity: 0,
         tokenOverlap: 0,
         phonetic: 0,
+        tokens: [],
+        unmatched: { query: [], candidate: [] },
         birthYear,
         country,
         adjustments: [
@@ -147,15 +154,24 @@ export function scoreMatch(
     };
   }
   let best = names[0];
-  let bestCmp = compareTokens(s.subject.kind, s.analysed.tokens, best.analysed.tokens);
+  let bestCmp = compare(s.analysed, best);
   for (const n of names.slice(1)) {
-    const cmp = compareTokens(s.subject.kind, s.analysed.tokens, n.analysed.tokens);
+    const cmp = compare(s.analysed, n);
     if (cmp.similarity > bestCmp.similarity) {
       best = n;
       bestCmp = cmp;
     }
   }
+  // Name rules that capped the similarity, with what they took from the score.
+  let before = bestCmp.ungarded;
+  const guards: ScoreAdjustment[] = bestCmp.guards.map((g) => {
+    const after = Math.min(before, g.cap);
+    const delta = round(NAME_WEIGHT * (after - before));
+    before = after;
+    return { feature: g.feature, delta, reason: g.reason };
+  });
   const adjustments = [byAdj, cAdj].filter((a): a is ScoreAdjustment => a !== undefined);
+  const paired = new Set(bestCmp.pairs.flatMap((p) => [p.a, p.b]));
   const raw = NAME_WEIGHT * bestCmp.similarity + adjustments.reduce((sum, a) => sum + a.delta, 0);
   return {
     score: round(Math.min(1, Math.max(0, raw))),
@@ -165,9 +181,14 @@ export function scoreMatch(
       nameSimilarity: round(bestCmp.similarity),
       tokenOverlap: round(bestCmp.tokenOverlap),
       phonetic: round(bestCmp.phonetic),
+      tokens: explainPairs(bestCmp),
+      unmatched: {
+        query: bestCmp.a.filter((t) => !paired.has(t)).map((t) => t.raw),
+        candidate: bestCmp.b.filter((t) => !paired.has(t)).map((t) => t.raw),
+      },
       birthYear,
       country,
-      adjustments,
+      adjustments: [...guards, ...adjustments],
     },
   };
 }

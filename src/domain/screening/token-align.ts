@@ -1,157 +1,137 @@
-// Token-level name similarity: align each token of one name with its most similar token of
-// the other (order-free, so "PUTIN, Vladimir" = "Vladimir Putin"), average the aligned
-// similarities, then discount for tokens left without a partner, by what they are: a missing
-// patronymic or particle costs little, a missing middle name some, a missing first name or
-// surname a lot.
-import { distance } from 'fastest-levenshtein';
-import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
+// Name similarity from word alignment. Each word of one name is paired with at most one word of
+// the other (order-free, best pairs first). Every pair earns graded credit, its similarity
+// (no floor below which a near miss scores nothing; credit fades out between 0.6 and 0.4), and
+// each side's coverage is the weighted share of its words that found credit. The better covered
+// side counts most, so a listed name with extra middle names or nisbas still matches the
+// shorter name, while words missing on both sides cost more. Rules about *which* words differ
+// then cap the similarity below any useful threshold (guards.ts): a different surname, given
+// and family names swapped, contradicting patronymics, different legal-form families.
 import { codesOf, type NameToken, type TokenRole } from './normalise.ts';
-import type { NameKind } from './types.ts';
+import { skeletonOfAscii } from './script.ts';
+import { foldToken } from './fold.ts';
+import { nameGuards, type Guard } from './guards.ts';
+import { spellingSimilarity, wordSimilarity } from './token-similarity.ts';
+import type { NameKind, TokenHow, TokenMatch } from './types.ts';
 
-/** Adjacent tokens are joined when their concatenation is at least this similar to a token. */
-const MERGE_LEVEL = 0.92;
-
-/** Below this, two tokens are not considered the same word at all. */
-const ALIGN_FLOOR: Record<NameKind, number> = { person: 0.75, organisation: 0.8 };
-
-/** Share of the score kept when a token of this role has no partner. */
-const MISSING_COST: Record<TokenRole, number> = {
-  anchor: 0.3,
-  core: 0.3,
-  middle: 0.12,
-  generic: 0.08,
-  patronymic: 0.05,
-  particle: 0.03,
-};
-
-/** How much an aligned pair counts in the average. */
-const PAIR_WEIGHT: Record<TokenRole, number> = {
+/** How much a word counts in its name's coverage. */
+const WEIGHT: Record<TokenRole, number> = {
   anchor: 1,
   core: 1,
-  middle: 1,
-  generic: 0.5,
-  patronymic: 0.7,
-  particle: 0.3,
+  middle: 0.8,
+  initial: 0.6,
+  patronymic: 0.5,
+  generic: 0.4,
+  particle: 0.2,
 };
 
-/** A similarity that no alignment accepts. */
-const NOT_THE_SAME = 0.5;
-
 /**
- * Nordic patronymic surnames: Danish/Norwegian -sen and Swedish/Icelandic -son are different
- * surname families (Larsen ≠ Larsson, Carlsen ≠ Karlsson), although one letter apart.
+ * Share of the name similarity taken from the better covered name (the rest from the other).
+ * Lower for organisations: an extra distinctive word ("Korea Mining Trading" vs "Korea
+ * Trading") more often names another company than an extra given name names another person.
  */
-const SEN = /s+en$/;
-const SON = /s+on$/;
-const differentSurnameFamily = (a: string, b: string) => (SEN.test(a) && SON.test(b)) || (SON.test(a) && SEN.test(b));
+const BETTER_SIDE: Record<NameKind, number> = { person: 0.75, organisation: 0.65 };
 
-const ROLE_RANK: TokenRole[] = ['anchor', 'core', 'middle', 'generic', 'patronymic', 'particle'];
+/** Adjacent words are joined when the joined word is at least this similar to a word of the other name. */
+const MERGE_LEVEL = 0.9;
+const MAX_JOIN = 4;
+
+/** Pairs below this similarity are not aligned at all. */
+const PAIR_FLOOR = 0.4;
+
+/** Credit of an aligned pair: its similarity, fading to 0 between 0.6 and PAIR_FLOOR. */
+const credit = (s: number) => (s >= 0.6 ? s : s <= PAIR_FLOOR ? 0 : (s - PAIR_FLOOR) * 3);
 
 export interface TokenPair {
   a: NameToken;
   b: NameToken;
   similarity: number;
+  how: TokenHow;
   phonetic: boolean;
 }
 
 export interface NameComparison {
+  /** After guards. */
   similarity: number;
+  /** Before guards (to explain what a guard took). */
+  ungarded: number;
   pairs: TokenPair[];
+  a: NameToken[];
+  b: NameToken[];
+  guards: Guard[];
   tokenOverlap: number;
   phonetic: number;
 }
 
-/**
- * Similarity of two tokens in [0, 1]: the mean of Jaro-Winkler (forgiving of endings,
- * rewards a shared start) and normalised Levenshtein (strict about length), so that
- * "bygg"/"bryggeri" stays low while "lukashenko"/"lukashenka" stays high. A shared Double
- * Metaphone code closes a quarter of the remaining gap (Mohammed/Muhammad, Hussein/Husayn):
- * only a nudge, because the codes ignore vowels and so also join Anders/Andreas, Berg/Borg.
- */
-export function tokenSimilarity(a: NameToken, b: NameToken, atLeast = 0): { similarity: number; phonetic: boolean } {
-  const phonetic = a.codes.some((c) => b.codes.includes(c));
-  if (a.folded === b.folded) return { similarity: 1, phonetic: phonetic || a.codes.length === 0 };
-  // Levenshtein similarity is at most shorter/longer and Jaro-Winkler at most 1, so a pair
-  // whose best possible (boosted) score is below what the caller needs is not computed.
-  if (atLeast > 0 && boosted(upperBound(a.folded, b.folded)) < atLeast) return { similarity: 0, phonetic };
-  let similarity = stringSimilarity(a.folded, b.folded);
-  if (differentSurnameFamily(a.folded, b.folded)) return { similarity: Math.min(similarity, NOT_THE_SAME), phonetic };
-  if (phonetic && similarity >= 0.5) similarity = boosted(similarity);
-  return { similarity, phonetic };
-}
-
-// Memo of string similarities: the same token pairs recur across candidates and aliases
-// (a cache does not make the result depend on anything but the two strings).
-const memo = new Map<string, Map<string, number>>();
-const MEMO_LIMIT = 20_000;
-
-/** Mean of Jaro-Winkler and normalised Levenshtein similarity of two strings. */
-function stringSimilarity(x: string, y: string): number {
-  if (x === y) return 1;
-  const [a, b] = x < y ? [x, y] : [y, x];
-  let row = memo.get(a);
-  let s = row?.get(b);
-  if (s === undefined) {
-    s = (jaroWinkler(a, b) + 1 - distance(a, b) / Math.max(a.length, b.length)) / 2;
-    if (!row) {
-      if (memo.size >= MEMO_LIMIT) memo.clear();
-      row = new Map();
-      memo.set(a, row);
-    }
-    row.set(b, s);
-  }
-  return s;
-}
-
-const upperBound = (a: string, b: string) => (1 + Math.min(a.length, b.length) / Math.max(a.length, b.length)) / 2;
-const boosted = (s: number) => s + (1 - s) / 4;
-
+const ROLE_RANK: TokenRole[] = ['anchor', 'core', 'middle', 'initial', 'generic', 'patronymic', 'particle'];
 const strongerRole = (x: TokenRole, y: TokenRole) => (ROLE_RANK.indexOf(x) <= ROLE_RANK.indexOf(y) ? x : y);
 
-function joined(x: NameToken, y: NameToken): NameToken {
-  const folded = x.folded + y.folded;
-  return { raw: x.raw + y.raw, folded, codes: codesOf(folded), role: strongerRole(x.role, y.role) };
+function joined(run: NameToken[]): NameToken {
+  const raw = run.map((t) => t.raw).join('');
+  const folded = foldToken(raw);
+  return {
+    raw,
+    folded,
+    codes: codesOf(folded),
+    role: run.map((t) => t.role).reduce(strongerRole),
+    script: run[0].script,
+    skeleton: skeletonOfAscii(run.map((t) => t.skeleton).join('')) || skeletonOfAscii(raw),
+    marked: run.some((t) => t.marked) || undefined,
+    initials: run.map((t) => t.raw[0]).join(''),
+  };
 }
 
 /**
- * Joins adjacent tokens of `side` whose concatenation is a token of `other` ("Abdul Rahman" vs
- * "Abdulrahman", "Jong-un" vs "Jongun"), unless either half already has a close partner.
+ * Joins runs of 2–4 adjacent words of `side` whose concatenation is a word of `other` ("van der
+ * bilt" / "vanderbilt", "Abdul Rahman" / "Abdulrahman", "Plat Ono Vich" / "Platonovich"), or,
+ * in organisation names, whose initials are one ("People's Liberation Army" / "PLA"), unless a
+ * word of the run already has a close partner.
  */
-function mergeCompounds(side: NameToken[], other: NameToken[]): NameToken[] {
-  const hasPartner = (t: NameToken) => other.some((o) => tokenSimilarity(t, o, MERGE_LEVEL).similarity >= MERGE_LEVEL);
+function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): NameToken[] {
+  if (side.length < 2) return side;
+  // Computed once per word (not per run): a word with a close partner stays as it is.
+  const partnered = side.map((t) => other.some((o) => wordSimilarity(t, o).similarity >= MERGE_LEVEL));
+  const acronyms = kind === 'organisation' ? new Set(other.filter((o) => o.raw.length >= 2).map((o) => o.raw)) : null;
+  if (partnered.every(Boolean) && !acronyms?.size) return side;
   const out: NameToken[] = [];
   for (let i = 0; i < side.length; i++) {
-    const next = side[i + 1];
-    if (next && !hasPartner(side[i]) && !hasPartner(next)) {
-      const folded = side[i].folded + next.folded;
-      if (
-        other.some(
-          (o) => upperBound(folded, o.folded) >= MERGE_LEVEL && stringSimilarity(folded, o.folded) >= MERGE_LEVEL,
-        )
-      ) {
-        out.push(joined(side[i], next));
-        i++;
-        continue;
+    let merged = false;
+    for (let n = Math.min(MAX_JOIN, side.length - i); n >= 2 && !merged; n--) {
+      const run = side.slice(i, i + n);
+      if (run.some((t) => t.orig !== undefined)) continue;
+      // An acronym stands for all its words, even one that also resembles another word.
+      const acronym = acronyms !== null && acronyms.has(run.map((t) => t.raw[0]).join(''));
+      let compound = false;
+      if (!acronym && !partnered.slice(i, i + n).some(Boolean)) {
+        const folded = foldToken(run.map((t) => t.raw).join(''));
+        compound = other.some(
+          (o) =>
+            Math.min(folded.length, o.folded.length) / Math.max(folded.length, o.folded.length) >= 0.75 &&
+            spellingSimilarity(folded, o.folded) >= MERGE_LEVEL,
+        );
+      }
+      if (acronym || compound) {
+        out.push(joined(run));
+        i += n - 1;
+        merged = true;
       }
     }
-    out.push(side[i]);
+    if (!merged) out.push(side[i]);
   }
   return out;
 }
 
-/** Compares two analysed names of the same kind. Symmetric up to compound merging. */
-export function compareTokens(kind: NameKind, left: NameToken[], right: NameToken[]): NameComparison {
-  const a = mergeCompounds(left, right);
-  const b = mergeCompounds(right, a);
+function align(a: NameToken[], b: NameToken[]): TokenPair[] {
   const candidates: TokenPair[] = [];
   for (const x of a) {
     for (const y of b) {
-      const { similarity, phonetic } = tokenSimilarity(x, y, ALIGN_FLOOR[kind]);
-      if (similarity >= ALIGN_FLOOR[kind]) candidates.push({ a: x, b: y, similarity, phonetic });
+      const s = wordSimilarity(x, y);
+      if (s.similarity > PAIR_FLOOR) candidates.push({ a: x, b: y, ...s });
     }
   }
-  // Greedy one-to-one alignment, best pairs first (names have few tokens).
-  candidates.sort((p, q) => q.similarity - p.similarity);
+  // Best pairs first; among equals, pairs of the same role (a surname with a surname).
+  candidates.sort(
+    (p, q) => q.similarity - p.similarity || Number(q.a.role === q.b.role) - Number(p.a.role === p.b.role),
+  );
   const usedA = new Set<NameToken>();
   const usedB = new Set<NameToken>();
   const pairs: TokenPair[] = [];
@@ -161,22 +141,62 @@ export function compareTokens(kind: NameKind, left: NameToken[], right: NameToke
     usedB.add(p.b);
     pairs.push(p);
   }
-  const longest = Math.max(a.length, b.length, 1);
-  if (pairs.length === 0) return { similarity: 0, pairs, tokenOverlap: 0, phonetic: 0 };
-  let weighted = 0;
-  let weights = 0;
-  for (const p of pairs) {
-    const w = (PAIR_WEIGHT[p.a.role] + PAIR_WEIGHT[p.b.role]) / 2;
-    weighted += w * p.similarity;
-    weights += w;
+  return pairs;
+}
+
+function coverage(tokens: NameToken[], credits: Map<NameToken, number>): number {
+  let got = 0;
+  let all = 0;
+  for (const t of tokens) {
+    const w = WEIGHT[t.role];
+    got += w * (credits.get(t) ?? 0);
+    all += w;
   }
-  let kept = 1;
-  for (const t of a) if (!usedA.has(t)) kept *= 1 - MISSING_COST[t.role];
-  for (const t of b) if (!usedB.has(t)) kept *= 1 - MISSING_COST[t.role];
+  return all === 0 ? 0 : got / all;
+}
+
+/** Compares two analysed names of the same kind. */
+export function compareTokens(
+  kind: NameKind,
+  left: NameToken[],
+  right: NameToken[],
+  forms: { a: string[]; b: string[] } = { a: [], b: [] },
+): NameComparison {
+  const a = mergeCompounds(kind, left, right);
+  const b = mergeCompounds(kind, right, a);
+  const pairs = align(a, b);
+  const longest = Math.max(a.length, b.length, 1);
+  const creditA = new Map<NameToken, number>();
+  const creditB = new Map<NameToken, number>();
+  for (const p of pairs) {
+    const c = credit(p.similarity);
+    creditA.set(p.a, c);
+    creditB.set(p.b, c);
+    if (p.a.initials !== undefined && p.a.raw !== p.a.initials) p.how = p.how === 'initial' ? 'initial' : 'joined';
+    if (p.b.initials !== undefined && p.b.raw !== p.b.initials) p.how = p.how === 'initial' ? 'initial' : 'joined';
+  }
+  const covA = coverage(a, creditA);
+  const covB = coverage(b, creditB);
+  const better = BETTER_SIDE[kind];
+  const ungarded = better * Math.max(covA, covB) + (1 - better) * Math.min(covA, covB);
+  const guards = nameGuards(kind, a, b, pairs, forms);
+  const similarity = guards.reduce((s, g) => Math.min(s, g.cap), ungarded);
   return {
-    similarity: (weighted / weights) * kept,
+    similarity,
+    ungarded,
     pairs,
+    a,
+    b,
+    guards,
     tokenOverlap: pairs.length / longest,
     phonetic: pairs.filter((p) => p.phonetic).length / longest,
   };
+}
+
+/** The aligned pairs as explained to people. */
+export function explainPairs(cmp: NameComparison): TokenMatch[] {
+  const r = (n: number) => Math.round(n * 1000) / 1000;
+  return [...cmp.pairs]
+    .sort((p, q) => q.similarity - p.similarity)
+    .map((p) => ({ query: p.a.raw, candidate: p.b.raw, similarity: r(p.similarity), how: p.how }));
 }

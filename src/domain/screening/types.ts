@@ -61,6 +61,16 @@ export interface ScoreAdjustment {
   reason: string;
 }
 
+export type TokenHow = 'exact' | 'spelling' | 'phonetic' | 'initial' | 'joined' | 'script' | 'fuzzy';
+
+/** One aligned word pair: what drove the name similarity. */
+export interface TokenMatch {
+  query: string;
+  candidate: string;
+  similarity: number;
+  how: TokenHow;
+}
+
 export interface MatchExplanation {
   /** Best name-to-name similarity in [0, 1] before birth-year and country adjustments. */
   nameSimilarity: number;
@@ -68,12 +78,21 @@ export interface MatchExplanation {
   tokenOverlap: number;
   /** Share of tokens (of the longer name) whose aligned partner has the same phonetic code. */
   phonetic: number;
+  /** The aligned word pairs, best first. */
+  tokens: TokenMatch[];
+  /** Words without a partner on the other side. */
+  unmatched: { query: string[]; candidate: string[] };
   birthYear: BirthYearAgreement;
   country: CountryAgreement;
   adjustments: ScoreAdjustment[];
 }
 
-export type MatchType = 'exact' | 'alias' | 'fuzzy' | 'phonetic';
+/**
+ * exact / alias: the same words (case, accents, order, honorifics and legal forms aside) in the
+ * same script as the primary name / an alias; transliterated: the same only after
+ * transliteration or spelling folds; phonetic: every aligned pair sounds alike; fuzzy: the rest.
+ */
+export type MatchType = 'exact' | 'alias' | 'transliterated' | 'phonetic' | 'fuzzy';
 
 export interface MatchResult {
   score: number;

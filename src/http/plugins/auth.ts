@@ -2,10 +2,9 @@
 //   onRequest  : key -> caller, trial check, per-minute rate limit, RateLimit-* headers
 //   preHandler : daily/monthly quota (after validation, so a rejected request costs nothing)
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.ts';
 import { isWellFormedKey } from '../../domain/api-key.ts';
 import { ApiError } from '../../errors.ts';
-import type { AuthContext, KeyService } from '../../services/keys.ts';
+import type { AuthContext, KeyAuthService } from '../../services/key-auth.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,7 +20,7 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
-export function registerAuth(app: FastifyInstance, ctx: AppContext, keys: KeyService) {
+export function registerAuth(app: FastifyInstance, keys: KeyAuthService) {
   app.decorateRequest('caller', undefined);
 
   app.addHook('onRequest', async (req, reply) => {
@@ -35,19 +34,16 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext, keys: KeySer
     if (!caller) throw new ApiError('invalid_api_key');
     req.caller = caller;
 
-    if (keys.isTrialExpired(caller))
-      throw new ApiError('trial_expired', { extra: { upgradeUrl: ctx.config.upgradeUrl } });
+    keys.guardTrial(caller);
 
-    const rpm = caller.limits.rateLimitPerMinute;
-    if (rpm === null) return;
-    const w = await ctx.rateWindows.consume('rpm', String(caller.projectId), rpm, 60);
-    const resetSec = Math.max(1, Math.ceil(w.resetMs / 1000));
-    reply.header('RateLimit-Limit', rpm);
+    const w = await keys.consumeRate(caller);
+    if (!w) return;
+    reply.header('RateLimit-Limit', w.limit);
     reply.header('RateLimit-Remaining', w.remaining);
-    reply.header('RateLimit-Reset', resetSec);
-    reply.header('RateLimit-Policy', `${rpm};w=60`);
+    reply.header('RateLimit-Reset', w.resetSec);
+    reply.header('RateLimit-Policy', `${w.limit};w=60`);
     if (!w.allowed)
-      throw new ApiError('rate_limited', { headers: { 'Retry-After': resetSec }, extra: { retryAfter: resetSec } });
+      throw new ApiError('rate_limited', { headers: { 'Retry-After': w.resetSec }, extra: { retryAfter: w.resetSec } });
   });
 
   app.addHook('preHandler', async (req) => {

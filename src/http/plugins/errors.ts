@@ -89,7 +89,7 @@ const UNAVAILABLE_CODES = new Set([
   '08006',
 ]);
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request/i;
+  /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request|Command timed out|Redis connection is not ready/i;
 
 export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;

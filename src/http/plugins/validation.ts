@@ -4,6 +4,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { keyShaped } from '../../domain/api-key.ts';
 
 function ajv(options: Options): Ajv {
   const a = new Ajv({ allErrors: true, useDefaults: true, strict: false, ...options });
@@ -12,15 +13,15 @@ function ajv(options: Options): Ajv {
 }
 
 /**
- * JSON-pointer path of a string holding a NUL character, if any. Iterative: a hostile
+ * JSON-pointer path of the first string that `bad` refuses, if any. Iterative: a hostile
  * body nested thousands of levels deep must not overflow the stack (the schema rejects it next).
  */
-function nulPath(data: unknown): string | undefined {
+function refusedPath(data: unknown, bad: (s: string) => boolean): string | undefined {
   const pending: [unknown, string][] = [[data, '']];
   while (pending.length > 0) {
     const [value, path] = pending.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return path;
+      if (bad(value)) return path;
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) pending.push([v, `${path}/${k}`]);
     }
@@ -33,16 +34,31 @@ function nulPath(data: unknown): string | undefined {
  * a `\u0000` in JSON) would fail in the database as a 500 (found by the reliability fuzzer on
  * /api/destinations/%00). No field of this API has a use for it: it is a 400 for every route.
  */
-function rejectingNul(validate: ValidateFunction): ValidateFunction {
+const hasNul = (s: string) => s.includes('\u0000');
+
+/**
+ * One of our API keys belongs in the Authorization header only. In a body field it would be
+ * stored (a project name, a destination name) where only keyed hashes may rest, so a body string
+ * that holds a key-shaped value is refused, and nothing is written.
+ */
+const KEY_SHAPE = keyShaped();
+const hasKey = (s: string) => KEY_SHAPE.test(s);
+
+function rejecting(validate: ValidateFunction, checkKeys: boolean): ValidateFunction {
   const wrapped = ((data: unknown) => {
-    const at = nulPath(data);
+    const nulAt = refusedPath(data, hasNul);
+    const keyAt = nulAt === undefined && checkKeys ? refusedPath(data, hasKey) : undefined;
+    const at = nulAt ?? keyAt;
     if (at !== undefined) {
       const error: ErrorObject = {
         instancePath: at,
         schemaPath: '#',
-        keyword: 'nul',
+        keyword: nulAt !== undefined ? 'nul' : 'apiKey',
         params: {},
-        message: 'must not contain a NUL character',
+        message:
+          nulAt !== undefined
+            ? 'must not contain a NUL character'
+            : 'must not contain an API key (send keys only in the Authorization header)',
       };
       wrapped.errors = [error];
       return false;
@@ -58,6 +74,6 @@ export function registerValidation(app: FastifyInstance) {
   const forBody = ajv({ coerceTypes: false, removeAdditional: true });
   const forText = ajv({ coerceTypes: 'array', removeAdditional: true });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    rejectingNul((httpPart === 'body' ? forBody : forText).compile(schema)),
+    rejecting((httpPart === 'body' ? forBody : forText).compile(schema), httpPart === 'body'),
   );
 }

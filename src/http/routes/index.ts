@@ -18,10 +18,11 @@ import push from './api/push.ts';
 import companyShareholders from './api/companies/shareholders.ts';
 import companyGroup from './api/companies/group.ts';
 import shareholdersByOwner from './api/shareholders/by-owner.ts';
-import enrichment from './api/enrichment.ts';
+import webProfile from './api/web-profile.ts';
 import inspections from './api/inspections.ts';
 import licenses from './api/licenses.ts';
 import screening from './api/screening.ts';
+import screeningMatch from './api/screening-match.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import mcp from './api/mcp.ts';
@@ -46,10 +47,11 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   companyShareholders,
   companyGroup,
   shareholdersByOwner,
-  enrichment,
+  webProfile,
   inspections,
   licenses,
   screening,
+  screeningMatch,
   coverage,
   mcp,
 ];

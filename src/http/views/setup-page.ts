@@ -2,12 +2,12 @@
 // quick starts and links to the docs; or a plain page saying why a link does not work.
 // Everything is rendered here; the one script (setup-assets.ts) only tidies the address bar,
 // wires the copy buttons and adds local times.
-import type { KeyService } from '../../services/keys.ts';
+import type { KeyManagementService } from '../../services/key-management.ts';
 import { escapeHtml } from './html.ts';
 import { copyable, layout } from './layout.ts';
 import { renderUsageChart } from './usage-chart.ts';
 
-export type SetupOverview = NonNullable<Awaited<ReturnType<KeyService['setupOverview']>>>;
+export type SetupOverview = NonNullable<Awaited<ReturnType<KeyManagementService['setupOverview']>>>;
 export type InvalidLinkReason = 'missing' | 'malformed' | 'inactive';
 
 const fmt = (n: number) => n.toLocaleString('en-US');

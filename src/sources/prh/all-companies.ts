@@ -1,8 +1,8 @@
 // The PRH `all_companies` download: a ZIP holding one JSON file that is one big array of v3
-// company objects (~800 k). The array is parsed element by element with stream-json, so memory
-// holds one company at a time, never the array.
+// company objects (~800 k). The array is read element by element (json-array.ts), so memory
+// holds a few companies at a time, never the array.
 import type { Readable } from 'node:stream';
-import streamArray from 'stream-json/streamers/stream-array.js';
+import { readJsonArray } from '../json-array.ts';
 import { RejectLog, type NordicCompanyRecord } from '../nordic-record.ts';
 import { openZipEntry } from '../nordic-zip.ts';
 import { parsePrhCompany } from './map-company.ts';
@@ -26,33 +26,17 @@ export async function* parsePrhJsonArray(
   options: PrhParseOptions = {},
 ): AsyncGenerator<NordicCompanyRecord> {
   const rejects = options.rejects ?? newPrhRejectLog();
-  const items = streamArray.withParserAsStream({ streamValues: false }); // whole values are assembled anyway: skip piecewise tokens
-  // pipe() does not forward source errors (e.g. a corrupt ZIP entry); do it by hand.
-  input.once('error', (err) => items.destroy(err));
-  input.pipe(items);
-  const iterator = (items as AsyncIterable<{ key: number; value: unknown }>)[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      let next: IteratorResult<{ key: number; value: unknown }>;
-      try {
-        next = await iterator.next();
-      } catch (err) {
-        throw new Error(`PRH all_companies: cannot read the JSON array: ${(err as Error).message}`, { cause: err });
-      }
-      if (next.done) return;
-      let record: NordicCompanyRecord;
-      try {
-        record = parsePrhCompany(next.value.value);
-      } catch (err) {
-        rejects.add(`element ${next.value.key}`, (err as Error).message);
-        continue;
-      }
-      yield record;
+  let index = 0;
+  for await (const value of readJsonArray<unknown>(input, 'PRH all_companies')) {
+    const at = index++;
+    let record: NordicCompanyRecord;
+    try {
+      record = parsePrhCompany(value);
+    } catch (err) {
+      rejects.add(`element ${at}`, (err as Error).message);
+      continue;
     }
-  } finally {
-    input.unpipe(items);
-    items.destroy();
-    if (!input.destroyed) input.destroy();
+    yield record;
   }
 }
 

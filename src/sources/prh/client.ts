@@ -1,6 +1,8 @@
 // PRH/YTJ v3 search API for incremental refresh: `GET {base}/companies?registrationDateStart=…&page=N`
 // → `{totalResults, companies: [...]}`. The fetch function is injected so tests (and the SSRF-safe
-// client in production) decide how requests go out.
+// client in production) decide how requests go out. A 429 is waited out (Retry-After, capped) only
+// when the caller asks for it with `rateLimit`, through the shared retry loop of net/retry.ts.
+import { retryAfterMs, withRetry } from '../../net/retry.ts';
 import { RejectLog, type NordicCompanyRecord } from '../nordic-record.ts';
 import { parsePrhCompany } from './map-company.ts';
 import type { PrhCompaniesPage } from './types.ts';
@@ -19,6 +21,8 @@ export class PrhHttpError extends Error {
     readonly status: number,
     readonly url: string,
     message: string,
+    /** The answer's Retry-After, in milliseconds, when it had a readable one. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'PrhHttpError';
@@ -31,12 +35,47 @@ export function prhCompaniesUrl(baseUrl: string, params: PrhQuery): string {
   return url.toString();
 }
 
-/** One page of `/companies`, shape-checked but not mapped. Non-200 and bad JSON throw. */
+export interface PrhRateLimitRetry {
+  /** Retries after a 429. */
+  retries: number;
+  /** A longer Retry-After is cut to this. */
+  maxWaitMs: number;
+  /** Called before each wait. */
+  onWait?(delayMs: number): void;
+  sleep?(ms: number): Promise<unknown>;
+}
+
+/** Wait when a 429 names no (readable) Retry-After. */
+const DEFAULT_RATE_LIMIT_WAIT_MS = 30_000;
+
+/**
+ * One page of `/companies`, shape-checked but not mapped. Non-200 and bad JSON throw; with
+ * `rateLimit`, a 429 is retried after its Retry-After first.
+ */
 export async function fetchPrhPage(
   baseUrl: string,
   params: PrhQuery,
   fetchImpl: FetchLike,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; rateLimit?: PrhRateLimitRetry } = {},
+): Promise<PrhCompaniesPage> {
+  const { rateLimit } = options;
+  if (!rateLimit) return fetchPrhPageOnce(baseUrl, params, fetchImpl, options);
+  return withRetry(() => fetchPrhPageOnce(baseUrl, params, fetchImpl, options), {
+    retries: rateLimit.retries,
+    delayFor: (err) =>
+      err instanceof PrhHttpError && err.status === 429
+        ? Math.min(rateLimit.maxWaitMs, err.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS)
+        : undefined,
+    onRetry: ({ delayMs }) => rateLimit.onWait?.(delayMs),
+    sleep: rateLimit.sleep,
+  });
+}
+
+async function fetchPrhPageOnce(
+  baseUrl: string,
+  params: PrhQuery,
+  fetchImpl: FetchLike,
+  options: { timeoutMs?: number },
 ): Promise<PrhCompaniesPage> {
   const url = prhCompaniesUrl(baseUrl, params);
   let res: Response;
@@ -50,8 +89,14 @@ export async function fetchPrhPage(
   }
   if (res.status !== 200) {
     const body = (await res.text().catch(() => '')).slice(0, 200);
-    const hint = res.status === 429 ? ` (rate limited; retry-after ${res.headers.get('retry-after') ?? '?'})` : '';
-    throw new PrhHttpError(res.status, url, `PRH ${url}: HTTP ${res.status}${hint}${body ? `: ${body}` : ''}`);
+    const retryAfter = res.headers.get('retry-after');
+    const hint = res.status === 429 ? ` (rate limited; retry-after ${retryAfter ?? '?'})` : '';
+    throw new PrhHttpError(
+      res.status,
+      url,
+      `PRH ${url}: HTTP ${res.status}${hint}${body ? `: ${body}` : ''}`,
+      retryAfterMs(retryAfter),
+    );
   }
   let body: unknown;
   try {

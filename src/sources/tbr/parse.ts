@@ -2,8 +2,9 @@
 // Helsedirektoratet publishes no raw TBR export, so operators convert whatever they obtain into
 // this format: CSV (`;`, header row, quotes allowed) or JSON (a top-level array, or NDJSON with
 // one object per line). Every input is streamed; a JSON array is read element by element.
-import { Readable } from 'node:stream';
-import streamArray from 'stream-json/streamers/stream-array.js';
+import type { Readable } from 'node:stream';
+import { JsonArrayError, readJsonArray } from '../json-array.ts';
+import { peek } from '../sync-input.ts';
 import { CsvSyntaxError, readCsvRecords, readLines } from '../text-lines.ts';
 import { LICENSE_FIELDS, REQUIRED_LICENSE_FIELDS, type LicenseField } from './license-types.ts';
 import { LicenseParseError, resolveField, toLicenseRecord, type LicenseRecord } from './validate.ts';
@@ -14,43 +15,24 @@ export type LicenseInputFormat = 'csv' | 'json' | 'auto';
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const BOM = [0xef, 0xbb, 0xbf];
 
+/** The first significant character of `head` (after a BOM and whitespace); undefined when there is none yet. */
+function firstChar(head: Buffer): string | undefined {
+  let i = BOM.every((b, k) => head[k] === b) ? BOM.length : 0;
+  while (i < head.length && WHITESPACE.has(head[i])) i++;
+  return i < head.length ? String.fromCharCode(head[i]) : undefined;
+}
+
 /**
- * Reads just enough of the stream to see its first significant character (after a BOM and
- * whitespace) and returns a stream that replays everything from the start — minus the BOM, which
- * JSON parsers reject. The returned stream is lazy: nothing more is read until it is consumed.
+ * The first significant character of the stream, which still starts at its first byte (every
+ * reader below skips a BOM itself). Peeks further only while it has seen whitespace alone.
  */
-async function peekFirstChar(input: Readable): Promise<{ first: string | null; stream: Readable }> {
-  const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  let head = Buffer.alloc(0);
-  let first: string | null = null;
-  let ended = false;
-  while (first === null) {
-    const r = await it.next();
-    if (r.done) {
-      ended = true;
-      break;
-    }
-    head = Buffer.concat([head, typeof r.value === 'string' ? Buffer.from(r.value, 'utf8') : r.value]);
-    if (head.length < BOM.length && BOM.slice(0, head.length).every((b, i) => head[i] === b)) continue; // maybe a BOM
-    let i = BOM.every((b, k) => head[k] === b) ? BOM.length : 0;
-    while (i < head.length && WHITESPACE.has(head[i])) i++;
-    if (i < head.length) first = String.fromCharCode(head[i]);
+async function firstCharOf(input: Readable): Promise<string | null> {
+  for (let n = 64; ; n *= 4) {
+    const head = await peek(input, n);
+    const first = firstChar(head);
+    if (first !== undefined) return first;
+    if (head.length < n) return null;
   }
-  if (BOM.every((b, k) => head[k] === b)) head = head.subarray(BOM.length);
-  async function* replay() {
-    try {
-      if (head.length > 0) yield head;
-      if (ended) return;
-      for (;;) {
-        const r = await it.next();
-        if (r.done) return;
-        yield typeof r.value === 'string' ? Buffer.from(r.value, 'utf8') : r.value;
-      }
-    } finally {
-      await it.return?.(); // stops and destroys the source when the consumer gives up early
-    }
-  }
-  return { first, stream: Readable.from(replay(), { objectMode: false }) };
 }
 
 async function* parseCsv(input: Readable): AsyncGenerator<LicenseRecord> {
@@ -135,31 +117,14 @@ async function* parseNdjson(input: Readable): AsyncGenerator<LicenseRecord> {
 }
 
 async function* parseJsonArray(input: Readable): AsyncGenerator<LicenseRecord> {
-  const elements = streamArray.withParserAsStream();
-  input.pipe(elements);
-  // pipe() does not forward source errors: pass them on so the loop below rejects.
-  const onError = (err: Error) => elements.destroy(err);
-  input.on('error', onError);
   let index = 0;
   try {
-    for await (const { key, value } of elements as AsyncIterable<{ key: number; value: unknown }>) {
-      index = key + 1;
-      yield fromJson(value, index);
-    }
+    for await (const value of readJsonArray<unknown>(input, 'licences')) yield fromJson(value, ++index);
   } catch (err) {
-    if (err instanceof LicenseParseError) throw err;
-    // stream-json knows no line numbers, and elements parsed but not yet consumed are dropped
-    // with the error, so all we can say is "at or after" the next element.
-    throw new LicenseParseError(
-      index + 1,
-      null,
-      `invalid JSON array at or after element ${index + 1}: ${(err as Error).message}`,
-    );
-  } finally {
-    input.off('error', onError);
-    input.unpipe(elements);
-    if (!elements.destroyed) elements.destroy();
-    if (!input.readableEnded) input.destroy();
+    if (!(err instanceof JsonArrayError)) throw err;
+    // The reader parses a chunk's elements before yielding the first of them, and knows no line
+    // numbers, so all we can say is "at or after" the next element.
+    throw new LicenseParseError(index + 1, null, `invalid JSON array at or after element ${index + 1}: ${err.detail}`);
   }
 }
 
@@ -168,22 +133,20 @@ async function* parseJsonArray(input: Readable): AsyncGenerator<LicenseRecord> {
  * `[` or `{` means JSON, anything else CSV. For JSON, `[` means one array and `{` means NDJSON.
  */
 export async function* parseLicenses(input: Readable, format: LicenseInputFormat): AsyncGenerator<LicenseRecord> {
-  const { first, stream } = await peekFirstChar(input);
+  const first = await firstCharOf(input);
   try {
     if (first === null) throw new LicenseParseError(1, null, 'input is empty');
     const json = first === '[' || first === '{';
     if (format === 'csv' || (format === 'auto' && !json)) {
-      yield* parseCsv(stream);
+      yield* parseCsv(input);
     } else if (first === '[') {
-      yield* parseJsonArray(stream);
+      yield* parseJsonArray(input);
     } else if (first === '{') {
-      yield* parseNdjson(stream);
+      yield* parseNdjson(input);
     } else {
       throw new LicenseParseError(1, null, `JSON input must start with "[" (array) or "{" (NDJSON), got "${first}"`);
     }
   } finally {
-    // Destroying the replay stream reaches the source only asynchronously; release it now.
-    if (!stream.destroyed) stream.destroy();
     if (!input.readableEnded) input.destroy();
   }
 }

@@ -80,8 +80,9 @@ describe('scoreMatch', () => {
     expect(scoreMatch({ name: 'Nordic Bygg AS', kind: 'organisation' }, org('NORDIC BYGG A/S')).matchType).toBe(
       'exact',
     );
+    // The same words, but only after transliteration: never "exact" (issue 27).
     expect(scoreMatch({ name: 'Gazprom Neft PJSC', kind: 'organisation' }, org('ПАО Газпром нефть')).matchType).toBe(
-      'exact',
+      'transliterated',
     );
     expect(scoreMatch({ name: 'Alfa AS', kind: 'organisation' }, org('Beta AS')).score).toBe(0);
     expect(scoreMatch({ name: 'Nordic Bygg AS', kind: 'organisation' }, org('Nordic Bryggeri AS')).score).toBeLessThan(
@@ -122,7 +123,8 @@ describe('scoreMatch', () => {
     };
     const r = scoreMatch({ name: 'Musa Bakari', kind: 'person' }, entity);
     expect(r.matchedName).toBe('SULTANI MAKENGA');
-    expect(r.score).toBe(0);
+    // Graded credit (issue 27) leaves a trace of similarity between unrelated names, far below any threshold.
+    expect(r.score).toBeLessThan(0.2);
   });
 
   it('uses country agreement as a small adjustment only', () => {

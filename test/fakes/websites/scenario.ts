@@ -1,4 +1,4 @@
-// The enrichment e2e scenario: generated brreg units with websites/e-mails pointing at a set of
+// The web-profile e2e scenario: generated brreg units with websites/e-mails pointing at a set of
 // fake sites, and what the pipeline must conclude for each.
 //   fjordlys   org number in the footer (confirmed); fjordlys.com redirects to it (an alias);
 //              fjordlysregnskap.com, a name guess, is parked

@@ -1,4 +1,4 @@
-// Fake websites for the enrichment crawler. Each site listens on its own loopback address
+// Fake websites for the web-profile crawler. Each site listens on its own loopback address
 // (127.0.0.x) on a free port; the crawler reaches it through the real safeFetch with
 // - a table resolver mapping the site's hostnames to its address, and
 // - a dial seam that maps port 80 of that address to the site's real port (443 is refused,

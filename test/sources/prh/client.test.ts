@@ -102,6 +102,43 @@ describe('PRH /companies client', () => {
     );
   });
 
+  it('with rateLimit, waits out 429s by Retry-After (capped, 30 s when absent) and gives up after the retries', async () => {
+    const answers = [
+      new Response('', { status: 429, headers: { 'retry-after': '7' } }),
+      new Response('', { status: 429, headers: { 'retry-after': '600' } }),
+      new Response('', { status: 429 }),
+      new Response(JSON.stringify({ totalResults: 1, companies: [wolt] }), { status: 200 }),
+    ];
+    const waits: number[] = [];
+    const notes: number[] = [];
+    const scripted = async () => answers.shift()!;
+    const rateLimit = {
+      retries: 3,
+      maxWaitMs: 120_000,
+      onWait: (ms: number) => notes.push(ms),
+      sleep: async (ms: number) => void waits.push(ms),
+    };
+    const page = await fetchPrhPage(base, { page: 1 }, scripted, { rateLimit });
+    expect(page.companies).toHaveLength(1);
+    expect(waits).toEqual([7_000, 120_000, 30_000]);
+    expect(notes).toEqual(waits);
+
+    waits.length = 0;
+    const busy = await fetchPrhPage(base, { registrationDateStart: 'busy', page: 1 }, fetch, {
+      rateLimit: { ...rateLimit, retries: 2 },
+    }).catch((e) => e);
+    expect(busy).toBeInstanceOf(PrhHttpError);
+    expect(busy.retryAfterMs).toBe(60_000);
+    expect(waits).toEqual([60_000, 60_000]);
+
+    waits.length = 0;
+    const boom = await fetchPrhPage(base, { registrationDateStart: 'boom', page: 1 }, fetch, { rateLimit }).catch(
+      (e) => e,
+    );
+    expect(boom.status).toBe(500);
+    expect(waits).toEqual([]);
+  });
+
   it('reports a connection failure with the URL', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

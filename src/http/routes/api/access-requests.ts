@@ -17,7 +17,7 @@ const Body = Type.Object(
   { additionalProperties: false, examples: [ACCESS_REQUEST_BODY_EXAMPLE] },
 );
 
-export default function accessRequestRoute(app: Api, { ctx, services }: RouteDeps) {
+export default function accessRequestRoute(app: Api, { services }: RouteDeps) {
   app.post(
     '/api/access-requests',
     {
@@ -37,17 +37,7 @@ export default function accessRequestRoute(app: Api, { ctx, services }: RouteDep
     },
     async (req, reply) => {
       if (req.body.website && req.body.website.trim() !== '') return reply.status(200).send({ success: true });
-      await services.keys.guardSignupRate(req.ip);
-      const row = await ctx.repos.accessRequests.create({
-        projectName: req.body.projectName.trim(),
-        email: req.body.email.trim(),
-        organisation: req.body.organisation?.trim() || null,
-        requestedTier: req.body.requestedTier,
-        message: req.body.message?.trim() || null,
-      });
-      return reply
-        .status(201)
-        .send({ id: String(row.id), status: row.status, createdAt: new Date(row.created_at).toISOString() });
+      return reply.status(201).send(await services.keys.requestAccess(req.ip, req.body));
     },
   );
 }

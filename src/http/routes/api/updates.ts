@@ -33,6 +33,6 @@ export default function updatesRoute(app: Api, { services }: RouteDeps) {
         },
       },
     },
-    async (req) => services.search.updates(callerOf(req), req.query),
+    async (req) => services.changeFeed.updates(callerOf(req), req.query),
   );
 }

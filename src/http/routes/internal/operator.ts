@@ -1,10 +1,12 @@
 // POST /internal/operator — runs an `ncd` command inside a running embedded server, whose
-// process owns the data directory. Authorised by a token derived from SECRET_KEY (in DATA_DIR);
-// progress streams back as NDJSON. Not part of the public API (hidden from OpenAPI).
+// process owns the data directory. The body is the typed command the CLI parsed (ops/command.ts),
+// checked by its schema. Authorised by a token derived from SECRET_KEY (in DATA_DIR); progress
+// streams back as NDJSON. Not part of the public API (hidden from OpenAPI).
 import { PassThrough } from 'node:stream';
 import { Type } from 'typebox';
 import { operatorToken } from '../../../ops/operator-token.ts';
 import { runOperatorCommand } from '../../../ops/commands.ts';
+import { OperatorCommandBody } from '../../../ops/command.ts';
 import { safeEqual } from '../../../domain/secrets.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
@@ -16,7 +18,7 @@ export default function operatorRoute(app: Api, { ctx, services }: RouteDeps) {
       schema: {
         hide: true,
         headers: Type.Object({ 'x-operator-token': Type.Optional(Type.String()) }),
-        body: Type.Object({ argv: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 32 }) }),
+        body: OperatorCommandBody,
       },
     },
     async (req, reply) => {
@@ -26,7 +28,7 @@ export default function operatorRoute(app: Api, { ctx, services }: RouteDeps) {
       }
       const out = new PassThrough();
       const line = (o: object) => out.write(JSON.stringify(o) + '\n');
-      runOperatorCommand(ctx, services, req.body.argv, (message) => line({ type: 'progress', message }))
+      runOperatorCommand(ctx, services, req.body, (message) => line({ type: 'progress', message }))
         .then((result) => line({ type: 'result', result }))
         .catch((err: Error) => line({ type: 'error', error: err.name, message: err.message }))
         .finally(() => out.end());

@@ -4,6 +4,7 @@ import type { Country } from '../../../../domain/org-number.ts';
 import { ApiError, type ErrorDetail } from '../../../../errors.ts';
 import { errorResponses, StringEnum } from '../../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { UNAVAILABLE_REASONS } from '../../../../domain/unavailable-reasons.ts';
 import { ENRICH_BODY_EXAMPLES, ENRICH_RESULT_EXAMPLE } from '../../../../contract/examples.ts';
 
 const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 'FI', 'SE'] as const) });
@@ -53,6 +54,12 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
                 description: 'string[] for orgNumbers, {orgNumber, country}[] for pairs',
               }),
               unavailable: Type.Union([Type.Array(Type.String()), Type.Array(Pair)]),
+              unavailableReasons: Type.Optional(
+                Type.Record(Type.String(), StringEnum(UNAVAILABLE_REASONS), {
+                  description:
+                    'Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches.',
+                }),
+              ),
             },
             { examples: [ENRICH_RESULT_EXAMPLE] },
           ),
@@ -83,15 +90,18 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
             return { orgNumber: check(country, p.orgNumber, `body.pairs.${i}.orgNumber`), country };
           });
       if (details.length) throw new ApiError('validation_failed', { details });
-      const result = await services.companies.enrich(asPairs);
+      const { unavailableReasons, ...result } = await services.companies.enrich(asPairs, req.caller);
+      // Reasons only when something is unavailable, so a complete answer keeps SPEC's three fields.
+      const reasons = result.unavailable.length ? { unavailableReasons } : {};
       if (orgNumbers) {
         return {
           data: result.data,
           notFound: result.notFound.map((p) => p.orgNumber),
           unavailable: result.unavailable.map((p) => p.orgNumber),
+          ...reasons,
         };
       }
-      return result;
+      return { ...result, ...reasons };
     },
   );
 }

@@ -33,6 +33,7 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
     async (req) =>
       services.companies.lookup((req.query.country ?? 'NO') as Country, req.params.orgNumber, {
         context: req.query.include === 'context',
+        caller: req.caller,
       }),
   );
 }

@@ -1,0 +1,62 @@
+// Licence register (TBR) and food-safety inspections (Mattilsynet) rows.
+
+export const LICENSE_EXAMPLE = {
+  id: '4812',
+  licenseNumber: '0301-2024-00153',
+  orgNumber: '912345671',
+  registerType: 'Alkoholsbevilling',
+  licenseTypeCode: '01SKJE',
+  licenseTypeDescription: 'Skjenkebevilling',
+  venueName: 'Kaffebar Grünerløkka',
+  venueOrgNumber: '998877665',
+  productGroups: ['Gruppe 1', 'Gruppe 2'],
+  municipality: 'Oslo',
+  municipalityNo: '0301',
+  issuingAuthority: 'Oslo kommune',
+  validFrom: '2024-07-01T00:00:00.000Z',
+  validTo: '2028-06-30T00:00:00.000Z',
+};
+
+export const INSPECTION_EXAMPLE = {
+  id: '88213',
+  orgNumber: '912345671',
+  name: 'Kaffebar AS',
+  postnr: '0150',
+  totalRating: 0,
+  date: '2026-02-14T00:00:00.000Z',
+  office: 'Region Stor-Oslo',
+  municipality: 'Oslo',
+  municipalityNo: '0301',
+  upstreamId: 'Z2602141030219990111KDDBT',
+  venueId: 'Z0601051347188430269OGPIQ',
+  address: 'Markveien 35',
+  poststed: 'OSLO',
+  inspectionType: 'ordinary',
+  themes: [
+    {
+      number: 1,
+      nameNo: 'Rutiner og ledelse',
+      nameNn: 'Rutinar og leiing',
+      grade: 0,
+      applicable: true,
+      assessed: true,
+    },
+    { number: 2, nameNo: 'Lokaler og utstyr', nameNn: 'Lokale og utstyr', grade: 1, applicable: true, assessed: true },
+    {
+      number: 3,
+      nameNo: 'Mathåndtering og tilberedning',
+      nameNn: 'Mathandtering og tilverking',
+      grade: 0,
+      applicable: true,
+      assessed: true,
+    },
+    {
+      number: 4,
+      nameNo: 'Merking og sporbarhet',
+      nameNn: 'Merking og sporbarheit',
+      grade: 4,
+      applicable: false,
+      assessed: false,
+    },
+  ],
+};

@@ -1,0 +1,68 @@
+// `ncd sync domains [--limit N]`: the web-profile pipeline (company websites, technologies, social
+// handles) over Norwegian companies. The job keeps its public name `domains`.
+// Stage 1 (candidates) runs for every company not seeded yet or changed since; the network
+// stages then run for at most --limit companies, those with an unfinished pass first, then
+// those never completed, then the oldest completed (stages in jobs/web-profile/, README
+// "Domain enrichment").
+import pLimit from 'p-limit';
+import { createCrawler } from './web-profile/crawler.ts';
+import { processCompany } from './web-profile/pipeline.ts';
+import { seedCandidates } from './web-profile/seed.ts';
+import { defineJob } from './registry.ts';
+
+const DEFAULT_LIMIT = 2000;
+/** robots.txt groups for us start `User-agent: ncd-enrichment` (published crawler name, kept). */
+export const CRAWLER_AGENT = 'ncd-enrichment';
+
+defineJob('domains', {
+  description: 'Domain enrichment (NO): candidate domains, DNS/HTTP probes, scoring, technologies and social handles',
+  schedule: '0 1 * * 1-6', // daily chunks Monday–Saturday, 01:00 UTC
+  options: ['limit'],
+  async run(ctx, opts, job) {
+    const repo = ctx.repos.webProfile;
+    const { concurrency, hostDelayMs, timeoutMs } = ctx.config.webProfile;
+    const seed = await seedCandidates(repo, (seen) => job.progress(`candidates: ${seen} companies read`));
+    job.progress(`candidates: ${seed.seeded} companies (re)seeded of ${seed.seen} read, ${seed.pruned} gone`);
+
+    const due = await repo.due(opts.limit ?? DEFAULT_LIMIT);
+    const crawler = createCrawler({
+      resolver: ctx.resolver,
+      allowedAddresses: ctx.crawlerNet.allowedAddresses,
+      dial: ctx.crawlerNet.dial,
+      concurrency,
+      hostDelayMs,
+      timeoutMs,
+      userAgent: `${CRAWLER_AGENT}/1.0 (+${ctx.config.baseUrl})`,
+    });
+    const counts = { confirmed: 0, ambiguous: 0, rejected: 0, failed: 0, companiesChanged: 0 };
+    let done = 0;
+    // As many companies in flight as requests allowed; the crawler enforces the request cap.
+    const slot = pLimit(concurrency);
+    await Promise.all(
+      due.map((row) =>
+        slot(async () => {
+          try {
+            const outcome = await processCompany(repo, crawler, ctx.clock, row);
+            counts[outcome.status]++;
+            if (outcome.companyChanged) counts.companiesChanged++;
+          } catch (err) {
+            // One company's failure (a database hiccup) must not cost the rest of the batch.
+            counts.failed++;
+            ctx.log.warn(
+              { orgNumber: row.orgNumber, err: (err as Error).message },
+              'domain enrichment failed for a company',
+            );
+          }
+          job.report(++done);
+        }),
+      ),
+    );
+    if (due.length > 0 && counts.failed === due.length)
+      throw new Error(`domain enrichment failed for all ${due.length} companies`);
+    job.progress(
+      `domains: ${done} companies processed (${counts.confirmed} confirmed, ${counts.ambiguous} ambiguous, ${counts.rejected} rejected, ` +
+        `${counts.failed} failed), ${counts.companiesChanged} company records changed, ${crawler.requests} requests`,
+    );
+    return { recordsProcessed: done, details: { ...counts, seeded: seed.seeded, requests: crawler.requests } };
+  },
+});

@@ -1,0 +1,63 @@
+// GET /api/updates, the change feed: every company (deleted ones too) whose updatedAt is at or
+// after `since`, oldest first, in cursor pages with the rows search serves.
+import type { ReferenceData } from '../domain/reference-data.ts';
+import { invalid } from '../errors.ts';
+import type { CompanyReadRepository } from '../store/company-reads.ts';
+import type { CompanySearchRepository } from '../store/company-search.ts';
+import { buildCompanyRecord } from './company-record.ts';
+import type { AuthContext } from './key-auth.ts';
+import type { Pagination } from './pagination.ts';
+
+export interface ChangeFeedServiceDeps {
+  search: CompanySearchRepository;
+  reads: CompanyReadRepository;
+  reference: ReferenceData;
+  pagination: Pagination;
+}
+
+export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
+  return {
+    async updates(caller: AuthContext, q: { since: string; limit?: number; cursor?: string }) {
+      const since = parseSince(q.since);
+      const page = await deps.pagination.page(
+        caller,
+        {
+          scope: 'updates',
+          bound: { since: since.toISOString() },
+          cursor: q.cursor,
+          limit: q.limit,
+          depthGuard: false,
+        },
+        (limit, after) => deps.search.updates(since, limit, after),
+      );
+      const stored = await deps.reads.relations(page.rows, { financialsLimit: 2, roles: true });
+      return {
+        data: stored.map((s) => buildCompanyRecord(s, deps.reference, { labels: true })),
+        nextCursor: page.nextCursor,
+        hasMore: page.hasMore,
+      };
+    },
+  };
+}
+
+const SINCE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** ISO date (midnight UTC) or timestamp (UTC when no offset is given). */
+export function parseSince(raw: string): Date {
+  const s = raw.trim();
+  if (!SINCE.test(s))
+    throw invalid('query.since', 'must be an ISO 8601 date (2026-04-20) or timestamp (2026-04-20T12:34:56Z)');
+  const hasTime = s.includes('T');
+  const withZone = hasTime && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : hasTime ? s : `${s}T00:00:00Z`;
+  const d = new Date(withZone);
+  // Reject impossible dates (2026-02-30) that Date would roll over.
+  if (
+    Number.isNaN(d.getTime()) ||
+    (d.toISOString().slice(0, 10) !== withZone.slice(0, 10) && !/[+-]\d{2}:?\d{2}$/.test(withZone))
+  ) {
+    throw invalid('query.since', 'is not a valid date');
+  }
+  return d;
+}
+
+export type ChangeFeedService = ReturnType<typeof createChangeFeedService>;

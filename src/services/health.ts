@@ -1,0 +1,68 @@
+// GET /api/health: the database probe (public) and, for a caller with the sync secret, the
+// diagnostics: engine, record counts, each data source's latest sync, and the protection of
+// the upstreams behind live fetches.
+import type { Clock } from '../domain/clock.ts';
+import { safeEqual } from '../domain/secrets.ts';
+import type { Store } from '../store/db.ts';
+import type { Repositories } from '../store/repositories.ts';
+import type { CompanyService } from './companies.ts';
+import type { CoverageService } from './coverage.ts';
+import type { UpstreamGuardState } from './upstream-guard.ts';
+
+const PROBE_TIMEOUT_MS = 3000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('database probe timed out')), ms);
+    }),
+  ]);
+}
+
+export interface HealthServiceDeps {
+  store: Pick<Store, 'ping' | 'engine'>;
+  records: Repositories['health'];
+  coverage: CoverageService;
+  /** Live-fetch protection (negative cache, daily budgets). */
+  companies: Pick<CompanyService, 'liveFetchDiagnostics'>;
+  /** Breaker and shared budget of each guarded upstream host. */
+  upstreams: { state(): UpstreamGuardState }[];
+  clock: Clock;
+  /** X-Sync-Secret that unlocks the diagnostics; undefined: diagnostics off. */
+  syncSecret: string | undefined;
+  /** Deadline of the diagnostic queries. */
+  statementTimeoutMs: number;
+}
+
+export function createHealthService(deps: HealthServiceDeps) {
+  return {
+    /** Resolves when the database answers within the probe deadline; rejects otherwise. */
+    probe: () => withTimeout(deps.store.ping(), PROBE_TIMEOUT_MS),
+
+    /** True only for the configured sync secret (compared in constant time). */
+    unlocksDiagnostics(secret: unknown): boolean {
+      return deps.syncSecret !== undefined && typeof secret === 'string' && safeEqual(secret, deps.syncSecret);
+    },
+
+    async diagnostics() {
+      const [records, dataSources, liveFetch] = await withTimeout(
+        Promise.all([deps.records.recordCounts(), deps.coverage.dataSources(), deps.companies.liveFetchDiagnostics()]),
+        deps.statementTimeoutMs,
+      );
+      return {
+        status: 'ok',
+        timestamp: deps.clock.now().toISOString(),
+        database: 'connected',
+        engine: deps.store.engine === 'embedded' ? 'pglite' : 'postgresql',
+        records,
+        dataSources,
+        upstreams: deps.upstreams.map((g) => g.state()),
+        liveFetch,
+      };
+    },
+  };
+}
+
+export type HealthService = ReturnType<typeof createHealthService>;
