@@ -25,7 +25,7 @@ describe('registration and SIGKILL', () => {
   it('every owner whose registration answer was lost can register the same name again', async () => {
     const s = new Scenario('crash: SIGKILL during 80 registrations', 6);
     db = await createTestDatabase();
-    const env = { ...db.env, SECRET_KEY: TEST_SECRET, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' };
+    const env = { ...db.env, SECRET_KEY: TEST_SECRET, TRUST_PROXY: 'true' };
     proc = await startServerProcess(env, 240_000);
     const register = (url: string, i: number) =>
       send(`${url}/api/keys/register`, {
