@@ -10,11 +10,13 @@ export default defineConfig({
     // Suites that need several processes sharing one PostgreSQL + Redis exist only in server mode.
     // Long suites run with `npm run test:long` (vitest.long.config.ts), reliability suites with
     // `npm run test:reliability` (vitest.reliability.config.ts), browser suites (they need
-    // Chromium) with `npm run test:browser` (vitest.browser.config.ts).
+    // Chromium) with `npm run test:browser` (vitest.browser.config.ts), packaging suites (they need
+    // the npm registry) with `npm run test:packaging` (vitest.packaging.config.ts).
     exclude: [
       'test/long/**',
       'test/reliability/**',
       'test/browser/**',
+      'test/packaging/**',
       ...(serverMode ? [] : ['test/**/*.server-only.test.ts']),
     ],
     globalSetup: ['test/helpers/global-setup.ts'],

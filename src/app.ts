@@ -2,7 +2,6 @@
 // ports and services and the Fastify app. main.ts adds the socket; tests use app.inject or
 // listen on port 0.
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -17,6 +16,7 @@ import { ReferenceData } from './domain/reference-data.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerDocs } from './http/plugins/docs.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
 import { registerValidation } from './http/plugins/validation.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBody } from './contract/common.ts';
@@ -196,8 +196,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     const plain = app as unknown as FastifyInstance;
     registerValidation(plain);
     registerErrorHandling(plain);
-    await app.register(helmet, { global: true });
-    await registerDocs(plain, config.baseUrl);
+    await registerSecurityHeaders(plain, config);
+    await registerDocs(plain, config);
     registerAuth(plain, services.keyAuth);
     registerRoutes(app, { ctx, services });
     await app.ready();

@@ -11,6 +11,8 @@ export interface Config {
   port: number;
   host: string;
   baseUrl: string;
+  /** False when BASE_URL is left at its default: public links then use the request's own host. */
+  baseUrlConfigured: boolean;
   databaseUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
@@ -254,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     baseUrl,
+    baseUrlConfigured: str(env, 'BASE_URL') !== undefined,
     databaseUrl,
     dataDir,
     redisUrl,
@@ -298,4 +301,26 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'ENRICHMENT_TIMEOUT_MS', 8000, 500, 60000),
     },
   };
+}
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Settings that start fine but probably do not do what the operator wants; main.ts prints them.
+ * Listening beyond loopback with BASE_URL on localhost: links in e-mails and the OpenAPI
+ * document would point at the reader's own machine.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  const baseHost = new URL(config.baseUrl).hostname;
+  if (!LOOPBACK_HOST.test(config.host) && LOOPBACK_HOST.test(baseHost)) {
+    warnings.push(
+      config.baseUrlConfigured
+        ? `HOST is ${config.host} (reachable from other machines) but BASE_URL is ${config.baseUrl}: ` +
+            'setup links and the OpenAPI document point at localhost. Set BASE_URL to the public URL.'
+        : `HOST is ${config.host} (reachable from other machines) and BASE_URL is not set: setup links and the ` +
+            "OpenAPI document use each request's Host header. Set BASE_URL to the public URL.",
+    );
+  }
+  return warnings;
 }

@@ -1,6 +1,6 @@
 // Process entry: config -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, configWarnings, loadConfig } from './config.ts';
 import { DataDirBusyError } from './store/data-dir-lock.ts';
 import { MigrationError } from './store/migrate.ts';
 import { loadDemoData, storeIsEmpty } from './jobs/demo-data.ts';
@@ -28,6 +28,7 @@ async function main() {
     throw err;
   }
   const { app, ctx } = built;
+  for (const warning of configWarnings(config)) app.log.warn(warning);
   if (config.demoData === 'auto' && (await storeIsEmpty(ctx))) {
     console.log('The store is empty: loading the demo dataset (DEMO_DATA=off skips this)…');
     await loadDemoData(ctx, (m) => app.log.info(m));

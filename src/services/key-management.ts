@@ -63,7 +63,7 @@ export interface KeyManagementServiceDeps {
   rateWindows: RateWindows;
   clock: Clock;
   mailer: Mailer;
-  log: Pick<Logger, 'warn'>;
+  log: Pick<Logger, 'warn' | 'info'>;
   /** Read per call: the test harness points baseUrl at its port after the app is built. */
   config: Pick<Config, 'baseUrl'>;
 }
@@ -132,22 +132,37 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
     usage,
     usageHistory,
 
-    async register(input: { projectName: string; email: string; description?: string }) {
+    /**
+     * Creates a free project and its key. The same name registered again with the same e-mail
+     * reclaims the project when it was never used (its registration answer was lost, say to a
+     * crash after the commit): the unknown key is deactivated and a new one returned.
+     */
+    async register(input: { projectName: string; email: string; description?: string }, publicBaseUrl?: string) {
       const now = clock.now();
       const projectName = input.projectName.trim();
-      const { raw } = await withFreshKey((raw) =>
-        apiKeys.createProject({
-          name: projectName,
-          nameKey: projectNameKey(projectName),
-          email: input.email.trim(),
-          description: input.description?.trim() || null,
-          tier: 'free',
-          keyHash: auth.hash(raw),
-          keyPrefix: keyPrefixOf(raw),
-          today: utcDay(now),
-          monthStart: utcMonthStart(now),
-        }),
-      ).catch((err) => {
+      const email = input.email.trim();
+      const nameKey = projectNameKey(projectName);
+      const { raw } = await withFreshKey(async (raw) => {
+        const key = { keyHash: auth.hash(raw), keyPrefix: keyPrefixOf(raw) };
+        try {
+          return await apiKeys.createProject({
+            name: projectName,
+            nameKey,
+            email,
+            description: input.description?.trim() || null,
+            tier: 'free',
+            ...key,
+            today: utcDay(now),
+            monthStart: utcMonthStart(now),
+          });
+        } catch (err) {
+          if (!(err instanceof ProjectNameTakenError)) throw err;
+          const reclaimed = await apiKeys.reclaimUnused({ nameKey, email, ...key });
+          if (!reclaimed) throw err;
+          deps.log.info({ deactivated: reclaimed.deactivated }, 'unused registration reclaimed by its owner');
+          return reclaimed;
+        }
+      }).catch((err) => {
         if (err instanceof ProjectNameTakenError)
           throw new ApiError('project_name_taken', {
             details: [{ path: 'body.projectName', message: 'is already taken' }],
@@ -156,10 +171,10 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
       });
       const record = (await apiKeys.findActiveByHash(auth.hash(raw)))!;
       const created = toAuthContext(record);
-      const setupUrl = `${deps.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
+      const setupUrl = `${publicBaseUrl ?? deps.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
       try {
         await deps.mailer.sendSetupLink({
-          to: input.email.trim(),
+          to: email,
           projectName,
           setupUrl,
           keyPrefix: created.keyPrefix,

@@ -79,14 +79,17 @@ describe('GET /setup with a live key', () => {
       { day: '2026-03-20', count: 1 },
     ]);
 
-    // Quick starts carry the key and the base URL; docs are linked.
+    // Quick starts carry the base URL but never the key: it goes into NCD_API_KEY, read without echo.
+    expect(res.html).toContain('read -rs NCD_API_KEY &#38;&#38; export NCD_API_KEY');
     expect(res.html).toContain(
-      `curl -H &#34;Authorization: Bearer ${key.raw}&#34; &#34;${server.url}/api/keys/usage&#34;`,
+      `curl -H &#34;Authorization: Bearer $NCD_API_KEY&#34; &#34;${server.url}/api/keys/usage&#34;`,
     );
-    expect(res.html).toContain(`new NcdClient({ baseUrl: &#39;${server.url}&#39;, apiKey: &#39;${key.raw}&#39; })`);
-    expect(res.html).toContain(
-      `npx ncd enrich input.csv --column orgnr --out enriched.csv --url ${server.url} --key ${key.raw}`,
-    );
+    expect(res.html).toContain(`new NcdClient({ baseUrl: &#39;${server.url}&#39; })`);
+    expect(res.html).toContain(`ncd enrich input.csv --column orgnr --out enriched.csv --url ${server.url}</code>`);
+    const snippets = [...res.html.matchAll(/<code id="qs-[^"]+">([\s\S]*?)<\/code>/g)].map((m) => m[1]);
+    expect(snippets).toHaveLength(5);
+    for (const snippet of snippets) expect(snippet).not.toContain(key.raw);
+    expect(res.html.split(key.raw)).toHaveLength(2); // once: in the key box
     expect(res.html).toContain(`href="${server.url}/docs"`);
 
     // Viewing the page twice more changed nothing.

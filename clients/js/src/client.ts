@@ -26,7 +26,10 @@ import type {
 export interface NcdClientOptions {
   /** Where the API runs, e.g. http://localhost:3000 or https://api.example.com. */
   baseUrl: string;
-  /** API key (sent as `Authorization: Bearer …`). Optional only for key registration and health. */
+  /**
+   * API key (sent as `Authorization: Bearer …`). Defaults to the `NCD_API_KEY` environment
+   * variable where there is one (Node, Deno, Bun). Optional only for key registration and health.
+   */
   apiKey?: string;
   /** A fetch implementation; defaults to the global fetch of Node 18+ and browsers. */
   fetch?: Fetch;
@@ -50,11 +53,18 @@ export interface RequestOptions<P extends keyof paths, M extends Method> {
 
 type Row<P extends { data: unknown[] }> = P['data'][number];
 
+/** NCD_API_KEY of the process, without assuming Node's types (the client also runs in browsers). */
+function keyFromEnvironment(): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const key = env?.NCD_API_KEY?.trim();
+  return key ? key : undefined;
+}
+
 export class NcdClient {
   readonly #http: Transport;
 
   constructor(options: NcdClientOptions) {
-    this.#http = new Transport(options);
+    this.#http = new Transport({ ...options, apiKey: options.apiKey ?? keyFromEnvironment() });
   }
 
   get baseUrl(): string {

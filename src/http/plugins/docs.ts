@@ -1,10 +1,18 @@
 // OpenAPI 3.1 generated from the route schemas (GET /openapi.json) and Swagger UI (GET /docs),
-// served locally with no CDN.
+// served locally with no CDN. The document's `servers` entry is the request's public base URL
+// (BASE_URL, or the request's own host when BASE_URL is left at its default), so "Try it out"
+// in /docs calls the server the reader is looking at.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { publicBaseUrl } from './security-headers.ts';
 
-export async function registerDocs(app: FastifyInstance, baseUrl: string) {
+export async function registerDocs(app: FastifyInstance, config: Config) {
+  const withServer = (doc: Record<string, unknown>, req: FastifyRequest) => ({
+    ...doc,
+    servers: [{ url: publicBaseUrl(req, config) }],
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -13,7 +21,7 @@ export async function registerDocs(app: FastifyInstance, baseUrl: string) {
         version: '0.1.0',
         description: 'Company records from the Norwegian, Finnish and Swedish registries, with self-service API keys.',
       },
-      servers: [{ url: baseUrl }],
+      servers: [{ url: config.baseUrl }],
       // Shown in this order in /docs; every operation carries request and response examples.
       tags: [
         { name: 'companies', description: 'Lookup, search, batch enrich, group trees and the change feed' },
@@ -40,6 +48,16 @@ export async function registerDocs(app: FastifyInstance, baseUrl: string) {
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // Swagger UI's bundle injects <style> elements and style attributes from script, which its
+    // own CSP (style-src 'self' https:) refuses: the browser logged a CSP error on every load of
+    // /docs. Styles may be inline here (they cannot run code); scripts stay 'self' only.
+    transformStaticCSP: (csp) => csp.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
+    transformSpecification: (doc, req) => withServer(doc as Record<string, unknown>, req),
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async (req) =>
+    withServer(app.swagger() as unknown as Record<string, unknown>, req),
+  );
 }

@@ -6,6 +6,7 @@ import register from './api/keys/register.ts';
 import rotate from './api/keys/rotate.ts';
 import usage from './api/keys/usage.ts';
 import municipalities from './api/municipalities.ts';
+import home from './home.ts';
 import setup from './setup.ts';
 import companyLookup from './api/companies/lookup.ts';
 import companyEnrich from './api/companies/enrich.ts';
@@ -33,6 +34,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   accessRequests,
   health,
   municipalities,
+  home,
   setup,
   operator,
   companyEnrich,

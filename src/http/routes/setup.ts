@@ -5,6 +5,7 @@
 // not repeat the key.
 import { Type } from 'typebox';
 import { isWellFormedKey } from '../../domain/api-key.ts';
+import { publicBaseUrl } from '../plugins/security-headers.ts';
 import type { Api, RouteDeps } from '../types.ts';
 import { SETUP_CSS, SETUP_CSS_PATH, SETUP_JS, SETUP_JS_PATH } from '../views/setup-assets.ts';
 import { renderInvalidLinkPage, renderSetupPage } from '../views/setup-page.ts';
@@ -20,7 +21,7 @@ export default function setupRoute(app: Api, { ctx, services }: RouteDeps) {
       .header('X-Robots-Tag', 'noindex, nofollow')
       .type('text/html; charset=utf-8');
     const key = req.query.key;
-    const base = ctx.config.baseUrl;
+    const base = publicBaseUrl(req, ctx.config);
     if (key === undefined || key === '') return reply.code(400).send(renderInvalidLinkPage('missing', base));
     if (typeof key !== 'string' || !isWellFormedKey(key))
       return reply.code(400).send(renderInvalidLinkPage('malformed', base));

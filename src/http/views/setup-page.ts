@@ -4,7 +4,7 @@
 // wires the copy buttons and adds local times.
 import type { KeyManagementService } from '../../services/key-management.ts';
 import { escapeHtml } from './html.ts';
-import { SETUP_CSS_PATH, SETUP_JS_PATH } from './setup-assets.ts';
+import { copyable, layout } from './layout.ts';
 import { renderUsageChart } from './usage-chart.ts';
 
 export type SetupOverview = NonNullable<Awaited<ReturnType<KeyManagementService['setupOverview']>>>;
@@ -14,51 +14,48 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 const limitText = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
 const utcText = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex, nofollow">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${SETUP_CSS_PATH}">
-<script src="${SETUP_JS_PATH}" defer></script>
-</head><body><main>
-${body}
-</main></body></html>`;
-}
+// The snippets never carry the key itself: it goes into NCD_API_KEY once (read -s: not echoed,
+// not in the shell history), which curl, the client and `ncd enrich` read. A key on a command
+// line shows in `ps`, in shell history and in screenshots of a terminal.
+const KEY_ENV = [
+  `# Paste the key when asked (it is not shown and not saved in your shell history)`,
+  `read -rs NCD_API_KEY && export NCD_API_KEY`,
+].join('\n');
 
-function copyable(id: string, text: string): string {
-  return `<div class="copyable"><pre><code id="${id}">${escapeHtml(text)}</code></pre><button type="button" data-copy="${id}" hidden>Copy</button></div>`;
-}
-
-function quickStarts(base: string, key: string): string {
+function quickStarts(base: string): string {
+  const auth = `-H "Authorization: Bearer $NCD_API_KEY"`;
   const curl = [
     `# Your usage and limits (not counted)`,
-    `curl -H "Authorization: Bearer ${key}" "${base}/api/keys/usage"`,
+    `curl ${auth} "${base}/api/keys/usage"`,
     ``,
     `# Companies in Oslo (municipality 0301)`,
-    `curl -H "Authorization: Bearer ${key}" "${base}/api/companies?municipality=0301"`,
+    `curl ${auth} "${base}/api/companies?municipality=0301"`,
     ``,
     `# One company by organisation number`,
-    `curl -H "Authorization: Bearer ${key}" "${base}/api/companies/923609016"`,
+    `curl ${auth} "${base}/api/companies/923609016"`,
   ].join('\n');
   const js = [
-    `// npm install @nordic-company-data/client`,
+    `// Install from a checkout of the server's repository (npm: once published,`,
+    `// npm install @nordic-company-data/client):`,
+    `//   npm pack ./clients/js && npm install ./nordic-company-data-client-*.tgz`,
     `import { NcdClient } from '@nordic-company-data/client';`,
     ``,
-    `const client = new NcdClient({ baseUrl: '${base}', apiKey: '${key}' });`,
+    `// The key comes from NCD_API_KEY.`,
+    `const client = new NcdClient({ baseUrl: '${base}' });`,
     `for await (const company of client.companies.search({ municipality: '0301' })) {`,
     `  console.log(company.orgNumber, company.name);`,
     `}`,
   ].join('\n');
   const cli = [
+    `# Install the ncd command from a checkout of the server's repository`,
+    `# (npm: once published, npm install -g nordic-company-data):`,
+    `#   npm pack && npm install -g ./nordic-company-data-*.tgz`,
     `# Adds company data to every row of a CSV that has organisation numbers in column "orgnr"`,
-    `npx ncd enrich input.csv --column orgnr --out enriched.csv --url ${base} --key ${key}`,
+    `ncd enrich input.csv --column orgnr --out enriched.csv --url ${base}`,
   ].join('\n');
-  const rotate = `curl -X POST -H "Authorization: Bearer ${key}" "${base}/api/keys/rotate"`;
+  const rotate = `curl -X POST ${auth} "${base}/api/keys/rotate"`;
   return `<section aria-labelledby="qs-h"><h2 id="qs-h">Quick start</h2>
+<h3>Keep the key in an environment variable</h3>${copyable('qs-env', KEY_ENV)}
 <h3>curl</h3>${copyable('qs-curl', curl)}
 <h3>JavaScript (typed client)</h3>${copyable('qs-js', js)}
 <h3>Command line: enrich a CSV</h3>${copyable('qs-cli', cli)}
@@ -103,7 +100,7 @@ ${renderUsageChart(o.history)}
 </dl>
 </section>
 
-${quickStarts(baseUrl, rawKey)}
+${quickStarts(baseUrl)}
 
 <section aria-labelledby="docs-h"><h2 id="docs-h">Documentation</h2>
 <p><a href="${escapeHtml(baseUrl)}/docs">API reference</a> · <a href="${escapeHtml(baseUrl)}/openapi.json">OpenAPI document</a></p>

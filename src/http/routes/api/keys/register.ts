@@ -1,6 +1,7 @@
 // POST /api/keys/register — self-service free-tier key (public).
 import { Type } from 'typebox';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import { KeyLimits } from '../../../../contract/keys.ts';
 import { KEY_CREATED_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from '../../../../contract/examples.ts';
@@ -32,7 +33,7 @@ const Created = Type.Object(
   { examples: [KEY_CREATED_EXAMPLE] },
 );
 
-export default function registerRoute(app: Api, { services }: RouteDeps) {
+export default function registerRoute(app: Api, { ctx, services }: RouteDeps) {
   app.post(
     '/api/keys/register',
     {
@@ -55,7 +56,7 @@ export default function registerRoute(app: Api, { services }: RouteDeps) {
     async (req, reply) => {
       if (req.body.website && req.body.website.trim() !== '') return reply.status(200).send({ success: true });
       await services.keys.guardSignupRate(req.ip);
-      const created = await services.keys.register(req.body);
+      const created = await services.keys.register(req.body, publicBaseUrl(req, ctx.config));
       return reply.status(201).send(created);
     },
   );

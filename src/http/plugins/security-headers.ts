@@ -1,0 +1,76 @@
+// Security headers (helmet), and the public base URL of a request.
+//
+// helmet's defaults send `upgrade-insecure-requests` in the CSP and Strict-Transport-Security on
+// every response. Over plain http on a LAN address that makes the browser fetch the page's own
+// CSS and JS over https, which fails: /docs renders blank and /setup unstyled and unscripted
+// (so its key also stayed in the address bar). Both are sent only when the request is https,
+// directly or by X-Forwarded-Proto from a trusted proxy (TRUST_PROXY), or when BASE_URL is an
+// explicit https URL (a TLS-terminating proxy that Fastify is not told to trust). The same goes
+// for Cross-Origin-Opener-Policy, which browsers ignore (with a console error) on plain http.
+import helmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
+import type { Config } from '../../config.ts';
+
+const UPGRADE = 'upgrade-insecure-requests';
+const HSTS = 'max-age=31536000; includeSubDomains';
+// A Host header we are willing to echo into links: a name or address, an optional port.
+const HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+function isSecure(req: FastifyRequest, config: Config): boolean {
+  return req.protocol === 'https' || (config.baseUrlConfigured && config.baseUrl.startsWith('https:'));
+}
+
+/**
+ * Where this server is reachable for the client that sent `req`: BASE_URL when it was set,
+ * else the request's own scheme and host (so a LAN or container deployment that left BASE_URL
+ * alone still gets working setup links), falling back to the default for a malformed Host.
+ */
+export function publicBaseUrl(req: FastifyRequest, config: Config): string {
+  if (config.baseUrlConfigured) return config.baseUrl;
+  const host = req.host;
+  return typeof host === 'string' && HOST.test(host) ? `${req.protocol}://${host.toLowerCase()}` : config.baseUrl;
+}
+
+/** Adds or strips the https-only parts of the headers helmet (or Swagger UI) set. Idempotent. */
+function finish(config: Config) {
+  return (req: FastifyRequest, reply: FastifyReply) => {
+    const secure = isSecure(req, config);
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') {
+      const directives = csp
+        .split(';')
+        .map((d) => d.trim())
+        .filter((d) => d !== '' && d !== UPGRADE);
+      if (secure) directives.push(UPGRADE);
+      reply.header('content-security-policy', directives.join('; '));
+    }
+    if (secure) reply.header('strict-transport-security', HSTS);
+    else {
+      reply.removeHeader('strict-transport-security');
+      // Browsers ignore COOP on a plain-http origin other than localhost, and log a console
+      // error for it on every page.
+      reply.removeHeader('cross-origin-opener-policy');
+    }
+  };
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    strictTransportSecurity: false,
+  });
+  const done = finish(config);
+  const hook: onSendHookHandler = async (req, reply, payload) => {
+    done(req, reply);
+    return payload;
+  };
+  // Root hooks run before those of plugins (Swagger UI sets its own CSP in its onSend hook);
+  // route-level hooks run after all of them, so every route also gets the hook as its last.
+  app.addHook('onSend', hook);
+  app.addHook('onRoute', (route) => {
+    const own = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...own, hook];
+  });
+}
