@@ -117,12 +117,44 @@ Overrides the tier's limits for the project of an API key; options not given sta
   },
 };
 
-const SPECS = [SYNC, JOBS_LIST, JOBS_RUN, SET_TIER, SET_LIMITS];
+const LIST_KEYS: CommandSpec = {
+  name: 'keys list',
+  help: `Usage: ncd keys list [--project NAME] [--all]
+
+Lists the active API keys, newest first: prefix, project, tier, created, requests counted. Raw
+keys are never stored, so they cannot be shown.
+
+  --project NAME   only the keys of this project (name as registered, any case)
+  --all            deactivated and rotated-away keys too`,
+  options: { project: value, all: { type: 'boolean' } },
+  build({ positionals, values }) {
+    if (positionals.length) throw new UsageError(`Unexpected argument ${positionals[0]}`);
+    return { command: 'keys list', project: text(values, 'project'), all: values.all === true ? true : undefined };
+  },
+};
+
+const DEACTIVATE_KEY: CommandSpec = {
+  name: 'keys deactivate',
+  help: `Usage: ncd keys deactivate <keyPrefix>
+
+Deactivates one API key (a leaked key, or an unused registration nobody holds): it answers 401
+at once on this process and within a second on every other. The project, its usage and its
+destinations stay; its owner can register the name again only while it was never used.`,
+  options: {},
+  build({ positionals }) {
+    if (positionals.length !== 1) throw new UsageError('keys deactivate takes <keyPrefix>');
+    return { command: 'keys deactivate', keyPrefix: positionals[0] };
+  },
+};
+
+const SPECS = [SYNC, JOBS_LIST, JOBS_RUN, SET_TIER, SET_LIMITS, LIST_KEYS, DEACTIVATE_KEY];
 
 const KEYS_HELP = `Usage: ncd keys <command>
 
   ncd keys set-tier <keyPrefix> <tier>
   ncd keys set-limits <keyPrefix> [--rpm N] [--daily N] [--monthly N] [--page-size N]
+  ncd keys list [--project NAME] [--all]
+  ncd keys deactivate <keyPrefix>
 
 ncd keys <command> --help tells more.`;
 
@@ -143,6 +175,8 @@ export function usage(sources: string[]): string {
   ncd keys set-tier <keyPrefix> <tier>        free | pro | enterprise | internal
   ncd keys set-limits <keyPrefix> [--rpm N] [--daily N] [--monthly N] [--page-size N]
                                               0 = unlimited, "default" = back to the tier's value
+  ncd keys list [--project NAME] [--all]      keys: prefix, project, tier, state, requests
+  ncd keys deactivate <keyPrefix>             a key stops working (its project stays)
 sources: ${sources.join(', ')}`;
 }
 

@@ -40,7 +40,21 @@ export const SetLimitsCommand = Type.Object(
   closed,
 );
 
-export const OperatorCommand = Type.Union([SyncCommand, JobsCommand, JobsRunCommand, SetTierCommand, SetLimitsCommand]);
+export const ListKeysCommand = Type.Object(
+  { command: Type.Literal('keys list'), project: Type.Optional(Text), all: Type.Optional(Type.Boolean()) },
+  closed,
+);
+export const DeactivateKeyCommand = Type.Object({ command: Type.Literal('keys deactivate'), keyPrefix: Text }, closed);
+
+export const OperatorCommand = Type.Union([
+  SyncCommand,
+  JobsCommand,
+  JobsRunCommand,
+  SetTierCommand,
+  SetLimitsCommand,
+  ListKeysCommand,
+  DeactivateKeyCommand,
+]);
 const COMMANDS: TObject[] = OperatorCommand.anyOf;
 export type OperatorCommand = Static<typeof OperatorCommand>;
 export type CommandName = OperatorCommand['command'];

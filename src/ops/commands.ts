@@ -59,6 +59,10 @@ export async function runOperatorCommand(
           maxPageSize: command.pageSize,
         }),
       );
+    case 'keys list':
+      return { keys: await services.keys.listKeys({ project: command.project, all: command.all }) };
+    case 'keys deactivate':
+      return services.keys.deactivate(command.keyPrefix);
     case 'jobs':
       return listJobs(ctx);
     case 'jobs run':

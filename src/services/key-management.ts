@@ -255,6 +255,29 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
       await apiKeys.setLimits(record.projectId, limits).finally(auth.forgetVerified);
       return toAuthContext((await apiKeys.findActiveByPrefix(keyPrefix))!);
     },
+
+    /** `ncd keys list`: keys with their project, tier, state and counted requests (no hashes). */
+    async listKeys(opts: { project?: string; all?: boolean } = {}) {
+      const keys = await apiKeys.listKeys({
+        project: opts.project === undefined ? undefined : projectNameKey(opts.project),
+        includeInactive: opts.all,
+      });
+      return keys.map((k) => ({
+        ...k,
+        createdAt: new Date(k.createdAt).toISOString(),
+        deactivatedAt: k.deactivatedAt ? new Date(k.deactivatedAt).toISOString() : null,
+      }));
+    },
+
+    /**
+     * `ncd keys deactivate`: the key stops working at once here and within the key cache's
+     * second on other processes. Its project (name, usage, destinations) stays.
+     */
+    async deactivate(keyPrefix: string) {
+      const done = await apiKeys.deactivateByPrefix(keyPrefix).finally(auth.forgetVerified);
+      if (!done) throw new UnknownKeyError(`No active key with prefix ${keyPrefix}`);
+      return { keyPrefix, active: false };
+    },
   };
 }
 

@@ -24,6 +24,16 @@ describe('parseCommand', () => {
       list: 'peps',
     });
     expect(parseCommand(['jobs'])).toEqual({ command: 'jobs' });
+    expect(parseCommand(['keys', 'list'])).toEqual({ command: 'keys list' });
+    expect(parseCommand(['keys', 'list', '--project', 'crm', '--all'])).toEqual({
+      command: 'keys list',
+      project: 'crm',
+      all: true,
+    });
+    expect(parseCommand(['keys', 'deactivate', 'ncd_abc'])).toEqual({
+      command: 'keys deactivate',
+      keyPrefix: 'ncd_abc',
+    });
     expect(parseCommand(['jobs', 'run', 'coverage'])).toEqual({ command: 'jobs run', name: 'coverage' });
     expect(parseCommand(['keys', 'set-tier', 'ncd_abc', 'pro'])).toEqual({
       command: 'keys set-tier',

@@ -140,4 +140,37 @@ describe('ncd keys while the server runs', () => {
     expect(offline.code).toBe(0);
     expect(JSON.parse(offline.stdout).limits.rateLimitPerMinute).toBe(60);
   });
+
+  it('lists keys and deactivates one: it answers 401 at once, and the list shows it inactive', async () => {
+    const env = await freshEnv();
+    const server = await startServerProcess(env);
+    procs.push(server);
+    const kept = await register(server.url, 'listed-kept');
+    const leaked = await register(server.url, 'listed-leaked');
+
+    const list = await runProcess([CLI, 'keys', 'list'], env);
+    expect(list.code).toBe(0);
+    const listed = JSON.parse(list.stdout).keys as { keyPrefix: string; projectName: string; active: boolean }[];
+    expect(listed.map((k) => k.keyPrefix)).toEqual(expect.arrayContaining([kept.keyPrefix, leaked.keyPrefix]));
+    expect(list.stdout).not.toContain(kept.raw);
+    expect(JSON.parse((await runProcess([CLI, 'keys', 'list', '--project', 'LISTED-KEPT'], env)).stdout).keys).toEqual([
+      expect.objectContaining({ keyPrefix: kept.keyPrefix, projectName: 'listed-kept', tier: 'free', active: true }),
+    ]);
+
+    const off = await runProcess([CLI, 'keys', 'deactivate', leaked.keyPrefix], env);
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({ keyPrefix: leaked.keyPrefix, active: false });
+    expect((await http(server.url, 'GET', '/api/keys/usage', { key: leaked.raw })).status).toBe(401);
+    expect((await http(server.url, 'GET', '/api/keys/usage', { key: kept.raw })).status).toBe(200);
+
+    const again = await runProcess([CLI, 'keys', 'deactivate', leaked.keyPrefix], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('No active key');
+    const active = JSON.parse((await runProcess([CLI, 'keys', 'list'], env)).stdout).keys;
+    expect(active.map((k: { keyPrefix: string }) => k.keyPrefix)).not.toContain(leaked.keyPrefix);
+    const all = JSON.parse((await runProcess([CLI, 'keys', 'list', '--all'], env)).stdout).keys;
+    expect(all).toEqual(
+      expect.arrayContaining([expect.objectContaining({ keyPrefix: leaked.keyPrefix, active: false })]),
+    );
+  });
 });
