@@ -109,6 +109,19 @@ describe('upstream protection', () => {
       LIVE_FETCH_BUDGET_FREE: '0',
     });
     const auth = { authorization: `Bearer ${key}` };
+    // Warm both routes while brreg is well (a route's first call in a process also compiles its
+    // serializer, ~70 ms here): the answers timed below are the breaker's, not the compiler's.
+    const [warmLookup, warmEnrich] = unknownNumbers(960_000_000, 2);
+    s.count((await send(`${proc.url}/api/companies/${warmLookup}`, { headers: auth })).status);
+    s.count(
+      (
+        await send(`${proc.url}/api/companies/enrich`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ orgNumbers: [warmEnrich] }),
+        })
+      ).status,
+    );
     brreg.forceStatus = 500;
     const lookup = async (org: string) => {
       const t0 = performance.now();
@@ -137,31 +150,30 @@ describe('upstream protection', () => {
       fast.push(ms);
       s.check(r.status === 502 && r.json?.code === 'upstream_unavailable', `open breaker: ${r.status}`);
     }
-    const e0 = performance.now();
-    const enrich = await send(`${proc.url}/api/companies/enrich`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ orgNumbers: numbers.slice(20, 30) }),
-    });
-    fast.push(performance.now() - e0);
-    s.count(enrich.status);
-    s.check(
-      enrich.status === 200 &&
-        enrich.json.unavailable.length === 10 &&
-        Object.values(enrich.json.unavailableReasons ?? {}).every((r) => r === 'upstream_circuit_open'),
-      `enrich with an open breaker: ${enrich.status} ${enrich.text.slice(0, 160)}`,
-    );
-    // The median is the figure judged: on a shared 2-core machine single answers can wait for
-    // the CPU; none may come near a registry deadline.
+    for (const batch of [numbers.slice(20, 25), numbers.slice(25, 30)]) {
+      const e0 = performance.now();
+      const enrich = await send(`${proc.url}/api/companies/enrich`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ orgNumbers: batch }),
+      });
+      fast.push(performance.now() - e0);
+      s.count(enrich.status);
+      s.check(
+        enrich.status === 200 &&
+          enrich.json.unavailable.length === batch.length &&
+          Object.values(enrich.json.unavailableReasons ?? {}).every((r) => r === 'upstream_circuit_open'),
+        `enrich with an open breaker: ${enrich.status} ${enrich.text.slice(0, 160)}`,
+      );
+    }
     const sorted = [...fast].sort((x, y) => x - y);
     const median = sorted[Math.floor(sorted.length / 2)];
     const slowest = sorted[sorted.length - 1];
     s.figure(
       'open-breaker answers',
-      `median ${median.toFixed(1)} ms, max ${slowest.toFixed(1)} ms over ${fast.length} calls`,
+      `median ${median.toFixed(1)} ms, max ${slowest.toFixed(1)} ms over ${fast.length} calls (${fast.map((x) => x.toFixed(0)).join(' ')})`,
     );
-    s.check(median < 50, `open-breaker answers: median ${median.toFixed(1)} ms (want < 50 ms)`);
-    s.check(slowest < 1000, `an open-breaker answer took ${slowest.toFixed(1)} ms`);
+    s.check(slowest < 50, `an open-breaker answer took ${slowest.toFixed(1)} ms (want < 50 ms)`);
     s.check(brreg.requests.length === reached, 'requests reached brreg while the breaker was open');
 
     // brreg recovers; after the reset time one probe goes through, succeeds and closes the breaker
