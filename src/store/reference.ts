@@ -1,16 +1,12 @@
 // Reference tables (municipalities, counties, NACE, organisation forms, postal codes).
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import type { ReferenceRows } from '../domain/reference-data.ts';
 
 type RefTable = 'ref_counties' | 'ref_municipalities' | 'ref_nace' | 'ref_org_forms' | 'ref_postal_codes';
 
-export interface ReferenceSnapshot {
-  counties: { code: string; name: string }[];
-  municipalities: { code: string; name: string; county_code: string }[];
-  nace: { version: string; code: string; name: string; short_name: string | null }[];
-  orgForms: { country: string; code: string; description: string }[];
-  postalCodes: { postal_code: string; place: string; municipality_code: string }[];
-}
+/** The reference lists as stored: the rows the in-memory view (domain/reference-data.ts) is built from. */
+export type ReferenceSnapshot = ReferenceRows;
 
 export function createReferenceRepository(db: Kysely<Database>) {
   return {
