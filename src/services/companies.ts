@@ -1,6 +1,7 @@
 // Company lookup and batch enrich: store first, Norwegian misses fetched live from brreg and
 // stored like any ingest (the next call is a store hit). Finnish and Swedish companies come
 // only from bulk syncs and are never fetched live.
+import { nextUtcMidnight, secondsUntil } from '../domain/limits.ts';
 import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country } from '../domain/org-number.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
@@ -38,12 +39,6 @@ export interface Pair {
 }
 
 const WRITE_GROUP = 25;
-
-const secondsToNextUtcDay = (now: Date) =>
-  Math.max(
-    1,
-    Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000),
-  );
 
 /** The negative cache's name for Enhetsregisteret (live_fetch_misses.source). */
 const LIVE_SOURCE = 'brreg';
@@ -150,7 +145,8 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         const r = await resolveNorwegian([orgNumber], opts.caller);
         company = r.stored[0];
         if (!company && r.reasons.get(orgNumber) === 'live_fetch_budget') {
-          const retryAfter = secondsToNextUtcDay(clock.now());
+          const now = clock.now();
+          const retryAfter = secondsUntil(now, nextUtcMidnight(now));
           throw new ApiError('live_fetch_budget_exceeded', { headers: { 'Retry-After': retryAfter } });
         }
         if (!company && r.unavailable.length) throw new ApiError('upstream_unavailable');
