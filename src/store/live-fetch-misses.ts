@@ -29,21 +29,6 @@ export function createLiveFetchMissRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** A number that is now known (stored by a sync) is no longer a miss. */
-    async forget(source: string, orgNumbers: string[]): Promise<void> {
-      if (!orgNumbers.length) return;
-      await db
-        .deleteFrom('live_fetch_misses')
-        .where('source', '=', source)
-        .where('org_number', 'in', orgNumbers)
-        .execute();
-    },
-
-    async prune(now: Date): Promise<number> {
-      const r = await db.deleteFrom('live_fetch_misses').where('until', '<=', now).executeTakeFirst();
-      return Number(r.numDeletedRows);
-    },
-
     async countActive(now: Date): Promise<number> {
       const r = await db
         .selectFrom('live_fetch_misses')
