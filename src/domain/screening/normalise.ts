@@ -7,7 +7,7 @@ import { foldToken } from './fold.ts';
 import { mergeLetterRuns, stripLegalForms, stripTrailingForm } from './legal-forms.ts';
 import { expandAbbreviations, numbersAsDigits } from './name-numbers.ts';
 import { GENERIC_ORG_WORDS, HONORIFICS, isPatronymic, ORG_STOP_WORDS, PARTICLES } from './name-words.ts';
-import { scriptOf, skeletonOf, skeletonOfAscii, syllablesOf, type ScriptClass } from './script.ts';
+import { scriptOf, skeletonOf, skeletonOfAscii, syllablesOf, vowelFrameOf, type ScriptClass } from './script.ts';
 import type { NameKind, NormalisedName } from './types.ts';
 
 /**
@@ -31,6 +31,8 @@ export interface NameToken {
   orig?: string;
   /** Consonant skeleton: compared across scripts when one side is vowel-less. */
   skeleton: string;
+  /** Abjad words: consonants with their written vowel slots (script.ts vowelFrameOf). */
+  frame?: string;
   /** Persons: an all-caps word in a mixed-case name, i.e. the listed surname. */
   marked?: boolean;
   /** A joined run of organisation words: their initials, compared with acronyms ("PLA"). */
@@ -53,6 +55,7 @@ interface Part {
   script: ScriptClass;
   orig?: string;
   skeleton?: string;
+  frame?: string;
 }
 
 interface Word {
@@ -82,7 +85,8 @@ function partsOf(w: string): Part[] {
     const article = ARABIC_ARTICLE.test(w);
     const rest = article ? w.replace(ARABIC_ARTICLE, '') : w;
     const text = asciiParts(rest).join('');
-    const main = { text, script, skeleton: skeletonOf(rest, script) };
+    const frame = vowelFrameOf(rest, script);
+    const main = { text, script, skeleton: skeletonOf(rest, script), ...(frame ? { frame } : {}) };
     return [...(article ? [{ text: 'al', script }] : []), ...(text ? [main] : [])];
   }
   return asciiParts(w).map((text) => ({ text, script }));
@@ -196,6 +200,7 @@ export function analyseName(name: string, kind: NameKind): AnalysedName {
       script: part.script,
       ...(part.orig ? { orig: part.orig } : {}),
       skeleton: part.skeleton ?? skeletonOfAscii(raw),
+      ...(part.frame ? { frame: part.frame } : {}),
       ...(kind === 'person' && marksSurname && upper[i] && roles[i] !== 'particle' ? { marked: true } : {}),
     };
   });

@@ -56,5 +56,47 @@ export function skeletonOf(word: string, script: ScriptClass): string {
   return skeletonOfAscii(ascii);
 }
 
+/**
+ * Abjad letters that stand for a vowel when a foreign name is spelt in the script (alif and its
+ * hamza seats, waw, ya, alif maqsura, ta marbuta; Hebrew aleph, vav, yod, final he), and the
+ * throat letters that Latin spellings drop (ayn, hamza alone, Hebrew ayin).
+ */
+const VOWEL_LETTERS = new Set([...'اأإآٱئؤوىية', ...'אויה']);
+const SILENT_LETTERS = new Set([...'عء', ...'ע']);
+
+/** One vowel slot ("V" runs collapse) and the skeleton's consonant merges. */
+const frameOfLetters = (letters: string): string =>
+  letters
+    .replace(/[pfv]/g, 'b')
+    .replace(/[qcg]/g, 'k')
+    .replace(/z/g, 's')
+    .replace(/(.)\1+/g, '$1');
+
+/**
+ * Vowel frame of an abjad word: its consonants with one slot wherever a vowel letter is written.
+ * Foreign names spelt in Arabic or Hebrew write their vowels with these letters (أدينا is
+ * a-d-i-n-a), so where the consonant skeletons differ by a letter, the frame still shows whether
+ * the vowels fall in the same places. Empty for other scripts.
+ */
+export function vowelFrameOf(word: string, script: ScriptClass): string {
+  if (script !== 'vowelless' || !/[\p{Script=Arabic}\p{Script=Hebrew}]/u.test(word)) return '';
+  let letters = '';
+  for (const ch of word) {
+    if (SILENT_LETTERS.has(ch)) continue;
+    letters += VOWEL_LETTERS.has(ch) ? 'a' : anyAscii(ch).toLowerCase().replace(/[^a-z]/g, '');
+  }
+  return frameOfLetters(letters.replace(/[eiouyw]/g, 'a').replace(/h/g, ''));
+}
+
+/** Vowel frame of a Latin word, comparable with vowelFrameOf: every vowel (and w, y) one slot, h dropped. */
+export const vowelFrameOfAscii = (ascii: string): string =>
+  frameOfLetters(
+    ascii
+      .toLowerCase()
+      .replace(/[^a-z]/g, '')
+      .replace(/h/g, '')
+      .replace(/[eiouyw]/g, 'a'),
+  );
+
 /** Splits a syllabic-script word into its characters (each one name syllable). */
 export const syllablesOf = (word: string): string[] => [...word].filter((c) => SYLLABIC.test(c));

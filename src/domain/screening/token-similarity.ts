@@ -2,6 +2,7 @@
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
 import type { NameToken } from './normalise.ts';
 import { osaSimilarity } from './osa.ts';
+import { vowelFrameOfAscii } from './script.ts';
 import type { TokenHow } from './types.ts';
 
 /** An initial ("V.") against a word starting with that letter ("Vladimir"). */
@@ -47,6 +48,13 @@ export function spellingSimilarity(x: string, y: string): number {
 
 const boosted = (s: number) => s + (1 - s) / 4;
 
+/** An abjad word's vowel frame against a Latin word's (0 when neither side has one). */
+function frameSimilarity(a: NameToken, b: NameToken): number {
+  const [abjad, latin] = a.frame !== undefined ? [a, b] : [b, a];
+  if (abjad.frame === undefined || latin.script !== 'latin') return 0;
+  return spellingSimilarity(abjad.frame, vowelFrameOfAscii(latin.raw));
+}
+
 export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
   // Syllabic scripts on both sides: the characters decide (高石 ≠ 高市, though both are "gaoshi").
   if (a.orig !== undefined && b.orig !== undefined) {
@@ -75,7 +83,7 @@ export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
   if (phonetic && similarity >= 0.5) similarity = boosted(similarity);
   // Across a vowel-less script and a written-out one, compare consonant skeletons.
   if ((a.script === 'vowelless') !== (b.script === 'vowelless') && a.skeleton !== '' && b.skeleton !== '') {
-    const k = SCRIPT_SIMILARITY * osaSimilarity(a.skeleton, b.skeleton);
+    const k = SCRIPT_SIMILARITY * Math.max(osaSimilarity(a.skeleton, b.skeleton), frameSimilarity(a, b));
     if (k > similarity) {
       similarity = k;
       how = 'script';

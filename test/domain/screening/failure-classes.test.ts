@@ -50,6 +50,17 @@ describe('script-aware transliteration', () => {
     expect(hit('سمير حداد', 'Tomas Lind')).toBe(false);
   });
 
+  it('reads the vowel letters of a foreign name spelt in Arabic or Hebrew (vowel frame)', () => {
+    // g has no Arabic letter (written ج), e is written ي: the skeletons differ, the vowel slots agree.
+    expect(hit('جورجينا سميث', 'Georgina Smith')).toBe(true);
+    expect(hit('أنجيلا بيرغ', 'Angela Berg')).toBe(true);
+    // Different names stay apart, and across scripts a name never scores above the same
+    // difference between two Latin spellings.
+    expect(hit('كريم حداد', 'Marina Haddad')).toBe(false);
+    expect(hit('سمير حداد', 'Tomas Lind')).toBe(false);
+    expect(score('ماريا سالم', 'Marta Salem').score).toBeLessThanOrEqual(score('Maria Salem', 'Marta Salem').score);
+  });
+
   it('never calls a transliterated name "exact", and compares syllabic scripts by character', () => {
     const cyrillic = score('Владимир Сорокин', 'Vladimir Sorokin');
     expect(cyrillic.score).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
