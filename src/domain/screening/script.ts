@@ -83,7 +83,11 @@ export function vowelFrameOf(word: string, script: ScriptClass): string {
   let letters = '';
   for (const ch of word) {
     if (SILENT_LETTERS.has(ch)) continue;
-    letters += VOWEL_LETTERS.has(ch) ? 'a' : anyAscii(ch).toLowerCase().replace(/[^a-z]/g, '');
+    letters += VOWEL_LETTERS.has(ch)
+      ? 'a'
+      : anyAscii(ch)
+          .toLowerCase()
+          .replace(/[^a-z]/g, '');
   }
   return frameOfLetters(letters.replace(/[eiouyw]/g, 'a').replace(/h/g, ''));
 }
