@@ -42,7 +42,8 @@ export interface CompanyChangeFollower {
  * that is still open when we read commits later with an `updated_at` before our read, so the next
  * poll starts at the oldest open transaction's start (from `pg_stat_activity`, read in a
  * statement before the rows: whatever is not yet visible to the second statement was either
- * open at the first or started after it). Finished sync runs clear everything: some sources
+ * open at the first or started after it; every process must connect as the same role, or one
+ * allowed to see the others' `xact_start`). Finished sync runs clear everything: some sources
  * (licences, shareholders, reference data) change what a record shows without moving
  * `updated_at`. More than `maxKeys` changes also clear everything (a bulk load).
  */
