@@ -87,44 +87,74 @@ function randomPicker(list: string[]) {
   return () => list[i++ % list.length];
 }
 
-export async function lookup(store: Store, s: Settings) {
-  const prep = await prepare(store);
-  const server = await startServer(store.env);
+const CACHE_SECRET = 'bench-record-cache-diagnostics';
+
+/** The record cache's counters of a running server (GET /api/health with the sync secret). */
+async function recordCacheOf(url: string) {
+  const res = await fetch(`${url}/api/health`, { headers: { 'x-sync-secret': CACHE_SECRET } });
+  const body = (await res.json()) as { recordCache?: Record<string, number | boolean> };
+  return body.recordCache ?? null;
+}
+
+/** One lookup load (warm-up, then the measured run) against a server started with `env`. */
+async function lookupRun(store: Store, s: Settings, key: string, orgNumbers: string[], env: Record<string, string>) {
+  const server = await startServer({ ...store.env, SYNC_SECRET: CACHE_SECRET, ...env });
   try {
-    const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], s.connections, s);
-    const next = randomPicker(prep.orgNumbers);
+    const next = randomPicker(orgNumbers);
     const nextPath = () => `/api/companies/${next()}`;
-    await runLoad({
-      url: server.url,
-      connections: s.connections,
-      durationS: s.warmupS,
-      headers: auth(prep.keys[0]),
-      nextPath,
-    });
-    const run = await runLoad({
-      url: server.url,
-      connections: s.connections,
-      durationS: s.durationS,
-      headers: auth(prep.keys[0]),
-      nextPath,
-    });
-    const ratio = run.throughputRps / base.throughputRps;
+    const load = (durationS: number) =>
+      runLoad({ url: server.url, connections: s.connections, durationS, headers: auth(key), nextPath });
+    await load(s.warmupS);
+    const before = await recordCacheOf(server.url);
+    const run = await load(s.durationS);
+    const after = await recordCacheOf(server.url);
+    const hits = Number(after?.hits ?? 0) - Number(before?.hits ?? 0);
+    const misses = Number(after?.misses ?? 0) - Number(before?.misses ?? 0);
     return {
-      engine: prep.engineVersion,
-      sampleOrgNumbers: prep.orgNumbers.length,
-      baseline: base,
-      lookup: run,
+      run,
+      recordCache: after && { ...after, hitRateOfRun: hits + misses ? +(hits / (hits + misses)).toFixed(4) : 0 },
       serverPeakRssMb: rssOf(server.pid).peakMb,
-      throughputRatioToBaseline: +ratio.toFixed(3),
-      targets: {
-        throughputAtLeast30PctOfBaseline: ratio >= 0.3,
-        p99Below25ms: run.latencyMs.p99 < 25,
-        noErrors: run.non2xx === 0 && run.errors === 0 && run.timeouts === 0,
-      },
     };
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * Lookup: the bare-route baseline, then the same load with the record cache off and on (same
+ * run). BENCH_LOOKUP_SAMPLE=N draws the numbers from the first N of the sample (default: all).
+ */
+export async function lookup(store: Store, s: Settings) {
+  const prep = await prepare(store);
+  const sample = Number(process.env.BENCH_LOOKUP_SAMPLE ?? 0);
+  const orgNumbers = sample > 0 ? prep.orgNumbers.slice(0, sample) : prep.orgNumbers;
+  const bare = await startServer(store.env);
+  let base: Awaited<ReturnType<typeof baseline>>;
+  try {
+    base = await baseline(bare, prep.keys[0], prep.orgNumbers[0], s.connections, s);
+  } finally {
+    await bare.stop();
+  }
+  const uncached = await lookupRun(store, s, prep.keys[0], orgNumbers, { RECORD_CACHE_ENTRIES: '0' });
+  const cached = await lookupRun(store, s, prep.keys[0], orgNumbers, {});
+  const run = cached.run;
+  const ratio = run.throughputRps / base.throughputRps;
+  return {
+    engine: prep.engineVersion,
+    sampleOrgNumbers: orgNumbers.length,
+    baseline: base,
+    lookup: run,
+    recordCache: cached.recordCache,
+    serverPeakRssMb: cached.serverPeakRssMb,
+    withoutCache: { lookup: uncached.run, serverPeakRssMb: uncached.serverPeakRssMb },
+    throughputRatioToBaseline: +ratio.toFixed(3),
+    cachedOverUncached: +(run.throughputRps / uncached.run.throughputRps).toFixed(3),
+    targets: {
+      throughputAtLeast30PctOfBaseline: ratio >= 0.3,
+      p99Below25ms: run.latencyMs.p99 < 25,
+      noErrors: run.non2xx === 0 && run.errors === 0 && run.timeouts === 0,
+    },
+  };
 }
 
 /** Search mix: selective q, nace prefixes, municipalities, employee ranges, sorts (limit 20). */

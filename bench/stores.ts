@@ -79,7 +79,10 @@ async function load(count: number, env: Record<string, string>) {
 export async function ensureStore(engine: Engine, size: Size): Promise<Store> {
   const count = COUNT[size];
   if (engine === 'postgresql') {
-    const url = await ensureDatabase(size === 'full' ? 'ncd_bench' : 'ncd_bench_small');
+    // BENCH_PG_DATABASE: a database of your own (several sessions sharing one server).
+    const url = await ensureDatabase(
+      process.env.BENCH_PG_DATABASE ?? (size === 'full' ? 'ncd_bench' : 'ncd_bench_small'),
+    );
     const n = await pgQuery(
       url,
       `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'companies'`,

@@ -186,6 +186,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         .flushUsage()
         .catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
     });
+    app.addHook('onClose', async () => services.recordCache.stop());
     app.addHook('onSend', async (req, reply) => {
       reply.header('X-Request-Id', req.id);
       if (closing) reply.header('Connection', 'close');
@@ -201,6 +202,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     registerAuth(plain, services.keyAuth);
     registerRoutes(app, { ctx, services });
     await app.ready();
+    // The record cache follows the store's changes while the app is open (record-cache.ts).
+    await services.recordCache.start();
 
     return {
       app,

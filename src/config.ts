@@ -58,6 +58,8 @@ export interface Config {
   /** Web-profile crawler (ENRICHMENT_* env names kept for existing deployments): fetches in flight, pause between
    * requests to one host, deadline per fetch. */
   webProfile: { concurrency: number; hostDelayMs: number; timeoutMs: number };
+  /** Per-process cache of serialised company records (README "Record cache"); maxEntries 0 = off. */
+  recordCache: { maxEntries: number; maxBytes: number; pollMs: number };
 }
 
 export interface LiveFetchConfig {
@@ -299,6 +301,11 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: int(env, 'ENRICHMENT_CONCURRENCY', 8, 1, 64),
       hostDelayMs: int(env, 'ENRICHMENT_HOST_DELAY_MS', 1000, 0, 60000),
       timeoutMs: int(env, 'ENRICHMENT_TIMEOUT_MS', 8000, 500, 60000),
+    },
+    recordCache: {
+      maxEntries: int(env, 'RECORD_CACHE_ENTRIES', 20000, 0, 1000000),
+      maxBytes: int(env, 'RECORD_CACHE_MB', 64, 1, 4096) * 1024 * 1024,
+      pollMs: int(env, 'RECORD_CACHE_POLL_MS', 250, 20, 900),
     },
   };
 }

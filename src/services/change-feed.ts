@@ -15,6 +15,9 @@ export interface ChangeFeedServiceDeps {
   pagination: Pagination;
 }
 
+/** What a feed row carries: the latest two years of accounts and the roles. */
+const FEED_RELATIONS = { financialsLimit: 2, roles: true } as const;
+
 export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
   return {
     async updates(caller: AuthContext, q: { since: string; limit?: number; cursor?: string }) {
@@ -28,9 +31,9 @@ export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
           limit: q.limit,
           depthGuard: false,
         },
-        (limit, after) => deps.search.updates(since, limit, after),
+        (limit, after) => deps.search.updates(since, limit, after, FEED_RELATIONS),
       );
-      const stored = await deps.reads.relations(page.rows, { financialsLimit: 2, roles: true });
+      const stored = await deps.reads.withRelations(page.rows);
       return {
         data: stored.map((s) => buildCompanyRecord(s, deps.reference, { labels: true })),
         nextCursor: page.nextCursor,

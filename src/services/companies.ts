@@ -16,6 +16,8 @@ import type { LiveFetchMissRepository } from '../store/live-fetch-misses.ts';
 import type { BudgetCaller, LiveFetchBudget } from './live-fetch-budget.ts';
 import type { UnavailableReason } from '../domain/unavailable-reasons.ts';
 import { SOURCE } from '../domain/company.ts';
+import { companyKey } from '../store/company-changes.ts';
+import type { RecordCache } from './record-cache.ts';
 
 export interface CompanyServiceDeps {
   reference: ReferenceData;
@@ -31,6 +33,8 @@ export interface CompanyServiceDeps {
   negativeTtlMs: number;
   /** Upstream requests in flight per call (DESIGN "Concurrency 10"). */
   concurrency?: number;
+  /** Serialised lookup bodies of this process (record-cache.ts); none: every lookup reads the store. */
+  cache?: RecordCache;
 }
 
 export interface Pair {
@@ -126,6 +130,25 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     return n;
   }
 
+  /** One company from the store (a Norwegian miss fetched live), or the lookup's error. */
+  async function findOne(country: Country, orgNumber: string, caller?: BudgetCaller): Promise<StoredCompany> {
+    let company: StoredCompany | undefined;
+    if (country === 'NO') {
+      const r = await resolveNorwegian([orgNumber], caller);
+      company = r.stored[0];
+      if (!company && r.reasons.get(orgNumber) === 'live_fetch_budget') {
+        const now = clock.now();
+        const retryAfter = secondsUntil(now, nextUtcMidnight(now));
+        throw new ApiError('live_fetch_budget_exceeded', { headers: { 'Retry-After': retryAfter } });
+      }
+      if (!company && r.unavailable.length) throw new ApiError('upstream_unavailable');
+    } else {
+      company = (await reads.load(country, [orgNumber], FULL))[0];
+    }
+    if (!company) throw new ApiError('company_not_found');
+    return company;
+  }
+
   return {
     validate,
 
@@ -139,21 +162,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     },
 
     async lookup(country: Country, rawOrgNumber: string, opts: { context?: boolean; caller?: BudgetCaller } = {}) {
-      const orgNumber = validate(country, rawOrgNumber, 'params.orgNumber');
-      let company: StoredCompany | undefined;
-      if (country === 'NO') {
-        const r = await resolveNorwegian([orgNumber], opts.caller);
-        company = r.stored[0];
-        if (!company && r.reasons.get(orgNumber) === 'live_fetch_budget') {
-          const now = clock.now();
-          const retryAfter = secondsUntil(now, nextUtcMidnight(now));
-          throw new ApiError('live_fetch_budget_exceeded', { headers: { 'Retry-After': retryAfter } });
-        }
-        if (!company && r.unavailable.length) throw new ApiError('upstream_unavailable');
-      } else {
-        company = (await reads.load(country, [orgNumber], FULL))[0];
-      }
-      if (!company) throw new ApiError('company_not_found');
+      const company = await findOne(country, validate(country, rawOrgNumber, 'params.orgNumber'), opts.caller);
       const record = buildCompanyRecord(company, reference, { labels: true });
       if (!opts.context) return record;
       const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
@@ -164,6 +173,26 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       };
     },
 
+    /**
+     * The lookup's response body (without context), serialised by the route's schema: from this
+     * process's record cache when it holds the company, else built and cached. A record still
+     * waiting for its live completion (bulk-loaded, over budget) is served but not cached.
+     */
+    async lookupBody(
+      country: Country,
+      rawOrgNumber: string,
+      opts: { caller?: BudgetCaller; serialize: (record: CompanyRecord) => string },
+    ): Promise<Buffer> {
+      const orgNumber = validate(country, rawOrgNumber, 'params.orgNumber');
+      const key = companyKey(country, orgNumber);
+      const cached = deps.cache?.get(key);
+      if (cached) return cached;
+      const ticket = deps.cache?.ticket();
+      const company = await findOne(country, orgNumber, opts.caller);
+      const body = Buffer.from(opts.serialize(buildCompanyRecord(company, reference, { labels: true })));
+      if (ticket !== undefined && !isIncomplete(company)) deps.cache?.set(key, body, ticket);
+      return body;
+    },
     /** Batch enrich: one answer per distinct (country, number); misses reported, never fatal. */
     async enrich(
       pairs: Pair[],

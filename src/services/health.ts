@@ -7,6 +7,7 @@ import type { Store } from '../store/db.ts';
 import type { Repositories } from '../store/repositories.ts';
 import type { CompanyService } from './companies.ts';
 import type { CoverageService } from './coverage.ts';
+import type { RecordCache } from './record-cache.ts';
 import type { UpstreamGuardState } from './upstream-guard.ts';
 
 const PROBE_TIMEOUT_MS = 3000;
@@ -27,6 +28,8 @@ export interface HealthServiceDeps {
   coverage: CoverageService;
   /** Live-fetch protection (negative cache, daily budgets). */
   companies: Pick<CompanyService, 'liveFetchDiagnostics'>;
+  /** Hit rate and size of this process's record cache. */
+  recordCache: Pick<RecordCache, 'diagnostics'>;
   /** Breaker and shared budget of each guarded upstream host. */
   upstreams: { state(): UpstreamGuardState }[];
   clock: Clock;
@@ -60,6 +63,7 @@ export function createHealthService(deps: HealthServiceDeps) {
         dataSources,
         upstreams: deps.upstreams.map((g) => g.state()),
         liveFetch,
+        recordCache: deps.recordCache.diagnostics(),
       };
     },
   };

@@ -21,6 +21,8 @@ import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
 import { createWebProfileService } from './web-profile.ts';
 import { createLiveFetchBudget } from './live-fetch-budget.ts';
+import { createRecordCache } from './record-cache.ts';
+import { createUpdatedAtFollower } from '../store/company-changes.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -35,6 +37,12 @@ export function createServices(ctx: AppContext) {
   });
   const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
   const market = createMarketContext({ reads: repos.companyReads, clock });
+  const recordCache = createRecordCache({
+    ...config.recordCache,
+    follower: createUpdatedAtFollower(ctx.store.db),
+    signal: repos.companyChanges,
+    log,
+  });
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,
@@ -49,6 +57,7 @@ export function createServices(ctx: AppContext) {
       now: () => clock.now(),
     }),
     negativeTtlMs: config.liveFetch.negativeTtlMs,
+    cache: recordCache,
   });
   const destinations = createDestinationService({
     destinations: repos.destinations,
@@ -87,6 +96,7 @@ export function createServices(ctx: AppContext) {
       pagination,
     }),
     companies,
+    recordCache,
     destinations,
     push: createPushService({ resolver: ctx.resolver, clock, log, config, companies, destinations }),
     shareholders: createShareholderService({ shareholders: repos.shareholders }),
@@ -106,6 +116,7 @@ export function createServices(ctx: AppContext) {
       records: repos.health,
       coverage,
       companies,
+      recordCache,
       upstreams: ctx.upstreams.guards,
       clock,
       syncSecret: config.syncSecret,

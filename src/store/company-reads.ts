@@ -33,7 +33,7 @@ export interface RelationOptions {
  * The relation columns of the one-statement read, NULL when empty or not asked for. json_agg
  * renders timestamps as ISO strings (dates, numbers and arrays come out as the row types have them).
  */
-interface RelationColumns {
+export interface RelationColumns {
   rel_financials: FinancialRow[] | null;
   rel_roles: RoleRow[] | null;
   rel_sub_units: (Omit<SubUnitRow, 'updated_at'> & { updated_at: string })[] | null;
@@ -54,7 +54,7 @@ interface RelationColumns {
  * accounts of the same period), roles by group and position, sub-units by number, licences
  * newest first.
  */
-function relationColumns(opts: RelationOptions) {
+export function relationColumns(opts: RelationOptions) {
   const none = sql`NULL::json`;
   const limit = opts.financialsLimit === undefined ? sql`ALL` : sql`${opts.financialsLimit}::int`;
   return sql`
@@ -119,6 +119,26 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
 
   return {
     relations,
+
+    /**
+     * Rows read with `relationColumns` in their own statement (the change feed's keyset page) ->
+     * stored companies; the relation columns are taken off each row in place.
+     */
+    withRelations(rows: (CompanyRow & RelationColumns)[]): Promise<StoredCompany[]> {
+      return assemble(
+        rows.map((r) => {
+          const rel: RelationColumns = {
+            rel_financials: r.rel_financials,
+            rel_roles: r.rel_roles,
+            rel_sub_units: r.rel_sub_units,
+            rel_licenses: r.rel_licenses,
+            has_owners: r.has_owners,
+          };
+          for (const k of Object.keys(rel)) delete (r as Partial<RelationColumns>)[k as keyof RelationColumns];
+          return { row: r as CompanyRow, rel };
+        }),
+      );
+    },
 
     async findRows(country: string, orgNumbers: string[]): Promise<CompanyRow[]> {
       if (!orgNumbers.length) return [];

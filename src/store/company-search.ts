@@ -1,7 +1,7 @@
 // Company search and the change feed: keyset pagination on (sort expression, id), an index for
 // every filter and sort (migration 0005), so page 50 costs what page 1 costs.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { CompanyRow } from './company-reads.ts';
+import { relationColumns, type CompanyRow, type RelationColumns, type RelationOptions } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database } from './schema.ts';
 
@@ -107,9 +107,26 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
       return page(conditions(filters), sort, order, limit, after);
     },
 
-    /** The change feed: every company (deleted ones too) with updated_at >= since, oldest first. */
-    updates(since: Date, limit: number, after?: KeysetPosition): Promise<SearchPage> {
-      return page([sql`c.updated_at >= ${since.toISOString()}::timestamptz`], 'updatedAt', 'asc', limit, after);
+    /**
+     * The change feed: every company (deleted ones too) with updated_at >= since, oldest first,
+     * with the relations asked for in the same statement (one statement per page).
+     */
+    updates(
+      since: Date,
+      limit: number,
+      after: KeysetPosition | undefined,
+      relations: RelationOptions,
+    ): Promise<{ rows: (CompanyRow & RelationColumns)[]; positions: KeysetPosition[] }> {
+      return keysetPage<CompanyRow & RelationColumns>(db, {
+        from: 'companies c',
+        alias: 'c',
+        where: [sql`c.updated_at >= ${since.toISOString()}::timestamptz`],
+        sort: SORTS.updatedAt,
+        order: 'asc',
+        limit,
+        after,
+        columns: relationColumns(relations),
+      });
     },
   };
 }

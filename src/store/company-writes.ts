@@ -14,6 +14,7 @@ import { PARENT_SOURCE } from '../domain/group-tree.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
+import { companyKey, type CompanyChangeSignal } from './company-changes.ts';
 
 export interface CompanyWrite {
   core: CompanyCore;
@@ -153,12 +154,19 @@ async function upsertCores(
   };
 }
 
-export function createCompanyWriteRepository(db: Kysely<Database>) {
+/**
+ * `changes` hears, after each commit, which companies a write may have changed (record caches
+ * of this process evict them at once; other processes follow the store).
+ */
+export function createCompanyWriteRepository(db: Kysely<Database>, changes?: CompanyChangeSignal) {
+  const announce = (country: string, orgNumbers: string[]) => {
+    if (changes && orgNumbers.length) changes.changed({ keys: orgNumbers.map((n) => companyKey(country, n)) });
+  };
   return {
     /** Writes a batch in one transaction: all of it or none of it. */
     async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         const { insertedIds, changedIds } = await upsertCores(trx, writes, opts);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
@@ -182,6 +190,11 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
           unchanged: writes.length - insertedIds.size - changedIds.size,
         };
       });
+      announce(
+        writes[0].core.country,
+        writes.map((w) => w.core.orgNumber),
+      );
+      return result;
     },
 
     /**
@@ -193,30 +206,37 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
       parts: { orgNumber: string; roles?: RoleInput[]; financials?: FinancialInput[] }[],
     ): Promise<{ changed: number; unknown: number }> {
       if (!parts.length) return { changed: 0, unknown: 0 };
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         // Sub-units never come this way, whatever else the objects carry.
         const only = parts.map((p) => ({ orgNumber: p.orgNumber, roles: p.roles, financials: p.financials }));
         const { targets, unknown } = await findTargets(trx, country, only);
         return { changed: (await writeParts(trx, country, targets)).size, unknown };
       });
+      announce(
+        country,
+        parts.map((p) => p.orgNumber),
+      );
+      return result;
     },
 
     /** Bulk sub-unit ingest (the underenheter dump); parents whose sub-units changed get a new updated_at. */
     async writeSubUnits(country: string, units: SubUnitInput[]): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        const parents = await upsertSubUnits(trx, country, units);
-        if (parents.length) {
-          await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${parents}::text[])`.execute(
+      const parents = await db.transaction().execute(async (trx) => {
+        const changed = await upsertSubUnits(trx, country, units);
+        if (changed.length) {
+          await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${changed}::text[])`.execute(
             trx,
           );
         }
-        return parents.length;
+        return changed;
       });
+      announce(country, parents);
+      return parents.length;
     },
 
     /** Removed for legal reasons (brreg 410 / Fjernet): every copy goes. */
     async purge(country: string, orgNumber: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      const purged = await db.transaction().execute(async (trx) => {
         await sql`DELETE FROM sub_units WHERE country = ${country} AND (org_number = ${orgNumber} OR parent_org_number = ${orgNumber})`.execute(
           trx,
         );
@@ -227,10 +247,14 @@ export function createCompanyWriteRepository(db: Kysely<Database>) {
           .executeTakeFirst();
         return Number(res.numDeletedRows) > 0;
       });
+      announce(country, [orgNumber]);
+      return purged;
     },
 
     async purgeSubUnit(country: string, orgNumber: string): Promise<void> {
       await db.deleteFrom('sub_units').where('country', '=', country).where('org_number', '=', orgNumber).execute();
+      // Its parent's record lists it; the parent is not known here.
+      changes?.changed({ all: true });
     },
   };
 }

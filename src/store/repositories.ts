@@ -22,9 +22,13 @@ import { createSanctionsRepository } from './sanctions.ts';
 import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
+import { createCompanyChangeSignal } from './company-changes.ts';
 
 export function createRepositories(db: Kysely<Database>) {
+  /** Writes through this process announce the companies they changed (record caches evict them). */
+  const companyChanges = createCompanyChangeSignal();
   return {
+    companyChanges,
     apiKeys: createApiKeyRepository(db),
     usage: createUsageRepository(db),
     syncRuns: createSyncRunRepository(db),
@@ -32,7 +36,7 @@ export function createRepositories(db: Kysely<Database>) {
     reference: createReferenceRepository(db),
     accessRequests: createAccessRequestRepository(db),
     companyReads: createCompanyReadRepository(db),
-    companyWrites: createCompanyWriteRepository(db),
+    companyWrites: createCompanyWriteRepository(db, companyChanges),
     syncSeen: createSyncSeenRepository(db),
     deferredIndexes: createDeferredIndexes(db),
     webProfile: createWebProfileRepository(db),

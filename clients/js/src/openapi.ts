@@ -573,6 +573,28 @@ export interface paths {
                                     [key: string]: number | null;
                                 };
                             };
+                            /** @description This process's cache of serialised company records (README "Record cache") */
+                            recordCache?: {
+                                entries: number;
+                                /** @description Estimated memory of the cached bodies */
+                                bytes: number;
+                                /** @description RECORD_CACHE_ENTRIES (0: off) */
+                                maxEntries: number;
+                                /** @description RECORD_CACHE_MB in bytes */
+                                maxBytes: number;
+                                hits: number;
+                                misses: number;
+                                /** @description hits / (hits + misses) since start */
+                                hitRate: number;
+                                /** @description Least recently used records dropped for room */
+                                capacityEvictions: number;
+                                /** @description Cached records dropped because they changed */
+                                invalidations: number;
+                                /** @description Lookups not served from the cache while it was not known fresh */
+                                bypassed: number;
+                                /** @description The last change poll began within 1 s: the cache serves */
+                                following: boolean;
+                            };
                         };
                     };
                 };
@@ -632,6 +654,28 @@ export interface paths {
                                 dailyBudgets: {
                                     [key: string]: number | null;
                                 };
+                            };
+                            /** @description This process's cache of serialised company records (README "Record cache") */
+                            recordCache?: {
+                                entries: number;
+                                /** @description Estimated memory of the cached bodies */
+                                bytes: number;
+                                /** @description RECORD_CACHE_ENTRIES (0: off) */
+                                maxEntries: number;
+                                /** @description RECORD_CACHE_MB in bytes */
+                                maxBytes: number;
+                                hits: number;
+                                misses: number;
+                                /** @description hits / (hits + misses) since start */
+                                hitRate: number;
+                                /** @description Least recently used records dropped for room */
+                                capacityEvictions: number;
+                                /** @description Cached records dropped because they changed */
+                                invalidations: number;
+                                /** @description Lookups not served from the cache while it was not known fresh */
+                                bypassed: number;
+                                /** @description The last change poll began within 1 s: the cache serves */
+                                following: boolean;
                             };
                         };
                     };

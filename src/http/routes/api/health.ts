@@ -60,6 +60,24 @@ const Health = Type.Object(
         }),
       }),
     ),
+    recordCache: Type.Optional(
+      Type.Object(
+        {
+          entries: Type.Integer(),
+          bytes: Type.Integer({ description: 'Estimated memory of the cached bodies' }),
+          maxEntries: Type.Integer({ description: 'RECORD_CACHE_ENTRIES (0: off)' }),
+          maxBytes: Type.Integer({ description: 'RECORD_CACHE_MB in bytes' }),
+          hits: Type.Integer(),
+          misses: Type.Integer(),
+          hitRate: Type.Number({ description: 'hits / (hits + misses) since start' }),
+          capacityEvictions: Type.Integer({ description: 'Least recently used records dropped for room' }),
+          invalidations: Type.Integer({ description: 'Cached records dropped because they changed' }),
+          bypassed: Type.Integer({ description: 'Lookups not served from the cache while it was not known fresh' }),
+          following: Type.Boolean({ description: 'The last change poll began within 1 s: the cache serves' }),
+        },
+        { description: 'This process\'s cache of serialised company records (README "Record cache")' },
+      ),
+    ),
   },
   { examples: HEALTH_EXAMPLES },
 );

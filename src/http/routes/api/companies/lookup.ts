@@ -30,10 +30,17 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
         response: { 200: Type.Ref('CompanyLookup'), ...errorResponses(400, 401, 402, 404, 429, 500, 502) },
       },
     },
-    async (req) =>
-      services.companies.lookup((req.query.country ?? 'NO') as Country, req.params.orgNumber, {
-        context: req.query.include === 'context',
+    async (req, reply) => {
+      const country = (req.query.country ?? 'NO') as Country;
+      if (req.query.include === 'context') {
+        return services.companies.lookup(country, req.params.orgNumber, { context: true, caller: req.caller });
+      }
+      // Serialised by this route's schema once, then served from the record cache.
+      const body = await services.companies.lookupBody(country, req.params.orgNumber, {
         caller: req.caller,
-      }),
+        serialize: (record) => reply.serialize(record) as string,
+      });
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 }

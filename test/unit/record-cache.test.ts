@@ -1,0 +1,100 @@
+// The record cache's bounds and freshness rule, with a fake follower and clock.
+import { describe, expect, it } from 'vitest';
+import { createCompanyChangeSignal, type CompanyChanges } from '../../src/store/company-changes.ts';
+import { createRecordCache, MAX_STALENESS_MS } from '../../src/services/record-cache.ts';
+
+function setup(opts: { maxEntries?: number; maxBytes?: number } = {}) {
+  let t = 0;
+  const queue: (CompanyChanges | Error)[] = [];
+  const signal = createCompanyChangeSignal();
+  const warnings: string[] = [];
+  const cache = createRecordCache({
+    maxEntries: opts.maxEntries ?? 100,
+    maxBytes: opts.maxBytes ?? 1_000_000,
+    pollMs: 60_000, // polls are driven by the test through start()
+    follower: {
+      async poll() {
+        const next = queue.shift() ?? { keys: [] };
+        if (next instanceof Error) throw next;
+        return next;
+      },
+    },
+    signal,
+    log: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) },
+    now: () => t,
+  });
+  return { cache, signal, queue, warnings, advance: (ms: number) => (t += ms) };
+}
+
+const body = (s: string) => Buffer.from(JSON.stringify({ name: s }));
+
+describe('record cache', () => {
+  it('serves nothing before its first poll, then what was set', async () => {
+    const { cache } = setup();
+    cache.set('NO:1', body('a'), cache.ticket());
+    expect(cache.get('NO:1')).toBeUndefined();
+    await cache.start();
+    cache.set('NO:1', body('a'), cache.ticket());
+    expect(cache.get('NO:1')?.toString()).toBe('{"name":"a"}');
+    expect(cache.diagnostics()).toMatchObject({ entries: 1, hits: 1, misses: 0, bypassed: 1, hitRate: 1 });
+    cache.stop();
+  });
+
+  it('drops the least recently used record beyond its entry bound', async () => {
+    const { cache } = setup({ maxEntries: 2 });
+    await cache.start();
+    for (const k of ['a', 'b']) cache.set(k, body(k), cache.ticket());
+    cache.get('a'); // b is now the least recently used
+    cache.set('c', body('c'), cache.ticket());
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('c')).toBeDefined();
+    expect(cache.diagnostics()).toMatchObject({ entries: 2, capacityEvictions: 1 });
+    cache.stop();
+  });
+
+  it('keeps its estimated bytes under the memory bound', async () => {
+    const { cache } = setup({ maxBytes: 2_000 });
+    await cache.start();
+    for (let i = 0; i < 50; i++) cache.set(`k${i}`, Buffer.alloc(300), cache.ticket());
+    const d = cache.diagnostics();
+    expect(d.bytes).toBeLessThanOrEqual(2_000);
+    expect(d.entries).toBeGreaterThan(0);
+    expect(d.entries).toBeLessThan(50);
+    // a body larger than the whole bound is not cached at all
+    cache.set('huge', Buffer.alloc(5_000), cache.ticket());
+    expect(cache.get('huge')).toBeUndefined();
+    cache.stop();
+  });
+
+  it('evicts on an announced write at once and drops a body read before it', async () => {
+    const { cache, signal } = setup();
+    await cache.start();
+    cache.set('NO:1', body('old'), cache.ticket());
+    const ticket = cache.ticket(); // a lookup starts reading the store ...
+    signal.changed({ keys: ['NO:1'] }); // ... a write commits meanwhile
+    expect(cache.get('NO:1')).toBeUndefined();
+    cache.set('NO:1', body('maybe old'), ticket);
+    expect(cache.get('NO:1')).toBeUndefined();
+    cache.set('NO:1', body('new'), cache.ticket());
+    expect(cache.get('NO:1')?.toString()).toBe('{"name":"new"}');
+    signal.changed({ all: true });
+    expect(cache.diagnostics().entries).toBe(0);
+    cache.stop();
+    // stopped: announcements no longer reach it, and nothing is served
+    signal.changed({ keys: ['NO:1'] });
+    expect(cache.get('NO:1')).toBeUndefined();
+  });
+
+  it('stops serving when its last successful poll began more than 1 s ago', async () => {
+    const { cache, advance } = setup();
+    await cache.start();
+    cache.set('NO:1', body('a'), cache.ticket());
+    advance(MAX_STALENESS_MS);
+    expect(cache.get('NO:1')).toBeDefined();
+    advance(1);
+    expect(cache.get('NO:1')).toBeUndefined();
+    expect(cache.diagnostics().following).toBe(false);
+    cache.stop();
+  });
+});
