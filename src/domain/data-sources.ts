@@ -17,6 +17,7 @@ export const DATA_SOURCES: Record<string, readonly string[]> = {
   sanctions: ['sanctions'],
   domains: ['domains'],
   coverage: ['coverage'],
+  statistics: ['statistics'],
 };
 
 /** The health source a job feeds, if any (`groups` is derived data, not a source). */

@@ -156,12 +156,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       if (!company) throw new ApiError('company_not_found');
       const record = buildCompanyRecord(company, reference, { labels: true });
       if (!opts.context) return record;
-      const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
-      return {
-        ...record,
-        context,
-        _sources: { ...record._sources, attribution: [...new Set([...record._sources.attribution, SOURCE.ownStore])] },
-      };
+      const context = await deps.market.forCompany(company.row);
+      const attribution = [...record._sources.attribution, SOURCE.ownStore, ...context.bureaus];
+      return { ...record, context, _sources: { ...record._sources, attribution: [...new Set(attribution)] } };
     },
 
     /** Batch enrich: one answer per distinct (country, number); misses reported, never fatal. */

@@ -34,7 +34,7 @@ export function createServices(ctx: AppContext) {
     config,
   });
   const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
-  const market = createMarketContext({ reads: repos.companyReads, clock });
+  const market = createMarketContext({ reads: repos.companyReads, statistics: repos.statistics, reference, clock });
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,
