@@ -51,15 +51,17 @@ export function extractFigures(bureau: Bureau, def: TableDef, doc: unknown): { f
   for (const id of t.ids)
     if (id !== def.keyDim && id !== def.timeDim && t.categories[id].length !== 1)
       throw new JsonStatError(`${def.table}: dimension ${id} has ${t.categories[id].length} categories, 1 expected`);
-  const latest = new Map<string, { value: number; year: number }>();
+  // Periods of one table share a format ("2025", "2025K3", "2024M12"), so they sort as text.
+  const latest = new Map<string, { value: number; year: number; period: string }>();
   for (const cell of t.cells()) {
     if (cell.value === null) continue;
     const code = cell.codes[def.keyDim];
     const key = def.scope === 'municipality' ? bureau.municipality(code) : naceDivision(code);
-    const year = yearOf(cell.codes[def.timeDim]);
+    const period = cell.codes[def.timeDim];
+    const year = yearOf(period);
     if (key === null || year === null) continue;
     const seen = latest.get(key);
-    if (!seen || year > seen.year) latest.set(key, { value: cell.value, year });
+    if (!seen || period > seen.period) latest.set(key, { value: cell.value, year, period });
   }
   if (latest.size === 0) throw new JsonStatError(`${def.table}: no ${def.scope} figures in the answer`);
   const figures = [...latest].map(([key, v]) => ({
