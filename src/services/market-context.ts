@@ -157,10 +157,14 @@ export function createMarketContext(deps: MarketContextDeps) {
       country: string;
       business_address_muni_no: string | null;
       business_address_city: string | null;
+      postal_address_muni_no: string | null;
+      postal_address_city: string | null;
       nace_code1: string | null;
     }): Promise<MarketContext> {
+      // Bolagsverket's bulk file gives a postal address only; PRH a street address when it has one.
       const municipality = isListedCountry(row.country)
-        ? municipalityOfAddress(row.country, row.business_address_muni_no, row.business_address_city)
+        ? (municipalityOfAddress(row.country, row.business_address_muni_no, row.business_address_city) ??
+          municipalityOfAddress(row.country, row.postal_address_muni_no, row.postal_address_city))
         : row.business_address_muni_no;
       return api.for(row.country, municipality, row.nace_code1);
     },

@@ -1,7 +1,7 @@
 // GET /api/market-context — the statistics bureaus' figures for a municipality and/or a NACE
 // division of NO, SE, FI or DK, each with its bureau, table, reference year and unit.
 import { Type } from 'typebox';
-import { errorResponses } from '../../../contract/common.ts';
+import { errorResponses, StringEnum } from '../../../contract/common.ts';
 import { MarketContextResponse } from '../../../contract/market-context.ts';
 import { invalid } from '../../../errors.ts';
 import type { Api, RouteDeps } from '../../types.ts';
@@ -22,7 +22,7 @@ export default function marketContextRoute(app: Api, { services }: RouteDeps) {
         security: [{ bearer: [] }],
         querystring: Type.Object({
           country: Type.Optional(
-            Type.Union([Type.Literal('NO'), Type.Literal('SE'), Type.Literal('FI'), Type.Literal('DK')], {
+            StringEnum(['NO', 'SE', 'FI', 'DK'] as const, {
               default: 'NO',
             }),
           ),

@@ -1,7 +1,7 @@
 // GET /api/municipalities — municipalities grouped by county: Norway (default; 2024 structure,
 // SSB Klass), Sweden (kommuner by län), Finland (kunnat by maakunta), Denmark (kommuner by region).
 import { Type } from 'typebox';
-import { errorResponses } from '../../../contract/common.ts';
+import { errorResponses, StringEnum } from '../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 import { MUNICIPALITIES_EXAMPLE } from '../../../contract/examples.ts';
 import { countyGroups } from '../../../domain/municipalities/index.ts';
@@ -36,7 +36,7 @@ export default function municipalitiesRoute(app: Api, { ctx }: RouteDeps) {
             }),
           ),
           country: Type.Optional(
-            Type.Union([Type.Literal('NO'), Type.Literal('SE'), Type.Literal('FI'), Type.Literal('DK')], {
+            StringEnum(['NO', 'SE', 'FI', 'DK'] as const, {
               default: 'NO',
               description: 'NO (default), SE, FI or DK',
             }),
