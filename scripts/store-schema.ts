@@ -67,7 +67,8 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     ],
   },
   statistics: {
-    about: 'Market context from the national statistics bureaus: figures per municipality and industry, and their tables',
+    about:
+      'Market context from the national statistics bureaus: figures per municipality and industry, and their tables',
     tables: ['statistics_figures', 'statistics_tables'],
   },
   operations: {

@@ -61,7 +61,11 @@ defineJob('statistics', {
       }
     }
     if (Object.keys(stored).length === 0)
-      throw new Error(`statistics: every bureau failed (${Object.entries(failed).map(([c, m]) => `${c}: ${m}`).join('; ')})`);
+      throw new Error(
+        `statistics: every bureau failed (${Object.entries(failed)
+          .map(([c, m]) => `${c}: ${m}`)
+          .join('; ')})`,
+      );
     const total = Object.values(stored).reduce((a, b) => a + b, 0);
     return { recordsProcessed: total, details: { stored, failed } };
   },

@@ -9,7 +9,14 @@ import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import type { ToolDeps, ToolGroup } from './tool-kit.ts';
 
-const GROUPS: ToolGroup[] = [companyTools, ownershipTools, registerTools, screeningTools, destinationTools, contextTools];
+const GROUPS: ToolGroup[] = [
+  companyTools,
+  ownershipTools,
+  registerTools,
+  screeningTools,
+  destinationTools,
+  contextTools,
+];
 
 export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as const;
 

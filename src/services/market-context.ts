@@ -81,7 +81,10 @@ export const divisionOf = (nace: string | null | undefined): string | null =>
   nace && /^\d{2}/.test(nace) ? nace.slice(0, 2) : null;
 
 export function createMarketContext(deps: MarketContextDeps) {
-  const cache = new Map<string, { at: number; value: { scope: string; companies: number; median_employees: number | null }[] }>();
+  const cache = new Map<
+    string,
+    { at: number; value: { scope: string; companies: number; median_employees: number | null }[] }
+  >();
 
   async function aggregates(country: string, municipality: string | null, division: string | null) {
     const k = `${country}|${municipality}|${division}`;
@@ -117,7 +120,12 @@ export function createMarketContext(deps: MarketContextDeps) {
       const f = figuresOf(country, figures);
       return {
         municipality: { code: municipalityNo, companies: m.companies, medianEmployees: m.median_employees, ...f.place },
-        industry: { naceDivision: division, companies: i.companies, medianEmployees: i.median_employees, ...f.industry },
+        industry: {
+          naceDivision: division,
+          companies: i.companies,
+          medianEmployees: i.median_employees,
+          ...f.industry,
+        },
         bureaus: f.bureaus,
       };
     },

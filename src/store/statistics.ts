@@ -32,8 +32,25 @@ export interface StatisticsReplacement {
   source: string;
   licence: string;
   fetchedAt: Date;
-  figures: { scope: 'municipality' | 'industry'; key: string; measure: string; value: number; year: number; table: string; unit: string }[];
-  tables: { scope: 'municipality' | 'industry'; measure: string; table: string; title: string; unit: string; year: number; url: string; updated: string | null }[];
+  figures: {
+    scope: 'municipality' | 'industry';
+    key: string;
+    measure: string;
+    value: number;
+    year: number;
+    table: string;
+    unit: string;
+  }[];
+  tables: {
+    scope: 'municipality' | 'industry';
+    measure: string;
+    table: string;
+    title: string;
+    unit: string;
+    year: number;
+    url: string;
+    updated: string | null;
+  }[];
 }
 
 const CHUNK = 1000;
@@ -85,7 +102,11 @@ export function createStatisticsRepository(db: Kysely<Database>) {
     },
 
     /** The figures of one municipality and/or one NACE division of a country. */
-    async figures(country: string, municipality: string | null, division: string | null): Promise<StatisticsFigureRow[]> {
+    async figures(
+      country: string,
+      municipality: string | null,
+      division: string | null,
+    ): Promise<StatisticsFigureRow[]> {
       if (municipality === null && division === null) return [];
       const rows = await db
         .selectFrom('statistics_figures')
@@ -93,7 +114,9 @@ export function createStatisticsRepository(db: Kysely<Database>) {
         .where('country', '=', country)
         .where((eb) =>
           eb.or([
-            ...(municipality !== null ? [eb.and([eb('scope', '=', 'municipality'), eb('key', '=', municipality)])] : []),
+            ...(municipality !== null
+              ? [eb.and([eb('scope', '=', 'municipality'), eb('key', '=', municipality)])]
+              : []),
             ...(division !== null ? [eb.and([eb('scope', '=', 'industry'), eb('key', '=', division)])] : []),
           ]),
         )

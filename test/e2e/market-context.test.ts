@@ -40,7 +40,10 @@ beforeAll(async () => {
   brreg = await startFakeBrreg();
   const company = generateCompany(7, 5);
   company.enhet.forretningsadresse = { ...company.enhet.forretningsadresse!, kommunenummer: '0301', kommune: 'OSLO' };
-  company.enhet.naeringskode1 = { kode: '47.110', beskrivelse: 'Butikkhandel med hovedvekt på nærings- og nytelsesmidler' };
+  company.enhet.naeringskode1 = {
+    kode: '47.110',
+    beskrivelse: 'Butikkhandel med hovedvekt på nærings- og nytelsesmidler',
+  };
   brreg.add(company);
   oslo = company.enhet.organisasjonsnummer;
   prh = await startFakePrh();
@@ -81,40 +84,60 @@ describe('ncd sync statistics', () => {
   it('records one healthy data source per bureau', async () => {
     const sources = await health();
     for (const c of STAT_COUNTRIES)
-      expect(sources[`statistics:${c}`]).toMatchObject({ status: 'ok', recordsProcessed: expect.any(Number), message: null });
+      expect(sources[`statistics:${c}`]).toMatchObject({
+        status: 'ok',
+        recordsProcessed: expect.any(Number),
+        message: null,
+      });
   });
 });
 
 describe('GET /api/market-context', () => {
-  it.each(STAT_COUNTRIES)('%s: the figures of three sample municipalities equal the recorded responses', async (country) => {
-    const bureau = BUREAUS[country];
-    for (const [code, measures] of Object.entries(SAMPLE_PLACES[country])) {
-      const r = await context(`country=${country}&municipality=${code}`);
-      expect(r.status).toBe(200);
-      expect(r.body.industry).toBeNull();
-      expect(r.body.municipality.code).toBe(code);
-      expect(r.body.municipality.name).toEqual(expect.any(String));
-      for (const [measure, [value, year]] of Object.entries(measures)) {
-        const table = bureau.tables.find((t) => t.scope === 'municipality' && t.measure === measure)!;
-        expect(r.body.municipality[measure]).toEqual({ value, year, unit: table.unit, table: table.table, source: bureau.name });
+  it.each(STAT_COUNTRIES)(
+    '%s: the figures of three sample municipalities equal the recorded responses',
+    async (country) => {
+      const bureau = BUREAUS[country];
+      for (const [code, measures] of Object.entries(SAMPLE_PLACES[country])) {
+        const r = await context(`country=${country}&municipality=${code}`);
+        expect(r.status).toBe(200);
+        expect(r.body.industry).toBeNull();
+        expect(r.body.municipality.code).toBe(code);
+        expect(r.body.municipality.name).toEqual(expect.any(String));
+        for (const [measure, [value, year]] of Object.entries(measures)) {
+          const table = bureau.tables.find((t) => t.scope === 'municipality' && t.measure === measure)!;
+          expect(r.body.municipality[measure]).toEqual({
+            value,
+            year,
+            unit: table.unit,
+            table: table.table,
+            source: bureau.name,
+          });
+        }
+        const { population, enterprises } = r.body.municipality;
+        expect(r.body.municipality.enterprisesPer1000).toEqual({
+          value: Math.round((enterprises.value / population.value) * 100_000) / 100,
+          unit: 'enterprises per 1,000 inhabitants',
+          year: enterprises.year,
+          source: bureau.name,
+          table: `${enterprises.table}+${population.table}`,
+          computed: true,
+        });
+        expect(r.body._sources).toEqual({ attribution: [bureau.name] });
+        expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual([
+          'enterprises',
+          'householdIncome',
+          'population',
+        ]);
+        for (const t of r.body.tables)
+          expect(t).toMatchObject({
+            source: bureau.name,
+            licence: bureau.licence,
+            fetchedAt: expect.any(String),
+            url: expect.stringContaining(stats.baseUrls[country]),
+          });
       }
-      const { population, enterprises } = r.body.municipality;
-      expect(r.body.municipality.enterprisesPer1000).toEqual({
-        value: Math.round((enterprises.value / population.value) * 100_000) / 100,
-        unit: 'enterprises per 1,000 inhabitants',
-        year: enterprises.year,
-        source: bureau.name,
-        table: `${enterprises.table}+${population.table}`,
-        computed: true,
-      });
-      expect(r.body._sources).toEqual({ attribution: [bureau.name] });
-      expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual(
-        ['enterprises', 'householdIncome', 'population'],
-      );
-      for (const t of r.body.tables)
-        expect(t).toMatchObject({ source: bureau.name, licence: bureau.licence, fetchedAt: expect.any(String), url: expect.stringContaining(stats.baseUrls[country]) });
-    }
-  });
+    },
+  );
 
   it.each(STAT_COUNTRIES)('%s: the figures of three NACE divisions equal the recorded responses', async (country) => {
     const bureau = BUREAUS[country];
@@ -125,7 +148,13 @@ describe('GET /api/market-context', () => {
       expect(r.body.industry.naceDivision).toBe(division);
       for (const [measure, [value, year]] of Object.entries(measures)) {
         const table = bureau.tables.find((t) => t.scope === 'industry' && t.measure === measure)!;
-        expect(r.body.industry[measure]).toEqual({ value, year, unit: table.unit, table: table.table, source: bureau.name });
+        expect(r.body.industry[measure]).toEqual({
+          value,
+          year,
+          unit: table.unit,
+          table: table.table,
+          source: bureau.name,
+        });
       }
       if (country === 'SE' || country === 'FI') expect(r.body.industry.startupSurvivalRate).toBeNull();
     }
@@ -134,7 +163,14 @@ describe('GET /api/market-context', () => {
   it('answers a municipality the bureau has no figures for with nulls, and names it from the lists', async () => {
     const r = await context('country=DK&municipality=825&nace=01');
     expect(r.status).toBe(200);
-    expect(r.body.municipality).toMatchObject({ code: '825', name: 'Læsø', countyCode: '1081', countyName: 'Region Nordjylland', population: null, enterprisesPer1000: null });
+    expect(r.body.municipality).toMatchObject({
+      code: '825',
+      name: 'Læsø',
+      countyCode: '1081',
+      countyName: 'Region Nordjylland',
+      population: null,
+      enterprisesPer1000: null,
+    });
     expect(r.body.industry).toMatchObject({ naceDivision: '01', averageMonthlyWage: null });
     expect(r.body._sources.attribution).toEqual([]);
   });
@@ -166,7 +202,9 @@ describe('include=context', () => {
       [NORDLYS, 'SE', '1480', null],
     ];
     for (const [orgNumber, country, municipality, division] of cases) {
-      const r = await http(server.url, 'GET', `/api/companies/${orgNumber}?country=${country}&include=context`, { key });
+      const r = await http(server.url, 'GET', `/api/companies/${orgNumber}?country=${country}&include=context`, {
+        key,
+      });
       expect(r.status).toBe(200);
       const [population, year] = SAMPLE_PLACES[country][municipality].population;
       expect(r.body.context.municipality).toMatchObject({
@@ -209,7 +247,10 @@ describe('MCP get_market_context', () => {
       expect(r.isError).toBeFalsy();
       const rest = await context('country=FI&municipality=091&nace=96');
       expect(r.structuredContent).toEqual({ orgNumber: WOLT, name: expect.any(String), ...rest.body });
-      const missing = await client.callTool({ name: 'get_market_context', arguments: { orgNumber: '1234567-1', country: 'FI' } });
+      const missing = await client.callTool({
+        name: 'get_market_context',
+        arguments: { orgNumber: '1234567-1', country: 'FI' },
+      });
       expect(missing.isError).toBe(true);
     } finally {
       await client.close();
@@ -234,7 +275,9 @@ describe('GET /api/municipalities?country=', () => {
 
   it('keeps Norway the default and refuses a four-digit county outside Denmark', async () => {
     const r = await http(server.url, 'GET', '/api/municipalities?county=03', { key });
-    expect(r.body).toEqual({ data: [{ countyCode: '03', countyName: 'Oslo', municipalities: [{ code: '0301', name: 'Oslo' }] }] });
+    expect(r.body).toEqual({
+      data: [{ countyCode: '03', countyName: 'Oslo', municipalities: [{ code: '0301', name: 'Oslo' }] }],
+    });
     const bad = await http(server.url, 'GET', '/api/municipalities?county=1084', { key });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual([expect.objectContaining({ path: 'query.county' })]);
@@ -258,17 +301,29 @@ describe('a failing bureau', () => {
 
   it('a malformed JSON-stat document keeps the previous figures; the other bureaus still sync', async () => {
     const before = (await context('country=FI&municipality=091&nace=62')).body;
-    stats.overrideBody.FI = JSON.stringify({ version: '2.0', class: 'dataset', id: ['Alue', 'Vuosi'], size: [2, 1], dimension: {}, value: [1] });
+    stats.overrideBody.FI = JSON.stringify({
+      version: '2.0',
+      class: 'dataset',
+      id: ['Alue', 'Vuosi'],
+      size: [2, 1],
+      dimension: {},
+      value: [1],
+    });
     const outcome = await runJob(server.ctx, 'statistics', {}, quiet);
     expect(Object.keys(outcome.details!.failed as object)).toEqual(['FI']);
     expect((await context('country=FI&municipality=091&nace=62')).body).toEqual(before);
     const sources = await health();
-    expect(sources['statistics:FI']).toMatchObject({ status: 'error', message: expect.stringMatching(/dimension Alue has no category/) });
+    expect(sources['statistics:FI']).toMatchObject({
+      status: 'error',
+      message: expect.stringMatching(/dimension Alue has no category/),
+    });
     expect(sources['statistics:SE'].status).toBe('ok');
     delete stats.overrideBody.FI;
   });
 
   it('refuses an unknown --country', async () => {
-    await expect(runJob(server.ctx, 'statistics', { country: 'IS' }, quiet)).rejects.toThrow(/--country must be one of/);
+    await expect(runJob(server.ctx, 'statistics', { country: 'IS' }, quiet)).rejects.toThrow(
+      /--country must be one of/,
+    );
   });
 });

@@ -44,7 +44,11 @@ function yearOf(period: string): number | null {
 }
 
 /** The figures of one table's JSON-stat answer: per key, the value of its latest period. */
-export function extractFigures(bureau: Bureau, def: TableDef, doc: unknown): { figures: StatFigure[]; updated: string | null } {
+export function extractFigures(
+  bureau: Bureau,
+  def: TableDef,
+  doc: unknown,
+): { figures: StatFigure[]; updated: string | null } {
   const t = readJsonStat(doc);
   for (const dim of [def.keyDim, def.timeDim])
     if (!t.ids.includes(dim)) throw new JsonStatError(`${def.table}: dimension ${dim} is missing`);
@@ -111,7 +115,11 @@ async function fetchDocument(url: URL, def: TableDef, timeoutMs: number): Promis
     chunks.push(chunk as Buffer);
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, ''));
+    return JSON.parse(
+      Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    );
   } catch {
     throw new UpstreamError('malformed', `${def.table}: answer is not JSON`);
   }

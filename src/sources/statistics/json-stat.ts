@@ -55,10 +55,12 @@ function categoryCodes(dimId: string, dim: unknown): { codes: string[]; labels: 
   else if (isObj(index)) {
     codes = [];
     for (const [code, pos] of Object.entries(index)) {
-      if (!Number.isInteger(pos) || (pos as number) < 0) throw new JsonStatError(`dimension ${dimId}: bad index of ${code}`);
+      if (!Number.isInteger(pos) || (pos as number) < 0)
+        throw new JsonStatError(`dimension ${dimId}: bad index of ${code}`);
       codes[pos as number] = code;
     }
-  } else if (isObj(label) && Object.keys(label).length === 1) codes = Object.keys(label); // a single-category dimension may omit the index
+  } else if (isObj(label) && Object.keys(label).length === 1)
+    codes = Object.keys(label); // a single-category dimension may omit the index
   else throw new JsonStatError(`dimension ${dimId} has no category index`);
   const labels: Record<string, string> = {};
   if (isObj(label)) for (const [code, text] of Object.entries(label)) if (typeof text === 'string') labels[code] = text;

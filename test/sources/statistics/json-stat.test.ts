@@ -61,7 +61,10 @@ describe('readJsonStat', () => {
     ['values not matching the cells', dataset({ value: [1, 2, 3] })],
     ['a text value', dataset({ value: [1, 'x', 3, 4] })],
     ['a value index out of range', dataset({ value: { '9': 1 } })],
-    ['a dimension without category', dataset({ dimension: { Region: {}, Tid: { category: { index: ['2024', '2025'] } } } })],
+    [
+      'a dimension without category',
+      dataset({ dimension: { Region: {}, Tid: { category: { index: ['2024', '2025'] } } } }),
+    ],
     ['no value', dataset({ value: undefined })],
   ])('refuses %s', (_name, doc) => {
     expect(() => readJsonStat(doc)).toThrow(JsonStatError);
@@ -139,7 +142,16 @@ describe('extractFigures refuses answers it cannot place', () => {
   const def = bureau.tables[0];
 
   it('a table without the key or time dimension', () => {
-    expect(() => extractFigures(bureau, def, dataset({ id: ['Fylke', 'Tid'], dimension: { Fylke: dataset().dimension.Region, Tid: dataset().dimension.Tid } }))).toThrow(/Region is missing/);
+    expect(() =>
+      extractFigures(
+        bureau,
+        def,
+        dataset({
+          id: ['Fylke', 'Tid'],
+          dimension: { Fylke: dataset().dimension.Region, Tid: dataset().dimension.Tid },
+        }),
+      ),
+    ).toThrow(/Region is missing/);
   });
 
   it('a table with more than one category in another dimension', () => {

@@ -30,7 +30,11 @@ export default function marketContextRoute(app: Api, { services }: RouteDeps) {
             Type.String({ pattern: '^[0-9]{3,4}$', description: 'NO/SE 4 digits, FI/DK 3 digits', examples: ['0301'] }),
           ),
           nace: Type.Optional(
-            Type.String({ pattern: '^[0-9]{2}(\\.[0-9]{1,3})?$', description: 'NACE code or division', examples: ['47.1'] }),
+            Type.String({
+              pattern: '^[0-9]{2}(\\.[0-9]{1,3})?$',
+              description: 'NACE code or division',
+              examples: ['47.1'],
+            }),
           ),
         }),
         response: { 200: MarketContextResponse, ...errorResponses(400, 401, 402, 429, 500) },
@@ -39,8 +43,7 @@ export default function marketContextRoute(app: Api, { services }: RouteDeps) {
     async (req) => {
       const country = req.query.country ?? 'NO';
       const { municipality, nace } = req.query;
-      if (municipality === undefined && nace === undefined)
-        throw invalid('query', 'give municipality, nace or both');
+      if (municipality === undefined && nace === undefined) throw invalid('query', 'give municipality, nace or both');
       if (municipality !== undefined && municipality.length !== CODE_LENGTH[country])
         throw invalid('query.municipality', `a ${country} municipality code has ${CODE_LENGTH[country]} digits`);
       return services.market.query(country, municipality ?? null, nace ?? null);
