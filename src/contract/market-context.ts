@@ -47,6 +47,44 @@ export const StatTable = Type.Object({
   fetchedAt: Type.String({ description: 'Vintage: when the figures were fetched' }),
 });
 
+const ssb = (value: number, unit: string, year: number, table: string) => ({ value, unit, year, source: 'SSB', table });
+
+/** Documented example (figures illustrative). */
+export const MARKET_CONTEXT_EXAMPLE = {
+  country: 'NO',
+  municipality: {
+    code: '0301',
+    name: 'Oslo',
+    countyCode: '03',
+    countyName: 'Oslo',
+    population: ssb(724290, 'persons', 2025, '07459'),
+    householdIncome: ssb(565000, 'NOK', 2023, '06944'),
+    enterprises: ssb(105876, 'enterprises', 2025, '07091'),
+    enterprisesPer1000: { ...ssb(146.18, 'enterprises per 1,000 inhabitants', 2025, '07091+07459'), computed: true },
+  },
+  industry: {
+    naceDivision: '47',
+    averageMonthlyWage: ssb(41460, 'NOK per month', 2025, '11418'),
+    enterprises: ssb(29876, 'enterprises', 2025, '10308'),
+    startupSurvivalRate: ssb(24.3, 'percent', 2019, '09016'),
+  },
+  tables: [
+    {
+      source: 'SSB',
+      scope: 'municipality' as const,
+      measure: 'population',
+      table: '07459',
+      title: 'Population, by region (1 January)',
+      unit: 'persons',
+      year: 2025,
+      licence: 'CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)',
+      url: 'https://data.ssb.no/api/v0/no/table/07459/',
+      fetchedAt: '2026-11-03T05:00:12.000Z',
+    },
+  ],
+  _sources: { attribution: ['SSB'] },
+};
+
 export const MarketContextResponse = Type.Object(
   {
     country: Type.String(),
@@ -63,6 +101,6 @@ export const MarketContextResponse = Type.Object(
     tables: Type.Array(StatTable),
     _sources: Type.Object({ attribution: Type.Array(Type.String()) }),
   },
-  { description: 'Market context of a municipality and a NACE division' },
+  { description: 'Market context of a municipality and a NACE division', examples: [MARKET_CONTEXT_EXAMPLE] },
 );
 export type MarketContextBody = Static<typeof MarketContextResponse>;

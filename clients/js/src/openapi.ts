@@ -537,7 +537,7 @@ export interface paths {
                                 licenses: number;
                                 procurementNotices: number;
                             };
-                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list) */
+                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
                             dataSources?: {
                                 [key: string]: {
                                     /** @description End (or start, while running) of the latest run; null = never synced */
@@ -597,7 +597,7 @@ export interface paths {
                                 licenses: number;
                                 procurementNotices: number;
                             };
-                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list) */
+                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
                             dataSources?: {
                                 [key: string]: {
                                     /** @description End (or start, while running) of the latest run; null = never synced */
@@ -4292,6 +4292,89 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "country": "NO",
+                         *       "municipality": {
+                         *         "code": "0301",
+                         *         "name": "Oslo",
+                         *         "countyCode": "03",
+                         *         "countyName": "Oslo",
+                         *         "population": {
+                         *           "value": 724290,
+                         *           "unit": "persons",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "07459"
+                         *         },
+                         *         "householdIncome": {
+                         *           "value": 565000,
+                         *           "unit": "NOK",
+                         *           "year": 2023,
+                         *           "source": "SSB",
+                         *           "table": "06944"
+                         *         },
+                         *         "enterprises": {
+                         *           "value": 105876,
+                         *           "unit": "enterprises",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "07091"
+                         *         },
+                         *         "enterprisesPer1000": {
+                         *           "value": 146.18,
+                         *           "unit": "enterprises per 1,000 inhabitants",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "07091+07459",
+                         *           "computed": true
+                         *         }
+                         *       },
+                         *       "industry": {
+                         *         "naceDivision": "47",
+                         *         "averageMonthlyWage": {
+                         *           "value": 41460,
+                         *           "unit": "NOK per month",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "11418"
+                         *         },
+                         *         "enterprises": {
+                         *           "value": 29876,
+                         *           "unit": "enterprises",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "10308"
+                         *         },
+                         *         "startupSurvivalRate": {
+                         *           "value": 24.3,
+                         *           "unit": "percent",
+                         *           "year": 2019,
+                         *           "source": "SSB",
+                         *           "table": "09016"
+                         *         }
+                         *       },
+                         *       "tables": [
+                         *         {
+                         *           "source": "SSB",
+                         *           "scope": "municipality",
+                         *           "measure": "population",
+                         *           "table": "07459",
+                         *           "title": "Population, by region (1 January)",
+                         *           "unit": "persons",
+                         *           "year": 2025,
+                         *           "licence": "CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)",
+                         *           "url": "https://data.ssb.no/api/v0/no/table/07459/",
+                         *           "fetchedAt": "2026-11-03T05:00:12.000Z"
+                         *         }
+                         *       ],
+                         *       "_sources": {
+                         *         "attribution": [
+                         *           "SSB"
+                         *         ]
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             country: string;
                             municipality: {
