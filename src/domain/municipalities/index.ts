@@ -79,6 +79,8 @@ export function listedMunicipality(country: ListedCountry, code: string): Munici
  * whose registry addresses carry the post town only) the kommun whose name is the town's.
  */
 export function municipalityOfAddress(country: ListedCountry, code: string | null, town: string | null): string | null {
-  if (code && LISTS[country].get(code)) return code;
+  // CVR and DAWA write Danish kommunekoder with four digits ("0101"); the list, like StatBank, three.
+  const own = country === 'DK' && code && /^0\d{3}$/.test(code) ? code.slice(1) : code;
+  if (own && LISTS[country].get(own)) return own;
   return town ? LISTS[country].codeOfName(town) : null;
 }
