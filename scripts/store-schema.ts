@@ -66,6 +66,11 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
       'shareholdings',
     ],
   },
+  statistics: {
+    about:
+      'Market context from the national statistics bureaus: figures per municipality and industry, and their tables',
+    tables: ['statistics_figures', 'statistics_tables'],
+  },
   operations: {
     about: 'Sync runs and state, job leases, coverage snapshots and the reference tables',
     tables: [

@@ -28,6 +28,8 @@ export interface Config {
   inspectionsUrl: string;
   licensesUrl: string | undefined;
   sanctionsUrl: string;
+  /** Statistics bureaus' API roots (market context): SSB, SCB, Statistics Finland, Statistics Denmark. */
+  statistics: { NO: string; SE: string; FI: string; DK: string };
   smtpUrl: string | undefined;
   mailFrom: string;
   syncSchedule: boolean;
@@ -282,6 +284,12 @@ export function loadConfig(env: Env = process.env): Config {
       'https://data.opensanctions.org/datasets/latest/default/entities.ftm.json',
       ['http', 'https'],
     )!,
+    statistics: {
+      NO: url(env, 'SSB_BASE_URL', 'https://data.ssb.no/api/v0', ['http', 'https'])!,
+      SE: url(env, 'SCB_BASE_URL', 'https://api.scb.se/OV0104/v1/doris', ['http', 'https'])!,
+      FI: url(env, 'STATFI_BASE_URL', 'https://pxdata.stat.fi/PxWeb/api/v1', ['http', 'https'])!,
+      DK: url(env, 'DST_BASE_URL', 'https://api.statbank.dk/v1', ['http', 'https'])!,
+    },
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp', 'smtps']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Nordic Company Data <no-reply@localhost>',
     syncSchedule: bool(env, 'SYNC_SCHEDULE', true),

@@ -26,7 +26,7 @@ function limit(args: ReadArgs, name: string, min: number, max: number): number |
 
 const SYNC: CommandSpec = {
   name: 'sync',
-  help: `Usage: ncd sync <source> [--file PATH | --url URL] [--limit N] [--year YYYY] [--list NAME]
+  help: `Usage: ncd sync <source> [--file PATH | --url URL] [--limit N] [--year YYYY] [--list NAME] [--country XX]
 
 Runs one sync job now, under the same lease as the scheduler, and prints its result.
 
@@ -34,8 +34,9 @@ Runs one sync job now, under the same lease as the scheduler, and prints its res
   --url URL     download from this URL instead of the source's default
   --limit N     at most N records, for the jobs that take a limit (1 to 100000000)
   --year YYYY   shareholders: the register year (default: from the file name)
-  --list NAME   sanctions: the list a file loads into (default: from the file, URL or format)`,
-  options: { file: value, url: value, limit: value, year: value, list: value },
+  --list NAME   sanctions: the list a file loads into (default: from the file, URL or format)
+  --country XX  statistics: one bureau (NO, SE, FI or DK; default all four)`,
+  options: { file: value, url: value, limit: value, year: value, list: value, country: value },
   build({ positionals, values }) {
     if (positionals.length === 0) throw new UsageError('sync takes a source');
     if (positionals.length > 1) throw new UsageError(`Unexpected argument ${positionals[1]}`);
@@ -49,6 +50,7 @@ Runs one sync job now, under the same lease as the scheduler, and prints its res
       limit: intValue('limit', text(values, 'limit'), 1, 100_000_000),
       year: intValue('year', text(values, 'year'), 2000, 2100),
       list: text(values, 'list'),
+      country: text(values, 'country')?.toUpperCase(),
     };
   },
 };

@@ -1,5 +1,6 @@
 // The company record and its parts. Fields not declared here never leave the server.
 import { Type, type TSchema } from 'typebox';
+import { industryFigures, placeFigures } from './market-context.ts';
 import {
   COMPANY_LOOKUP_EXAMPLE,
   COMPANY_RECORD_EXAMPLE,
@@ -198,9 +199,20 @@ const labelFields = {
   countyName: Type.Optional(Str),
 };
 
+// Store aggregates (companies, medianEmployees) beside the statistics bureaus' figures.
 const Context = Type.Object({
-  municipality: Type.Object({ code: Str, companies: Type.Integer(), medianEmployees: Num }),
-  industry: Type.Object({ naceDivision: Str, companies: Type.Integer(), medianEmployees: Num }),
+  municipality: Type.Object({
+    code: Str,
+    companies: Type.Integer(),
+    medianEmployees: Num,
+    ...Type.Partial(Type.Object(placeFigures)).properties,
+  }),
+  industry: Type.Object({
+    naceDivision: Str,
+    companies: Type.Integer(),
+    medianEmployees: Num,
+    ...Type.Partial(Type.Object(industryFigures)).properties,
+  }),
 });
 
 /** Full record: enrich items and push payload items. */

@@ -17,6 +17,11 @@ export const DATA_SOURCES: Record<string, readonly string[]> = {
   sanctions: ['sanctions'],
   domains: ['domains'],
   coverage: ['coverage'],
+  // One source per statistics bureau: the `statistics` job records each bureau's run under these names.
+  'statistics:NO': ['statistics:NO'],
+  'statistics:SE': ['statistics:SE'],
+  'statistics:FI': ['statistics:FI'],
+  'statistics:DK': ['statistics:DK'],
 };
 
 /** The health source a job feeds, if any (`groups` is derived data, not a source). */

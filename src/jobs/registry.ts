@@ -21,6 +21,8 @@ export interface JobOptions {
   follow?: boolean;
   /** `sanctions`: the name of the list a file loads into (default: from the file, URL or format). */
   list?: string;
+  /** `statistics`: one bureau's country (NO, SE, FI or DK); default all four. */
+  country?: string;
 }
 
 export type JobOptionName = keyof JobOptions;

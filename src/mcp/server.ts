@@ -2,13 +2,21 @@
 // the HTTP route builds one per request, so tools always act with that request's key and tier.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { companyTools } from './company-tools.ts';
+import { contextTools } from './context-tools.ts';
 import { destinationTools } from './destination-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import type { ToolDeps, ToolGroup } from './tool-kit.ts';
 
-const GROUPS: ToolGroup[] = [companyTools, ownershipTools, registerTools, screeningTools, destinationTools];
+const GROUPS: ToolGroup[] = [
+  companyTools,
+  ownershipTools,
+  registerTools,
+  screeningTools,
+  destinationTools,
+  contextTools,
+];
 
 export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as const;
 

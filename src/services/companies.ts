@@ -165,12 +165,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       const company = await findOne(country, validate(country, rawOrgNumber, 'params.orgNumber'), opts.caller);
       const record = buildCompanyRecord(company, reference, { labels: true });
       if (!opts.context) return record;
-      const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
-      return {
-        ...record,
-        context,
-        _sources: { ...record._sources, attribution: [...new Set([...record._sources.attribution, SOURCE.ownStore])] },
-      };
+      const context = await deps.market.forCompany(company.row);
+      const attribution = [...record._sources.attribution, SOURCE.ownStore, ...context.bureaus];
+      return { ...record, context, _sources: { ...record._sources, attribution: [...new Set(attribution)] } };
     },
 
     /**

@@ -43,6 +43,7 @@ export function createServices(ctx: AppContext) {
     signal: repos.companyChanges,
     log,
   });
+  const market = createMarketContext({ reads: repos.companyReads, statistics: repos.statistics, reference, clock });
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,

@@ -36,10 +36,8 @@ export function createSearchService(deps: SearchServiceDeps) {
       stored.map(async (s) => {
         const record = buildCompanyRecord(s, deps.reference, { labels: true });
         if (!withContext) return record;
-        const context = await deps.market.for(s.row.business_address_muni_no, s.row.nace_code1);
-        const attribution = record._sources.attribution.includes(SOURCE.ownStore)
-          ? record._sources.attribution
-          : [...record._sources.attribution, SOURCE.ownStore];
+        const context = await deps.market.forCompany(s.row);
+        const attribution = [...new Set([...record._sources.attribution, SOURCE.ownStore, ...context.bureaus])];
         return { ...record, context, _sources: { ...record._sources, attribution } };
       }),
     );

@@ -179,14 +179,14 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
      * Aggregate context from the store: companies and median employee count in the same
      * municipality, and in the same NACE division, among active companies.
      */
-    async context(municipalityNo: string | null, naceDivision: string | null) {
+    async context(country: string, municipalityNo: string | null, naceDivision: string | null) {
       const res = await sql<{ scope: string; companies: number; median_employees: number | null }>`
         SELECT 'municipality' AS scope, count(*)::int AS companies,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY employee_count) AS median_employees
-        FROM companies WHERE country = 'NO' AND NOT is_deleted AND business_address_muni_no = ${municipalityNo}
+        FROM companies WHERE country = ${country} AND NOT is_deleted AND business_address_muni_no = ${municipalityNo}
         UNION ALL
         SELECT 'industry', count(*)::int, percentile_cont(0.5) WITHIN GROUP (ORDER BY employee_count)
-        FROM companies WHERE country = 'NO' AND NOT is_deleted AND nace_code1 LIKE ${(naceDivision ?? '--') + '%'}`.execute(
+        FROM companies WHERE country = ${country} AND NOT is_deleted AND nace_code1 LIKE ${(naceDivision ?? '--') + '%'}`.execute(
         db,
       );
       return res.rows;

@@ -23,6 +23,7 @@ import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
 import { createCompanyChangeSignal } from './company-changes.ts';
+import { createStatisticsRepository } from './statistics.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -50,6 +51,7 @@ export function createRepositories(db: Kysely<Database>) {
     jobLeases: createJobLeaseRepository(db),
     liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
+    statistics: createStatisticsRepository(db),
   };
 }
 

@@ -44,9 +44,11 @@ import type {
   ShareholderYearsTable,
   ShareholdingsTable,
 } from './schema/registers.ts';
+import type { StatisticsFiguresTable, StatisticsTablesTable } from './schema/statistics.ts';
 export type * from './schema/accounts.ts';
 export type * from './schema/companies.ts';
 export type * from './schema/registers.ts';
+export type * from './schema/statistics.ts';
 export type * from './schema/operations.ts';
 
 export interface Database {
@@ -81,6 +83,8 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   shareholder_years: ShareholderYearsTable;
   shareholdings: ShareholdingsTable;
+  statistics_figures: StatisticsFiguresTable;
+  statistics_tables: StatisticsTablesTable;
   sub_units: SubUnitsTable;
   sync_runs: SyncRunsTable;
   sync_seen: SyncSeenTable;

@@ -23,6 +23,7 @@ const UNKNOWN = '987654325'; // valid check digit, unknown to the registry
 const TOOLS = [
   'get_corporate_group',
   'get_financials',
+  'get_market_context',
   'get_ownership_network',
   'get_shareholders',
   'list_destinations',
@@ -85,7 +86,7 @@ const usageToday = async (key: string) =>
   (await http(server.url, 'GET', '/api/keys/usage', { key })).body.usage.today as number;
 
 describe('MCP endpoint', () => {
-  it('lists the thirteen tools with their input schemas', async () => {
+  it('lists the fourteen tools with their input schemas', async () => {
     const client = await connect(internalKey);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);

@@ -207,6 +207,10 @@ describe('health dataSources', () => {
         'regnskap',
         'sanctions',
         'shareholders',
+        'statistics:DK',
+        'statistics:FI',
+        'statistics:NO',
+        'statistics:SE',
       ].sort(),
     );
     expect(Object.keys(DATA_SOURCES).sort()).toEqual(Object.keys(r.body.dataSources).sort());

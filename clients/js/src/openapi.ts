@@ -537,7 +537,7 @@ export interface paths {
                                 licenses: number;
                                 procurementNotices: number;
                             };
-                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list) */
+                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
                             dataSources?: {
                                 [key: string]: {
                                     /** @description End (or start, while running) of the latest run; null = never synced */
@@ -619,7 +619,7 @@ export interface paths {
                                 licenses: number;
                                 procurementNotices: number;
                             };
-                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list) */
+                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
                             dataSources?: {
                                 [key: string]: {
                                     /** @description End (or start, while running) of the latest run; null = never synced */
@@ -702,10 +702,12 @@ export interface paths {
             parameters: {
                 query?: {
                     /**
-                     * @description Two-digit county code, zero-padded (e.g. 03)
+                     * @description County code, zero-padded: two digits (e.g. 03); a Danish region has four (e.g. 1084)
                      * @example 03
                      */
                     county?: string;
+                    /** @description NO (default), SE, FI or DK */
+                    country?: "NO" | "SE" | "FI" | "DK";
                 };
                 header?: never;
                 path?: never;
@@ -751,9 +753,11 @@ export interface paths {
                          */
                         "application/json": {
                             data: {
+                                /** @description NO/SE/FI 2 digits, DK 4 (1081–1085) */
                                 countyCode: string;
                                 countyName: string;
                                 municipalities: {
+                                    /** @description NO/SE 4 digits, FI/DK 3 */
                                     code: string;
                                     name: string;
                                 }[];
@@ -4294,6 +4298,303 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market-context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Market context of a municipality and an industry
+         * @description Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; per NACE division the average monthly wage, enterprises and, for NO and DK, the startup survival rate. Each figure names its bureau, table, year and unit; `tables` lists the tables with licence and vintage. A figure the bureau does not publish, or that is not synced yet, is null.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    country?: "NO" | "SE" | "FI" | "DK";
+                    /**
+                     * @description NO/SE 4 digits, FI/DK 3 digits
+                     * @example 0301
+                     */
+                    municipality?: string;
+                    /**
+                     * @description NACE code or division
+                     * @example 47.1
+                     */
+                    nace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Market context of a municipality and a NACE division */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "country": "NO",
+                         *       "municipality": {
+                         *         "code": "0301",
+                         *         "name": "Oslo",
+                         *         "countyCode": "03",
+                         *         "countyName": "Oslo",
+                         *         "population": {
+                         *           "value": 724290,
+                         *           "unit": "persons",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "07459"
+                         *         },
+                         *         "householdIncome": {
+                         *           "value": 565000,
+                         *           "unit": "NOK",
+                         *           "year": 2023,
+                         *           "source": "SSB",
+                         *           "table": "06944"
+                         *         },
+                         *         "enterprises": {
+                         *           "value": 105876,
+                         *           "unit": "enterprises",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "07091"
+                         *         },
+                         *         "enterprisesPer1000": {
+                         *           "value": 146.18,
+                         *           "unit": "enterprises per 1,000 inhabitants",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "07091+07459",
+                         *           "computed": true
+                         *         }
+                         *       },
+                         *       "industry": {
+                         *         "naceDivision": "47",
+                         *         "averageMonthlyWage": {
+                         *           "value": 41460,
+                         *           "unit": "NOK per month",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "11418"
+                         *         },
+                         *         "enterprises": {
+                         *           "value": 29876,
+                         *           "unit": "enterprises",
+                         *           "year": 2025,
+                         *           "source": "SSB",
+                         *           "table": "10308"
+                         *         },
+                         *         "startupSurvivalRate": {
+                         *           "value": 24.3,
+                         *           "unit": "percent",
+                         *           "year": 2019,
+                         *           "source": "SSB",
+                         *           "table": "09016"
+                         *         }
+                         *       },
+                         *       "tables": [
+                         *         {
+                         *           "source": "SSB",
+                         *           "scope": "municipality",
+                         *           "measure": "population",
+                         *           "table": "07459",
+                         *           "title": "Population, by region (1 January)",
+                         *           "unit": "persons",
+                         *           "year": 2025,
+                         *           "licence": "CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)",
+                         *           "url": "https://data.ssb.no/api/v0/no/table/07459/",
+                         *           "fetchedAt": "2026-11-03T05:00:12.000Z"
+                         *         }
+                         *       ],
+                         *       "_sources": {
+                         *         "attribution": [
+                         *           "SSB"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            country: string;
+                            municipality: {
+                                code: string;
+                                name: string | null;
+                                countyCode: string | null;
+                                countyName: string | null;
+                                population: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                                householdIncome: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                                enterprises: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                                enterprisesPer1000: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                            } | null;
+                            industry: {
+                                naceDivision: string;
+                                averageMonthlyWage: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                                enterprises: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                                startupSurvivalRate: {
+                                    value: number;
+                                    /** @description e.g. persons, NOK, EUR per month, percent */
+                                    unit: string;
+                                    /** @description Reference year of the figure */
+                                    year: number;
+                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                    source: string;
+                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                    table: string;
+                                    /** @description true: computed by us from the tables named */
+                                    computed?: boolean;
+                                } | null;
+                            } | null;
+                            tables: {
+                                source: string;
+                                scope: "municipality" | "industry";
+                                measure: string;
+                                table: string;
+                                title: string;
+                                unit: string;
+                                year: number;
+                                licence: string;
+                                url: string;
+                                /** @description Vintage: when the figures were fetched */
+                                fetchedAt: string;
+                            }[];
+                            _sources: {
+                                attribution: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mcp": {
         parameters: {
             query?: never;
@@ -5169,11 +5470,102 @@ export interface components {
                     code: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    population?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    householdIncome?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    enterprises?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    enterprisesPer1000?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
                 };
                 industry: {
                     naceDivision: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    averageMonthlyWage?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    enterprises?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    startupSurvivalRate?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
                 };
             };
             financials: components["schemas"]["Financial"][];
@@ -5407,11 +5799,102 @@ export interface components {
                     code: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    population?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    householdIncome?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    enterprises?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    enterprisesPer1000?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
                 };
                 industry: {
                     naceDivision: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    averageMonthlyWage?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    enterprises?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
+                    startupSurvivalRate?: {
+                        value: number;
+                        /** @description e.g. persons, NOK, EUR per month, percent */
+                        unit: string;
+                        /** @description Reference year of the figure */
+                        year: number;
+                        /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                        source: string;
+                        /** @description The bureau's table id (two for a computed figure, joined with +) */
+                        table: string;
+                        /** @description true: computed by us from the tables named */
+                        computed?: boolean;
+                    } | null;
                 };
             };
             financials: components["schemas"]["Financial"][];

@@ -25,6 +25,7 @@ import screening from './api/screening.ts';
 import screeningMatch from './api/screening-match.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
+import marketContext from './api/market-context.ts';
 import mcp from './api/mcp.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
@@ -53,6 +54,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   screening,
   screeningMatch,
   coverage,
+  marketContext,
   mcp,
 ];
 

@@ -35,7 +35,7 @@ const Health = Type.Object(
     dataSources: Type.Optional(
       Type.Record(Type.String(), DataSource, {
         description:
-          'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage (and `sanctions:<list>` per screening list)',
+          'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list)',
       }),
     ),
     upstreams: Type.Optional(

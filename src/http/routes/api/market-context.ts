@@ -1,0 +1,52 @@
+// GET /api/market-context — the statistics bureaus' figures for a municipality and/or a NACE
+// division of NO, SE, FI or DK, each with its bureau, table, reference year and unit.
+import { Type } from 'typebox';
+import { errorResponses, StringEnum } from '../../../contract/common.ts';
+import { MarketContextResponse } from '../../../contract/market-context.ts';
+import { invalid } from '../../../errors.ts';
+import type { Api, RouteDeps } from '../../types.ts';
+
+/** Municipality code length per country: NO and SE 4 digits, FI and DK 3. */
+const CODE_LENGTH: Record<string, number> = { NO: 4, SE: 4, FI: 3, DK: 3 };
+
+export default function marketContextRoute(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/market-context',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['reference'],
+        summary: 'Market context of a municipality and an industry',
+        description:
+          'Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; per NACE division the average monthly wage, enterprises and, for NO and DK, the startup survival rate. Each figure names its bureau, table, year and unit; `tables` lists the tables with licence and vintage. A figure the bureau does not publish, or that is not synced yet, is null.',
+        security: [{ bearer: [] }],
+        querystring: Type.Object({
+          country: Type.Optional(
+            StringEnum(['NO', 'SE', 'FI', 'DK'] as const, {
+              default: 'NO',
+            }),
+          ),
+          municipality: Type.Optional(
+            Type.String({ pattern: '^[0-9]{3,4}$', description: 'NO/SE 4 digits, FI/DK 3 digits', examples: ['0301'] }),
+          ),
+          nace: Type.Optional(
+            Type.String({
+              pattern: '^[0-9]{2}(\\.[0-9]{1,3})?$',
+              description: 'NACE code or division',
+              examples: ['47.1'],
+            }),
+          ),
+        }),
+        response: { 200: MarketContextResponse, ...errorResponses(400, 401, 402, 429, 500) },
+      },
+    },
+    async (req) => {
+      const country = req.query.country ?? 'NO';
+      const { municipality, nace } = req.query;
+      if (municipality === undefined && nace === undefined) throw invalid('query', 'give municipality, nace or both');
+      if (municipality !== undefined && municipality.length !== CODE_LENGTH[country])
+        throw invalid('query.municipality', `a ${country} municipality code has ${CODE_LENGTH[country]} digits`);
+      return services.market.query(country, municipality ?? null, nace ?? null);
+    },
+  );
+}

@@ -1,0 +1,72 @@
+// `ncd sync statistics [--country NO|SE|FI|DK]`: the market-context figures of the national
+// statistics bureaus (SSB, SCB, Statistics Finland, Statistics Denmark), monthly. Each bureau is
+// its own sync run (`statistics:<country>`, health's dataSources): all its tables are fetched
+// and read first, then its stored figures are replaced in one transaction. A bureau that
+// answers an error, or a document that is not valid JSON-stat, fails that bureau alone and
+// leaves its previous figures in place; the job fails when every bureau asked for failed.
+import type { AppContext } from '../context.ts';
+import { BUREAUS, fetchBureau, STAT_COUNTRIES, type StatCountry } from '../sources/statistics/index.ts';
+import { defineJob, shortReason } from './registry.ts';
+
+export const STATISTICS_JOB = 'statistics';
+
+export class StatisticsOptionError extends Error {}
+
+function countriesOf(country: string | undefined): StatCountry[] {
+  if (country === undefined) return [...STAT_COUNTRIES];
+  const c = country.toUpperCase();
+  if (!(STAT_COUNTRIES as readonly string[]).includes(c))
+    throw new StatisticsOptionError(`--country must be one of ${STAT_COUNTRIES.join(', ')} (got ${country})`);
+  return [c as StatCountry];
+}
+
+async function syncBureau(ctx: AppContext, country: StatCountry): Promise<number> {
+  const bureau = BUREAUS[country];
+  const source = `${STATISTICS_JOB}:${country}`;
+  await ctx.repos.syncRuns.markInterrupted(source);
+  const run = await ctx.repos.syncRuns.start(source, 'upstream');
+  try {
+    const data = await fetchBureau(bureau, ctx.config.statistics[country]);
+    await ctx.repos.statistics.replaceCountry(country, {
+      source: bureau.name,
+      licence: bureau.licence,
+      fetchedAt: ctx.clock.now(),
+      figures: data.figures,
+      tables: data.tables,
+    });
+    await ctx.repos.syncRuns.finish(run, 'ok', data.figures.length, null);
+    return data.figures.length;
+  } catch (err) {
+    await ctx.repos.syncRuns.finish(run, 'error', 0, shortReason(err));
+    throw err;
+  }
+}
+
+defineJob('statistics', {
+  description: 'Market context from SSB, SCB, Statistics Finland and Statistics Denmark (--country XX: one bureau)',
+  schedule: '0 5 3 * *', // monthly, the 3rd at 05:00 UTC
+  options: ['country'],
+  vacuum: false,
+  async run(ctx, opts, job) {
+    const countries = countriesOf(opts.country);
+    const stored: Record<string, number> = {};
+    const failed: Record<string, string> = {};
+    for (const country of countries) {
+      try {
+        stored[country] = await syncBureau(ctx, country);
+        job.progress(`statistics ${country}: ${stored[country]} figures from ${BUREAUS[country].name}`);
+      } catch (err) {
+        failed[country] = shortReason(err);
+        job.progress(`statistics ${country}: failed (${failed[country]}); previous figures kept`);
+      }
+    }
+    if (Object.keys(stored).length === 0)
+      throw new Error(
+        `statistics: every bureau failed (${Object.entries(failed)
+          .map(([c, m]) => `${c}: ${m}`)
+          .join('; ')})`,
+      );
+    const total = Object.values(stored).reduce((a, b) => a + b, 0);
+    return { recordsProcessed: total, details: { stored, failed } };
+  },
+});

@@ -1,0 +1,43 @@
+// Market-context tool: get_market_context (Orakel's name) — the statistics bureaus' figures for
+// a company's municipality and industry (GET /api/companies/{orgNumber}?include=context, with
+// the tables of GET /api/market-context).
+import { Type } from 'typebox';
+import * as z from 'zod';
+import { MarketContextResponse } from '../contract/market-context.ts';
+import type { Country as CountryCode } from '../domain/org-number.ts';
+import { OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
+
+const Result = Type.Object({
+  orgNumber: Type.String(),
+  name: Type.String(),
+  ...MarketContextResponse.properties,
+});
+
+export const contextTools: ToolGroup = (server, { services, caller, log }) => {
+  server.registerTool(
+    'get_market_context',
+    {
+      title: 'Market context of a company',
+      description:
+        "Figures for the company's municipality and industry from its country's statistics bureau (SSB, SCB, Statistics Finland, " +
+        'Statistics Denmark): population, household income, enterprises and enterprises per 1,000 inhabitants; average monthly wage, ' +
+        'enterprises and (NO, DK) startup survival rate of its NACE division. Each figure names its bureau, table, year and unit.',
+      inputSchema: {
+        orgNumber: OrgNumber,
+        country: z.enum(['NO', 'SE', 'FI', 'DK']).default('NO').describe('NO (default), SE, FI or DK'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ orgNumber, country }) =>
+      runTool(log, 'get_market_context', async () => {
+        const company = await services.companies.lookup(country as CountryCode, orgNumber, { context: true, caller });
+        const place = 'context' in company ? company.context : null;
+        const context = await services.market.query(
+          country,
+          place?.municipality.code ?? null,
+          place?.industry.naceDivision ?? null,
+        );
+        return success(Result, { orgNumber: company.orgNumber, name: company.name, ...context });
+      }),
+  );
+};

@@ -1,0 +1,148 @@
+// Fetches a bureau's tables and turns each JSON-stat answer into figures: one value per
+// municipality (or NACE division) for the latest period the table holds for it.
+import { request } from 'undici';
+import { UpstreamError } from '../upstream-http.ts';
+import { JsonStatError, readJsonStat } from './json-stat.ts';
+import { naceDivision, type Bureau, type TableDef } from './tables.ts';
+
+export { JsonStatError, readJsonStat } from './json-stat.ts';
+export * from './tables.ts';
+
+export interface StatFigure {
+  scope: 'municipality' | 'industry';
+  measure: string;
+  /** Municipality code (as our lists write it) or NACE division. */
+  key: string;
+  value: number;
+  year: number;
+  table: string;
+  unit: string;
+}
+
+export interface StatTableInfo {
+  scope: 'municipality' | 'industry';
+  measure: string;
+  table: string;
+  title: string;
+  unit: string;
+  /** Latest reference year among the table's figures. */
+  year: number;
+  url: string;
+  /** The bureau's own `updated` stamp of the table, when it gives one. */
+  updated: string | null;
+}
+
+export interface BureauData {
+  figures: StatFigure[];
+  tables: StatTableInfo[];
+}
+
+/** Reference year of a period code: "2025", "2025K3" (quarter), "2024M12" (month). */
+function yearOf(period: string): number | null {
+  const m = /^(\d{4})/.exec(period);
+  return m ? Number(m[1]) : null;
+}
+
+/** The figures of one table's JSON-stat answer: per key, the value of its latest period. */
+export function extractFigures(
+  bureau: Bureau,
+  def: TableDef,
+  doc: unknown,
+): { figures: StatFigure[]; updated: string | null } {
+  const t = readJsonStat(doc);
+  for (const dim of [def.keyDim, def.timeDim])
+    if (!t.ids.includes(dim)) throw new JsonStatError(`${def.table}: dimension ${dim} is missing`);
+  for (const id of t.ids)
+    if (id !== def.keyDim && id !== def.timeDim && t.categories[id].length !== 1)
+      throw new JsonStatError(`${def.table}: dimension ${id} has ${t.categories[id].length} categories, 1 expected`);
+  // Periods of one table share a format ("2025", "2025K3", "2024M12"), so they sort as text.
+  const latest = new Map<string, { value: number; year: number; period: string }>();
+  for (const cell of t.cells()) {
+    if (cell.value === null) continue;
+    const code = cell.codes[def.keyDim];
+    const key = def.scope === 'municipality' ? bureau.municipality(code) : naceDivision(code);
+    const period = cell.codes[def.timeDim];
+    const year = yearOf(period);
+    if (key === null || year === null) continue;
+    const seen = latest.get(key);
+    if (!seen || period > seen.period) latest.set(key, { value: cell.value, year, period });
+  }
+  if (latest.size === 0) throw new JsonStatError(`${def.table}: no ${def.scope} figures in the answer`);
+  const figures = [...latest].map(([key, v]) => ({
+    scope: def.scope,
+    measure: def.measure,
+    key,
+    value: v.value,
+    year: v.year,
+    table: def.table,
+    unit: def.unit,
+  }));
+  return { figures, updated: t.updated };
+}
+
+const MAX_BYTES = 20 * 1024 * 1024;
+
+async function fetchDocument(url: URL, def: TableDef, timeoutMs: number): Promise<unknown> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  let res;
+  try {
+    res = await request(url, {
+      method: def.query === undefined ? 'GET' : 'POST',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'user-agent': 'nordic-company-data (statistics sync)',
+      },
+      body: def.query === undefined ? undefined : JSON.stringify(def.query),
+      signal,
+    });
+  } catch (err) {
+    if (signal.aborted) throw new UpstreamError('timeout', `${def.table} timed out after ${timeoutMs} ms`);
+    throw new UpstreamError('network', `${def.table}: ${(err as Error).message}`);
+  }
+  if (res.statusCode !== 200) {
+    await res.body.dump().catch(() => undefined);
+    throw new UpstreamError('status', `${def.table} answered ${res.statusCode}`, res.statusCode);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BYTES) {
+      res.body.destroy();
+      throw new UpstreamError('too-large', `${def.table}: answer larger than ${MAX_BYTES} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(
+      Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+    );
+  } catch {
+    throw new UpstreamError('malformed', `${def.table}: answer is not JSON`);
+  }
+}
+
+/** Every table of one bureau, fetched one after the other (politeness); any failure fails the bureau. */
+export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 30_000): Promise<BureauData> {
+  const base = new URL(baseUrl.endsWith('/') ? baseUrl : baseUrl + '/');
+  const data: BureauData = { figures: [], tables: [] };
+  for (const def of bureau.tables) {
+    const url = new URL(def.path, base);
+    const { figures, updated } = extractFigures(bureau, def, await fetchDocument(url, def, timeoutMs));
+    data.figures.push(...figures);
+    data.tables.push({
+      scope: def.scope,
+      measure: def.measure,
+      table: def.table,
+      title: def.title,
+      unit: def.unit,
+      year: Math.max(...figures.map((f) => f.year)),
+      url: url.toString(),
+      updated,
+    });
+  }
+  return data;
+}

@@ -1,0 +1,342 @@
+// Per-bureau table definitions: which table answers which measure, the query that asks for the
+// latest period of it, and how the bureau writes its area and industry codes. The measures
+// (docs in README.md beside this file):
+// - per municipality: population, household income (median; mean where the bureau publishes
+//   no median), number of enterprises;
+// - per industry (NACE division): average monthly wage, number of enterprises, and the startup
+//   survival rate where the bureau publishes it (SSB, Statistics Denmark).
+export type StatCountry = 'NO' | 'SE' | 'FI' | 'DK';
+export const STAT_COUNTRIES: readonly StatCountry[] = ['NO', 'SE', 'FI', 'DK'];
+
+export type PlaceMeasure = 'population' | 'householdIncome' | 'enterprises';
+export type IndustryMeasure = 'averageMonthlyWage' | 'enterprises' | 'startupSurvivalRate';
+
+export type TableDef = {
+  /** The bureau's table id, as its API and web statbank name it. */
+  table: string;
+  title: string;
+  unit: string;
+  /** Request path under the bureau's base URL. */
+  path: string;
+  /** PxWeb query (POSTed); absent: a GET of `path` (StatBank). */
+  query?: unknown;
+  /** The dimension holding the municipality or NACE code, and the time dimension. */
+  keyDim: string;
+  timeDim: string;
+} & ({ scope: 'municipality'; measure: PlaceMeasure } | { scope: 'industry'; measure: IndustryMeasure });
+
+export interface Bureau {
+  country: StatCountry;
+  /** Attribution name (what `_sources` and each figure's `source` say). */
+  name: string;
+  licence: string;
+  tables: TableDef[];
+  /** The bureau's municipality code as our list writes it, or null for other areas (country, county). */
+  municipality(code: string): string | null;
+}
+
+/** A NACE division ("47") from a bureau's industry code: "47", "47000" (DST), never a group or section. */
+export function naceDivision(code: string): string | null {
+  const m = /^(\d{2})0*$/.exec(code.trim());
+  return m ? m[1] : null;
+}
+
+/** PxWeb v1 query: the given selections plus the latest period (`top 1`), answered as JSON-stat 2.0. */
+function px(select: Record<string, string[]>, time: string, keyFilter?: { code: string; filter: string }) {
+  const query = Object.entries(select).map(([code, values]) => ({
+    code,
+    selection: { filter: keyFilter?.code === code ? keyFilter.filter : 'item', values },
+  }));
+  query.push({ code: time, selection: { filter: 'top', values: ['1'] } });
+  return { query, response: { format: 'json-stat2' } };
+}
+
+const all = ['*'];
+
+const SSB: Bureau = {
+  country: 'NO',
+  name: 'SSB',
+  licence: 'CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)',
+  municipality: (code) => (/^(K-)?\d{4}$/.test(code) ? code.replace('K-', '') : null),
+  tables: [
+    {
+      scope: 'municipality',
+      measure: 'population',
+      table: '07459',
+      title: 'Population, by region (1 January)',
+      unit: 'persons',
+      path: 'no/table/07459/',
+      query: px({ Region: all, ContentsCode: ['Personer1'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      keyDim: 'Region',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'municipality',
+      measure: 'householdIncome',
+      table: '06944',
+      title: 'Household income after taxes, median, all households',
+      unit: 'NOK',
+      path: 'no/table/06944/',
+      query: px({ Region: all, HusholdType: ['0000'], ContentsCode: ['InntSkatt'] }, 'Tid', {
+        code: 'Region',
+        filter: 'all',
+      }),
+      keyDim: 'Region',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'municipality',
+      measure: 'enterprises',
+      table: '07091',
+      title: 'Establishments, by municipality (all industries)',
+      unit: 'enterprises',
+      path: 'no/table/07091/',
+      query: px({ Region: all, ContentsCode: ['Virksomheter'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      keyDim: 'Region',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'averageMonthlyWage',
+      table: '11418',
+      title: 'Average monthly earnings, full-time equivalents, by industry (SN2007)',
+      unit: 'NOK per month',
+      path: 'no/table/11418/',
+      query: px({ NACE2007: all, MaaleMetode: ['02'], ContentsCode: ['Manedslonn'] }, 'Tid', {
+        code: 'NACE2007',
+        filter: 'all',
+      }),
+      keyDim: 'NACE2007',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'enterprises',
+      table: '10308',
+      title: 'Enterprises, by industry division (SN2007)',
+      unit: 'enterprises',
+      path: 'no/table/10308/',
+      query: px({ NACE2007: all, ContentsCode: ['Foretak'] }, 'Tid', { code: 'NACE2007', filter: 'all' }),
+      keyDim: 'NACE2007',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'startupSurvivalRate',
+      table: '09016',
+      title: 'Newly established enterprises still active after five years, by industry',
+      unit: 'percent',
+      path: 'no/table/09016/',
+      query: px({ NACE2007: all, ContentsCode: ['Overlevelse5'] }, 'Tid', { code: 'NACE2007', filter: 'all' }),
+      keyDim: 'NACE2007',
+      timeDim: 'Tid',
+    },
+  ],
+};
+
+const SCB: Bureau = {
+  country: 'SE',
+  name: 'SCB',
+  licence: 'CC0 1.0 (Statistiska centralbyrån open data)',
+  municipality: (code) => (/^\d{4}$/.test(code) ? code : null),
+  tables: [
+    {
+      scope: 'municipality',
+      measure: 'population',
+      table: 'BE0101N1',
+      title: 'Population by region, 31 December',
+      unit: 'persons',
+      path: 'sv/ssd/BE/BE0101/BE0101A/BefolkningNy',
+      query: px({ Region: all, ContentsCode: ['BE0101N1'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      keyDim: 'Region',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'municipality',
+      measure: 'householdIncome',
+      table: 'HE0110J7',
+      title: 'Disposable income per household, median, by region',
+      unit: 'SEK thousands',
+      path: 'sv/ssd/HE/HE0110/HE0110G/TabVX4bDispInkN',
+      query: px({ Region: all, Hushallstyp: ['E90'], ContentsCode: ['HE0110J7'] }, 'Tid', {
+        code: 'Region',
+        filter: 'all',
+      }),
+      keyDim: 'Region',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'municipality',
+      measure: 'enterprises',
+      table: 'NV0101A1',
+      title: 'Enterprises (local units register), by municipality',
+      unit: 'enterprises',
+      path: 'sv/ssd/NV/NV0101/FDBR07N',
+      query: px({ Region: all, ContentsCode: ['NV0101A1'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      keyDim: 'Region',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'averageMonthlyWage',
+      table: 'AM0110A8',
+      title: 'Average monthly salary, all sectors, by industry (SNI 2007)',
+      unit: 'SEK per month',
+      path: 'sv/ssd/AM/AM0110/AM0110A/LonesummaSNI2007',
+      query: px({ SNI2007: all, ContentsCode: ['AM0110A8'] }, 'Tid', { code: 'SNI2007', filter: 'all' }),
+      keyDim: 'SNI2007',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'enterprises',
+      table: 'NV0101A2',
+      title: 'Enterprises by industry (SNI 2007)',
+      unit: 'enterprises',
+      path: 'sv/ssd/NV/NV0101/FDBR07',
+      query: px({ SNI2007: all, ContentsCode: ['NV0101A2'] }, 'Tid', { code: 'SNI2007', filter: 'all' }),
+      keyDim: 'SNI2007',
+      timeDim: 'Tid',
+    },
+  ],
+};
+
+const STATFI: Bureau = {
+  country: 'FI',
+  name: 'Statistics Finland',
+  licence: 'CC BY 4.0 (Tilastokeskus / Statistics Finland)',
+  // StatFin writes municipalities "KU091" (whole country "SSS", regions "MK01").
+  municipality: (code) => (/^KU\d{3}$/.test(code) ? code.slice(2) : null),
+  tables: [
+    {
+      scope: 'municipality',
+      measure: 'population',
+      table: '11ra',
+      title: 'Population by area, 31 December',
+      unit: 'persons',
+      path: 'fi/StatFin/vaerak/statfin_vaerak_pxt_11ra.px',
+      query: px({ Alue: all, Tiedot: ['vaesto'] }, 'Vuosi', { code: 'Alue', filter: 'all' }),
+      keyDim: 'Alue',
+      timeDim: 'Vuosi',
+    },
+    {
+      scope: 'municipality',
+      measure: 'householdIncome',
+      table: '12f1',
+      title: 'Disposable money income of household-dwelling units, median, by municipality',
+      unit: 'EUR',
+      path: 'fi/StatFin/tjt/statfin_tjt_pxt_12f1.px',
+      query: px({ Alue: all, Tiedot: ['medkturaha'] }, 'Vuosi', { code: 'Alue', filter: 'all' }),
+      keyDim: 'Alue',
+      timeDim: 'Vuosi',
+    },
+    {
+      scope: 'municipality',
+      measure: 'enterprises',
+      table: '13v3',
+      title: 'Enterprises by municipality',
+      unit: 'enterprises',
+      path: 'fi/StatFin/alyr/statfin_alyr_pxt_13v3.px',
+      query: px({ Kunta: all, Tiedot: ['yrlkm'] }, 'Vuosi', { code: 'Kunta', filter: 'all' }),
+      keyDim: 'Kunta',
+      timeDim: 'Vuosi',
+    },
+    {
+      scope: 'industry',
+      measure: 'averageMonthlyWage',
+      table: '13ms',
+      title: 'Average monthly earnings of full-time wage and salary earners, by industry (TOL 2008)',
+      unit: 'EUR per month',
+      path: 'fi/StatFin/palk/statfin_palk_pxt_13ms.px',
+      query: px({ Toimiala: all, Tiedot: ['kokmaksu_ka'] }, 'Vuosi', { code: 'Toimiala', filter: 'all' }),
+      keyDim: 'Toimiala',
+      timeDim: 'Vuosi',
+    },
+    {
+      scope: 'industry',
+      measure: 'enterprises',
+      table: '13ww',
+      title: 'Enterprises by industry (TOL 2008)',
+      unit: 'enterprises',
+      path: 'fi/StatFin/alyr/statfin_alyr_pxt_13ww.px',
+      query: px({ Toimiala: all, Tiedot: ['yrlkm'] }, 'Vuosi', { code: 'Toimiala', filter: 'all' }),
+      keyDim: 'Toimiala',
+      timeDim: 'Vuosi',
+    },
+  ],
+};
+
+/** StatBank GET: `data/{table}/JSONSTAT?…`; the latest period is what StatBank answers when `Tid` is left out. */
+const statbank = (table: string, vars: string) => `data/${table}/JSONSTAT?lang=en&${vars}`;
+
+const DST: Bureau = {
+  country: 'DK',
+  name: 'Statistics Denmark',
+  licence: 'CC BY 4.0 (Danmarks Statistik, dst.dk/en/OmDS/lovgivning)',
+  // OMRÅDE holds the country (000), the regions (081–085) and the municipalities (101–860).
+  municipality: (code) => (/^\d{3}$/.test(code) && Number(code) >= 101 ? code : null),
+  tables: [
+    {
+      scope: 'municipality',
+      measure: 'population',
+      table: 'FOLK1A',
+      title: 'Population on the first day of the quarter, by municipality',
+      unit: 'persons',
+      path: statbank('FOLK1A', 'OMR%C3%85DE=*&K%C3%98N=TOT&ALDER=IALT&CIVILSTAND=TOT'),
+      keyDim: 'OMRÅDE',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'municipality',
+      measure: 'householdIncome',
+      table: 'INDKF132',
+      title: 'Disposable income of families, average, by municipality (no median is published per municipality)',
+      unit: 'DKK',
+      path: statbank('INDKF132', 'OMR%C3%85DE=*&ENHED=116&FAMTYP=FAIA&INDKOMSTTYPE=105'),
+      keyDim: 'OMRÅDE',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'municipality',
+      measure: 'enterprises',
+      table: 'GF2',
+      title: 'Firms, by municipality (all industries)',
+      unit: 'enterprises',
+      path: statbank('GF2', 'KOMK=*&BRANCHE07=TOT&ENHED=ANTFIRM'),
+      keyDim: 'KOMK',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'averageMonthlyWage',
+      table: 'LONS20',
+      title: 'Average monthly earnings, all sectors, by industry (DB07)',
+      unit: 'DKK per month',
+      path: statbank('LONS20', 'BRANCHE07=*&SEKTOR=1000&AFLOEN=TIFA&LONGRP=LTOT&ENHED=0100&K%C3%98N=MOK'),
+      keyDim: 'BRANCHE07',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'enterprises',
+      table: 'GF1',
+      title: 'Firms, by industry (DB07)',
+      unit: 'enterprises',
+      path: statbank('GF1', 'BRANCHE07=*&ENHED=ANTFIRM'),
+      keyDim: 'BRANCHE07',
+      timeDim: 'Tid',
+    },
+    {
+      scope: 'industry',
+      measure: 'startupSurvivalRate',
+      table: 'NYV3',
+      title: 'New enterprises surviving the first years, share, by industry (DB07)',
+      unit: 'percent',
+      path: statbank('NYV3', 'BRANCHE07=*&OVERLEV=OVERANDEL'),
+      keyDim: 'BRANCHE07',
+      timeDim: 'Tid',
+    },
+  ],
+};
+
+export const BUREAUS: Record<StatCountry, Bureau> = { NO: SSB, SE: SCB, FI: STATFI, DK: DST };

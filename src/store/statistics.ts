@@ -1,0 +1,162 @@
+// Statistics figures (market context): each bureau's figures and table records, replaced per
+// country in one transaction, and read back per municipality and per NACE division.
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface StatisticsFigureRow {
+  scope: 'municipality' | 'industry';
+  key: string;
+  measure: string;
+  value: number;
+  year: number;
+  table: string;
+  unit: string;
+  fetchedAt: string;
+}
+
+export interface StatisticsTableRow {
+  scope: 'municipality' | 'industry';
+  measure: string;
+  table: string;
+  title: string;
+  unit: string;
+  year: number;
+  source: string;
+  licence: string;
+  url: string;
+  updated: string | null;
+  fetchedAt: string;
+}
+
+export interface StatisticsReplacement {
+  source: string;
+  licence: string;
+  fetchedAt: Date;
+  figures: {
+    scope: 'municipality' | 'industry';
+    key: string;
+    measure: string;
+    value: number;
+    year: number;
+    table: string;
+    unit: string;
+  }[];
+  tables: {
+    scope: 'municipality' | 'industry';
+    measure: string;
+    table: string;
+    title: string;
+    unit: string;
+    year: number;
+    url: string;
+    updated: string | null;
+  }[];
+}
+
+const CHUNK = 1000;
+
+export function createStatisticsRepository(db: Kysely<Database>) {
+  return {
+    /** Replaces every figure and table record of one country; readers see the old set or the new one. */
+    async replaceCountry(country: string, data: StatisticsReplacement): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('statistics_figures').where('country', '=', country).execute();
+        await trx.deleteFrom('statistics_tables').where('country', '=', country).execute();
+        const figures = data.figures.map((f) => ({
+          country,
+          scope: f.scope,
+          key: f.key,
+          measure: f.measure,
+          value: f.value,
+          ref_year: f.year,
+          table_id: f.table,
+          unit: f.unit,
+          fetched_at: data.fetchedAt,
+        }));
+        for (let i = 0; i < figures.length; i += CHUNK)
+          await trx
+            .insertInto('statistics_figures')
+            .values(figures.slice(i, i + CHUNK))
+            .execute();
+        if (data.tables.length)
+          await trx
+            .insertInto('statistics_tables')
+            .values(
+              data.tables.map((t) => ({
+                country,
+                scope: t.scope,
+                measure: t.measure,
+                table_id: t.table,
+                title: t.title,
+                unit: t.unit,
+                ref_year: t.year,
+                source: data.source,
+                licence: data.licence,
+                url: t.url,
+                updated: t.updated,
+                fetched_at: data.fetchedAt,
+              })),
+            )
+            .execute();
+      });
+    },
+
+    /** The figures of one municipality and/or one NACE division of a country. */
+    async figures(
+      country: string,
+      municipality: string | null,
+      division: string | null,
+    ): Promise<StatisticsFigureRow[]> {
+      if (municipality === null && division === null) return [];
+      const rows = await db
+        .selectFrom('statistics_figures')
+        .select(['scope', 'key', 'measure', 'value', 'ref_year', 'table_id', 'unit', 'fetched_at'])
+        .where('country', '=', country)
+        .where((eb) =>
+          eb.or([
+            ...(municipality !== null
+              ? [eb.and([eb('scope', '=', 'municipality'), eb('key', '=', municipality)])]
+              : []),
+            ...(division !== null ? [eb.and([eb('scope', '=', 'industry'), eb('key', '=', division)])] : []),
+          ]),
+        )
+        .execute();
+      return rows.map((r) => ({
+        scope: r.scope as StatisticsFigureRow['scope'],
+        key: r.key,
+        measure: r.measure,
+        value: Number(r.value),
+        year: r.ref_year,
+        table: r.table_id,
+        unit: r.unit,
+        fetchedAt: new Date(r.fetched_at).toISOString(),
+      }));
+    },
+
+    /** The table records of one country (what each figure's table is, its licence and URL). */
+    async tables(country: string): Promise<StatisticsTableRow[]> {
+      const rows = await db
+        .selectFrom('statistics_tables')
+        .selectAll()
+        .where('country', '=', country)
+        .orderBy('scope')
+        .orderBy('measure')
+        .execute();
+      return rows.map((r) => ({
+        scope: r.scope as StatisticsTableRow['scope'],
+        measure: r.measure,
+        table: r.table_id,
+        title: r.title,
+        unit: r.unit,
+        year: r.ref_year,
+        source: r.source,
+        licence: r.licence,
+        url: r.url,
+        updated: r.updated,
+        fetchedAt: new Date(r.fetched_at).toISOString(),
+      }));
+    },
+  };
+}
+
+export type StatisticsRepository = ReturnType<typeof createStatisticsRepository>;

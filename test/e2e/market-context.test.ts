@@ -1,0 +1,329 @@
+// Market context end to end: `ncd sync statistics` against a local fake of the four bureaus
+// (JSON-stat fixtures), then GET /api/market-context, include=context for stored NO, FI and SE
+// companies, the MCP tool, health's statistics:<country> entries, and a failing bureau.
+import { readFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../../src/jobs/registry.ts';
+import { createBrregClient } from '../../src/sources/brreg/client.ts';
+import { generateCompany } from '../../src/sources/brreg/generate.ts';
+import { BUREAUS, STAT_COUNTRIES, type StatCountry } from '../../src/sources/statistics/index.ts';
+import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
+import { startFakePrh, zipOf, type FakePrh } from '../fakes/prh/server.ts';
+import { startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
+import { SAMPLE_INDUSTRIES, SAMPLE_PLACES } from '../fixtures/statistics/expected.ts';
+import { http } from '../helpers/http.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const SECRET = 'market-context-sync-secret';
+const BULK_PATH = '/bolagsverket/bulkfil.zip';
+const fixture = (p: string) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
+const WOLT = '2646674-9'; // Helsinki (091), NACE 96999
+const NORDLYS = '5566778899'; // post town GÖTEBORG: kommun 1480
+
+let stats: FakeStatistics;
+let brreg: FakeBrreg;
+let prh: FakePrh;
+let server: TestServer;
+let key: string;
+let oslo: string;
+
+const quiet = () => undefined;
+const health = async () =>
+  (await http(server.url, 'GET', '/api/health', { headers: { 'x-sync-secret': SECRET } })).body.dataSources;
+const context = (q: string) => http(server.url, 'GET', `/api/market-context?${q}`, { key });
+
+beforeAll(async () => {
+  stats = await startFakeStatistics();
+  brreg = await startFakeBrreg();
+  const company = generateCompany(7, 5);
+  company.enhet.forretningsadresse = { ...company.enhet.forretningsadresse!, kommunenummer: '0301', kommune: 'OSLO' };
+  company.enhet.naeringskode1 = {
+    kode: '47.110',
+    beskrivelse: 'Butikkhandel med hovedvekt på nærings- og nytelsesmidler',
+  };
+  brreg.add(company);
+  oslo = company.enhet.organisasjonsnummer;
+  prh = await startFakePrh();
+  prh.companies = [JSON.parse(fixture('prh/prh-ytj-v3-company-wolt-thirdparty-fixture.json')).companies[0]];
+  prh.files.set(BULK_PATH, {
+    body: await zipOf('bolagsverket_bulkfil.txt', fixture('bolagsverket/bulkfil-quirks.txt')),
+    contentType: 'application/zip',
+  });
+  server = await startServer({
+    env: {
+      ...stats.env,
+      SYNC_SECRET: SECRET,
+      PRH_BASE_URL: prh.baseUrl,
+      BOLAGSVERKET_BULK_URL: `${prh.url}${BULK_PATH}`,
+    },
+    overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url, timeoutMs: 2000 }) } },
+  });
+  key = (await createKey(server, { tier: 'internal' })).raw;
+  await runJob(server.ctx, 'prh', {}, quiet);
+  await runJob(server.ctx, 'bolagsverket', {}, quiet);
+  const outcome = await runJob(server.ctx, 'statistics', {}, quiet);
+  expect(outcome.details).toMatchObject({ failed: {} });
+});
+afterAll(async () => {
+  await server?.close();
+  await Promise.all([stats?.close(), brreg?.close(), prh?.close()]);
+});
+
+describe('ncd sync statistics', () => {
+  it('asks each bureau for each of its tables: PxWeb by POST with a JSON-stat 2.0 query, StatBank by GET', () => {
+    const posts = stats.requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(BUREAUS.NO.tables.length + BUREAUS.SE.tables.length + BUREAUS.FI.tables.length);
+    for (const p of posts) expect(JSON.parse(p.body).response).toEqual({ format: 'json-stat2' });
+    const gets = stats.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+    expect(gets).toEqual(BUREAUS.DK.tables.map((t) => `/dst/data/${t.table}/JSONSTAT`));
+  });
+
+  it('records one healthy data source per bureau', async () => {
+    const sources = await health();
+    for (const c of STAT_COUNTRIES)
+      expect(sources[`statistics:${c}`]).toMatchObject({
+        status: 'ok',
+        recordsProcessed: expect.any(Number),
+        message: null,
+      });
+  });
+});
+
+describe('GET /api/market-context', () => {
+  it.each(STAT_COUNTRIES)(
+    '%s: the figures of three sample municipalities equal the recorded responses',
+    async (country) => {
+      const bureau = BUREAUS[country];
+      for (const [code, measures] of Object.entries(SAMPLE_PLACES[country])) {
+        const r = await context(`country=${country}&municipality=${code}`);
+        expect(r.status).toBe(200);
+        expect(r.body.industry).toBeNull();
+        expect(r.body.municipality.code).toBe(code);
+        expect(r.body.municipality.name).toEqual(expect.any(String));
+        for (const [measure, [value, year]] of Object.entries(measures)) {
+          const table = bureau.tables.find((t) => t.scope === 'municipality' && t.measure === measure)!;
+          expect(r.body.municipality[measure]).toEqual({
+            value,
+            year,
+            unit: table.unit,
+            table: table.table,
+            source: bureau.name,
+          });
+        }
+        const { population, enterprises } = r.body.municipality;
+        expect(r.body.municipality.enterprisesPer1000).toEqual({
+          value: Math.round((enterprises.value / population.value) * 100_000) / 100,
+          unit: 'enterprises per 1,000 inhabitants',
+          year: enterprises.year,
+          source: bureau.name,
+          table: `${enterprises.table}+${population.table}`,
+          computed: true,
+        });
+        expect(r.body._sources).toEqual({ attribution: [bureau.name] });
+        expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual([
+          'enterprises',
+          'householdIncome',
+          'population',
+        ]);
+        for (const t of r.body.tables)
+          expect(t).toMatchObject({
+            source: bureau.name,
+            licence: bureau.licence,
+            fetchedAt: expect.any(String),
+            url: expect.stringContaining(stats.baseUrls[country]),
+          });
+      }
+    },
+  );
+
+  it.each(STAT_COUNTRIES)('%s: the figures of three NACE divisions equal the recorded responses', async (country) => {
+    const bureau = BUREAUS[country];
+    for (const [division, measures] of Object.entries(SAMPLE_INDUSTRIES[country])) {
+      const r = await context(`country=${country}&nace=${division}.1`);
+      expect(r.status).toBe(200);
+      expect(r.body.municipality).toBeNull();
+      expect(r.body.industry.naceDivision).toBe(division);
+      for (const [measure, [value, year]] of Object.entries(measures)) {
+        const table = bureau.tables.find((t) => t.scope === 'industry' && t.measure === measure)!;
+        expect(r.body.industry[measure]).toEqual({
+          value,
+          year,
+          unit: table.unit,
+          table: table.table,
+          source: bureau.name,
+        });
+      }
+      if (country === 'SE' || country === 'FI') expect(r.body.industry.startupSurvivalRate).toBeNull();
+    }
+  });
+
+  it('answers a municipality the bureau has no figures for with nulls, and names it from the lists', async () => {
+    const r = await context('country=DK&municipality=825&nace=01');
+    expect(r.status).toBe(200);
+    expect(r.body.municipality).toMatchObject({
+      code: '825',
+      name: 'Læsø',
+      countyCode: '1081',
+      countyName: 'Region Nordjylland',
+      population: null,
+      enterprisesPer1000: null,
+    });
+    expect(r.body.industry).toMatchObject({ naceDivision: '01', averageMonthlyWage: null });
+    expect(r.body._sources.attribution).toEqual([]);
+  });
+
+  it.each([
+    ['', 'query'],
+    ['country=SE&municipality=091', 'query.municipality'],
+    ['country=FI&municipality=0301', 'query.municipality'],
+    ['country=IS&municipality=0301', 'query.country'],
+    ['municipality=abcd', 'query.municipality'],
+    ['nace=4', 'query.nace'],
+  ])('answers 400 with details for %j', async (q, path) => {
+    const r = await context(q);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('validation_failed');
+    expect(r.body.details).toEqual([expect.objectContaining({ path })]);
+  });
+
+  it('requires a key', async () => {
+    expect((await http(server.url, 'GET', '/api/market-context?municipality=0301')).status).toBe(401);
+  });
+});
+
+describe('include=context', () => {
+  it('adds the bureau figures beside the store aggregates for a NO, a FI and a SE company', async () => {
+    const cases: [string, StatCountry, string, string | null][] = [
+      [oslo, 'NO', '0301', '47'],
+      [WOLT, 'FI', '091', '96'],
+      [NORDLYS, 'SE', '1480', null],
+    ];
+    for (const [orgNumber, country, municipality, division] of cases) {
+      const r = await http(server.url, 'GET', `/api/companies/${orgNumber}?country=${country}&include=context`, {
+        key,
+      });
+      expect(r.status).toBe(200);
+      const [population, year] = SAMPLE_PLACES[country][municipality].population;
+      expect(r.body.context.municipality).toMatchObject({
+        code: municipality,
+        companies: expect.any(Number),
+        population: { value: population, year, source: BUREAUS[country].name },
+        householdIncome: expect.objectContaining({ value: SAMPLE_PLACES[country][municipality].householdIncome[0] }),
+      });
+      expect(r.body.context.industry.naceDivision).toBe(division);
+      if (division)
+        expect(r.body.context.industry.averageMonthlyWage).toMatchObject({
+          value: SAMPLE_INDUSTRIES[country][division].averageMonthlyWage[0],
+          source: BUREAUS[country].name,
+        });
+      expect(r.body._sources.attribution).toContain(BUREAUS[country].name);
+    }
+  });
+
+  it('adds the figures to search rows too', async () => {
+    const r = await http(server.url, 'GET', '/api/companies?country=FI&q=wolt&include=context', { key });
+    expect(r.status).toBe(200);
+    expect(r.body.data[0].context.municipality.population.value).toBe(SAMPLE_PLACES.FI['091'].population[0]);
+    expect(r.body.data[0]._sources.attribution).toContain('Statistics Finland');
+  });
+});
+
+describe('MCP get_market_context', () => {
+  it('is listed and answers the REST figures for a company', async () => {
+    const client = new Client({ name: 'market-context-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const tool = tools.find((t) => t.name === 'get_market_context')!;
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(['country', 'orgNumber']);
+      const r = await client.callTool({ name: 'get_market_context', arguments: { orgNumber: WOLT, country: 'FI' } });
+      expect(r.isError).toBeFalsy();
+      const rest = await context('country=FI&municipality=091&nace=96');
+      expect(r.structuredContent).toEqual({ orgNumber: WOLT, name: expect.any(String), ...rest.body });
+      const missing = await client.callTool({
+        name: 'get_market_context',
+        arguments: { orgNumber: '1234567-1', country: 'FI' },
+      });
+      expect(missing.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('GET /api/municipalities?country=', () => {
+  it.each([
+    ['SE', 21, 290, { code: '1480', name: 'Göteborg' }, '14'],
+    ['FI', 19, 309, { code: '091', name: 'Helsinki' }, '01'],
+    ['DK', 5, 98, { code: '101', name: 'København' }, '1084'],
+  ])('%s: %i counties, %i municipalities', async (country, counties, count, sample, county) => {
+    const r = await http(server.url, 'GET', `/api/municipalities?country=${country}`, { key });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toHaveLength(counties);
+    expect(r.body.data.flatMap((g: { municipalities: unknown[] }) => g.municipalities)).toHaveLength(count);
+    const one = await http(server.url, 'GET', `/api/municipalities?country=${country}&county=${county}`, { key });
+    expect(one.body.data).toHaveLength(1);
+    expect(one.body.data[0].municipalities).toContainEqual(sample);
+  });
+
+  it('keeps Norway the default and refuses a four-digit county outside Denmark', async () => {
+    const r = await http(server.url, 'GET', '/api/municipalities?county=03', { key });
+    expect(r.body).toEqual({
+      data: [{ countyCode: '03', countyName: 'Oslo', municipalities: [{ code: '0301', name: 'Oslo' }] }],
+    });
+    const bad = await http(server.url, 'GET', '/api/municipalities?county=1084', { key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([expect.objectContaining({ path: 'query.county' })]);
+  });
+});
+
+// Last: these change the stored state of SE and FI on purpose.
+describe('a failing bureau', () => {
+  it('answering 500 keeps the previous figures and shows the error in health', async () => {
+    const before = (await context('country=SE&municipality=0180')).body;
+    const okBefore = (await health())['statistics:SE'].lastSuccess;
+    stats.failStatus.SE = 500;
+    await expect(runJob(server.ctx, 'statistics', { country: 'SE' }, quiet)).rejects.toThrow(/answered 500/);
+    expect((await context('country=SE&municipality=0180')).body).toEqual(before);
+    const sources = await health();
+    expect(sources['statistics:SE']).toMatchObject({ status: 'error', lastSuccess: okBefore });
+    expect(sources['statistics:SE'].message).toMatch(/answered 500/);
+    expect(sources['statistics:NO'].status).toBe('ok');
+    delete stats.failStatus.SE;
+  });
+
+  it('a malformed JSON-stat document keeps the previous figures; the other bureaus still sync', async () => {
+    const before = (await context('country=FI&municipality=091&nace=62')).body;
+    stats.overrideBody.FI = JSON.stringify({
+      version: '2.0',
+      class: 'dataset',
+      id: ['Alue', 'Vuosi'],
+      size: [2, 1],
+      dimension: {},
+      value: [1],
+    });
+    const outcome = await runJob(server.ctx, 'statistics', {}, quiet);
+    expect(Object.keys(outcome.details!.failed as object)).toEqual(['FI']);
+    expect((await context('country=FI&municipality=091&nace=62')).body).toEqual(before);
+    const sources = await health();
+    expect(sources['statistics:FI']).toMatchObject({
+      status: 'error',
+      message: expect.stringMatching(/dimension Alue has no category/),
+    });
+    expect(sources['statistics:SE'].status).toBe('ok');
+    delete stats.overrideBody.FI;
+  });
+
+  it('refuses an unknown --country', async () => {
+    await expect(runJob(server.ctx, 'statistics', { country: 'IS' }, quiet)).rejects.toThrow(
+      /--country must be one of/,
+    );
+  });
+});

@@ -1,0 +1,80 @@
+// A local fake of the four statistics bureaus' APIs on 127.0.0.1: SSB (`/ssb`), SCB (`/scb`),
+// Statistics Finland (`/statfi`) and Statistics Denmark (`/dst`), each answering the paths its
+// table definitions ask for (PxWeb POSTs, StatBank GETs) with the JSON-stat fixtures under
+// test/fixtures/statistics/. Switches per bureau: answer a status instead, or a body instead.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BUREAUS, type StatCountry, type TableDef } from '../../src/sources/statistics/index.ts';
+
+export const PREFIX: Record<StatCountry, string> = { NO: '/ssb', SE: '/scb', FI: '/statfi', DK: '/dst' };
+
+/** The fixture file of a table: SCB's by its PxWeb table name (last path segment), the others by table id. */
+export function fixtureName(country: StatCountry, def: TableDef): string {
+  const name = country === 'SE' ? def.path.split('/').at(-1)! : def.table;
+  return `${country.toLowerCase()}/${name}.json`;
+}
+
+export function readFixture(country: StatCountry, def: TableDef): unknown {
+  return JSON.parse(
+    readFileSync(new URL(`../fixtures/statistics/${fixtureName(country, def)}`, import.meta.url), 'utf8'),
+  );
+}
+
+export interface FakeStatistics {
+  /** Base URL per country (the *_BASE_URL a server is given). */
+  baseUrls: Record<StatCountry, string>;
+  env: Record<string, string>;
+  requests: { method: string; path: string; body: string }[];
+  /** Answer every request of a bureau with this status. */
+  failStatus: Partial<Record<StatCountry, number>>;
+  /** Answer every request of a bureau with this body (200). */
+  overrideBody: Partial<Record<StatCountry, string>>;
+  close(): Promise<void>;
+}
+
+export async function startFakeStatistics(): Promise<FakeStatistics> {
+  const routes = new Map<string, { country: StatCountry; body: string }>();
+  for (const country of Object.keys(BUREAUS) as StatCountry[])
+    for (const def of BUREAUS[country].tables) {
+      const pathname = new URL(def.path, 'http://fake/').pathname;
+      routes.set(`${PREFIX[country]}${pathname}`, { country, body: JSON.stringify(readFixture(country, def)) });
+    }
+  const fake: Omit<FakeStatistics, 'baseUrls' | 'env' | 'close'> = { requests: [], failStatus: {}, overrideBody: {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      fake.requests.push({ method: req.method ?? '', path, body: Buffer.concat(chunks).toString('utf8') });
+      const route = routes.get(decodeURIComponent(path)) ?? routes.get(path);
+      if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      const status = fake.failStatus[route.country];
+      if (status) return res.writeHead(status, { 'content-type': 'text/plain' }).end('error');
+      res
+        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+        .end(fake.overrideBody[route.country] ?? route.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrls = {
+    NO: `${url}${PREFIX.NO}`,
+    SE: `${url}${PREFIX.SE}`,
+    FI: `${url}${PREFIX.FI}`,
+    DK: `${url}${PREFIX.DK}`,
+  };
+  return Object.assign(fake, {
+    baseUrls,
+    env: {
+      SSB_BASE_URL: baseUrls.NO,
+      SCB_BASE_URL: baseUrls.SE,
+      STATFI_BASE_URL: baseUrls.FI,
+      DST_BASE_URL: baseUrls.DK,
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+}
