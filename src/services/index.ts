@@ -36,7 +36,6 @@ export function createServices(ctx: AppContext) {
     config,
   });
   const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
-  const market = createMarketContext({ reads: repos.companyReads, clock });
   const recordCache = createRecordCache({
     ...config.recordCache,
     follower: createUpdatedAtFollower(ctx.store.db),
