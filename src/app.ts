@@ -198,7 +198,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     registerErrorHandling(plain);
     await registerSecurityHeaders(plain, config);
     await registerDocs(plain, config);
-    registerAuth(plain, services.keyAuth);
+    registerAuth(plain, services.keyAuth, services.oauth, config);
     registerRoutes(app, { ctx, services });
     await app.ready();
 

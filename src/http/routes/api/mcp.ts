@@ -72,7 +72,7 @@ export default function mcpRoute(app: Api, { ctx, services }: RouteDeps) {
   app.post(
     '/api/mcp',
     {
-      config: { auth: 'key' },
+      config: { auth: 'key', oauth: true },
       schema: {
         tags: ['mcp'],
         summary: 'Model Context Protocol endpoint (Streamable HTTP)',
