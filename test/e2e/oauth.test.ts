@@ -341,7 +341,7 @@ describe('RFC errors, and bad input changes nothing', () => {
   });
 
   it('limits dynamic client registrations per IP', async () => {
-    let limited: Awaited<ReturnType<typeof http>> | undefined;
+    let limited: { status: number; headers: Headers; body: any } | undefined;
     for (let i = 0; i < 25 && !limited; i++) {
       const r = await http(server.url, 'POST', '/api/oauth/register', {
         body: { redirect_uris: ['http://127.0.0.1:9/cb'] },
