@@ -17,6 +17,7 @@ import { generateInspectionsCsv } from '../../src/sources/mattilsynet/generate.t
 import { generateLicensesCsv } from '../../src/sources/tbr/generate.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
+import { tableResolver } from '../net/servers.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -38,7 +39,8 @@ async function text(stream: Readable): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // Destination hosts resolve through a table, never the system resolver.
+  server = await startServer({ overrides: { resolver: tableResolver({ 'hooks.example': ['93.184.216.34'] }) } });
   receiver = await startWebhookReceiver();
   await loadGeneratedCompanies(server, 40, 5);
   companies = (
@@ -64,9 +66,9 @@ beforeAll(async () => {
   }
   const pick = async (query: string) => (await server.ctx.store.pool.query<{ o: string }>(query)).rows[0]?.o;
   rich = (await pick(
-    `SELECT s.company_org_number AS o FROM shareholdings s
-       JOIN inspections i ON i.org_number = s.company_org_number
-       JOIN licenses l ON l.org_number = s.company_org_number
+    `SELECT s.org_number AS o FROM shareholdings s
+       JOIN inspections i ON i.org_number = s.org_number
+       JOIN licenses l ON l.org_number = s.org_number
       ORDER BY 1 LIMIT 1`,
   ))!;
   owner = (await pick(
@@ -129,14 +131,21 @@ describe("Orakel's skills' tool calls match their REST twins", () => {
   it('find_prospects: largest first, with the latest financials', async () => {
     const muni = companies.find((c) => c.muni)!.muni!;
     const r = await tool('find_prospects', { country: 'NO', municipality: muni, minEmployees: 0, limit: 10 });
-    const twin = await rest('GET', `/api/companies?municipality=${muni}&minEmployees=0&sort=employeeCount&order=desc&limit=10`);
+    const twin = await rest(
+      'GET',
+      `/api/companies?municipality=${muni}&minEmployees=0&sort=employeeCount&order=desc&limit=10`,
+    );
     expect(r.data.map((c: any) => c.orgNumber)).toEqual(twin.data.map((c: any) => c.orgNumber));
     expect(r.data.length).toBeGreaterThan(0);
     r.data.forEach((c: any, i: number) => {
       const f = twin.data[i].financials[0];
       expect(c.latestFinancial).toEqual(
         f
-          ? expect.objectContaining({ revenue: f.revenue, netResult: f.netResult, year: Number(f.periodTo.slice(0, 4)) })
+          ? expect.objectContaining({
+              revenue: f.revenue,
+              netResult: f.netResult,
+              year: Number(f.periodTo.slice(0, 4)),
+            })
           : null,
       );
     });
@@ -170,7 +179,7 @@ describe("Orakel's skills' tool calls match their REST twins", () => {
   });
 
   it('manage_destination, list_destinations and push_to_destination', async () => {
-    const config = { url: 'https://hooks.example.com/ncd', headers: { Authorization: 'Bearer crm-secret' } };
+    const config = { url: 'https://hooks.example/ncd', headers: { Authorization: 'Bearer crm-secret' } };
     // Private addresses are refused exactly as on REST (SSRF check).
     const ssrf = (await client.callTool({
       name: 'manage_destination',
@@ -185,7 +194,7 @@ describe("Orakel's skills' tool calls match their REST twins", () => {
     expect((ssrf.content[0] as { text: string }).text).toContain(restSsrf.body.details[0].message);
     const bad = (await client.callTool({
       name: 'manage_destination',
-      arguments: { action: 'create', name: 'crm', config: { url: 'https://hooks.example.com', method: 'GET' } },
+      arguments: { action: 'create', name: 'crm', config: { url: 'https://hooks.example', method: 'GET' } },
     })) as CallToolResult;
     expect(bad.isError).toBe(true);
     expect((await rest('GET', '/api/destinations')).data).toEqual([]);
@@ -200,7 +209,11 @@ describe("Orakel's skills' tool calls match their REST twins", () => {
 
     server.ctx.config.allowPrivateDestinations = true; // the receiver listens on loopback
     try {
-      const updated = await tool('manage_destination', { action: 'update', name: 'crm', config: { url: receiver.url } });
+      const updated = await tool('manage_destination', {
+        action: 'update',
+        name: 'crm',
+        config: { url: receiver.url },
+      });
       expect(updated).toEqual(await rest('GET', '/api/destinations/crm'));
       expect(await tool('list_destinations')).toEqual(await rest('GET', '/api/destinations'));
       const pushed = await tool('push_to_destination', { destinationName: 'crm', orgNumbers: [rich] });
