@@ -14,24 +14,37 @@ import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startSmtpReceiver } from '../fakes/smtp.ts';
 import { MemoryOAuthProvider, postForm, submitConsent } from '../helpers/oauth-client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const clock = new FakeClock(new Date());
+const logs: string[] = [];
+/** Every raw code and token handed out in this file: none may rest in the database or the logs. */
+const secrets = new Set<string>();
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let server: TestServer;
 let key: { raw: string; keyPrefix: string };
 let mcpUrl: URL;
 let orgNumber: string;
 
 beforeAll(async () => {
-  server = await startServer({ overrides: { clock } });
+  smtp = await startSmtpReceiver();
+  server = await startServer({
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'keys@example.test' },
+    overrides: { clock, logger: createLogger('info', { write: (line: string) => void logs.push(line) }) },
+  });
   await loadGeneratedCompanies(server, 5);
   key = await createKey(server, { tier: 'internal' });
   mcpUrl = new URL(`${server.url}/api/mcp`);
   const rows = (await http(server.url, 'GET', '/api/companies?limit=1', { key: key.raw })).body.data;
   orgNumber = rows[0].orgNumber;
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await smtp?.close();
+});
 
 const usageToday = async () => (await http(server.url, 'GET', '/api/keys/usage', { key: key.raw })).body.usage.today;
 const count = async (table: string) =>
@@ -49,6 +62,10 @@ function transport(provider: MemoryOAuthProvider, url = mcpUrl) {
     },
   });
   return { t, sent };
+}
+
+function remember(code: string | undefined, provider: MemoryOAuthProvider) {
+  for (const v of [code, provider.saved?.access_token, provider.saved?.refresh_token]) if (v) secrets.add(v);
 }
 
 /** The whole sign-in as an MCP host runs it: 401 -> discovery -> DCR -> consent -> token. */
@@ -73,6 +90,7 @@ async function signIn(
   const code = consent.location!.searchParams.get('code')!;
   await first.t.finishAuth(code);
   expect(provider.saved?.access_token).toMatch(/^ncd_at_/);
+  remember(code, provider);
   return code;
 }
 
@@ -116,6 +134,7 @@ describe('OAuth sign-in with the MCP SDK client', () => {
     expect(await auth(provider, { serverUrl: mcpUrl })).toBe('AUTHORIZED');
     expect(provider.saved!.access_token).not.toBe(old.access_token);
     expect(provider.saved!.refresh_token).not.toBe(old.refresh_token);
+    remember(undefined, provider);
     const replay = await postForm(`${server.url}/api/oauth/token`, {
       grant_type: 'refresh_token',
       refresh_token: old.refresh_token!,
@@ -170,6 +189,9 @@ describe('OAuth sign-in with the MCP SDK client', () => {
       website: '',
     });
     expect(await count('projects')).toBe(projects + 1);
+    // The setup e-mail of /api/keys/register went out for the new project.
+    const mail = smtp.messages.find((m) => m.to.includes('agent@example.com'));
+    expect(mail?.raw).toContain('/setup?key=');
     const usage = await http(server.url, 'GET', '/api/keys/usage', { key: provider.saved!.access_token });
     expect(usage.status).toBe(401); // the token's audience is the MCP endpoint only
 
@@ -249,6 +271,7 @@ describe('RFC errors, and bad input changes nothing', () => {
     expect(await count('oauth_grants')).toBe(grants);
     const ok = await tokenRequest(provider, code); // the code was not spent by the bad attempt
     expect(ok.status).toBe(200);
+    secrets.add(code).add(ok.body.access_token).add(ok.body.refresh_token);
     expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     const reused = await tokenRequest(provider, code);
     expect(reused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
@@ -351,5 +374,27 @@ describe('RFC errors, and bad input changes nothing', () => {
     }
     expect(limited?.body.error).toBe('too_many_requests');
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('secrets scan', () => {
+  it('finds no raw code or token in any table or in the logs', async () => {
+    expect(secrets.size).toBeGreaterThanOrEqual(10);
+    const db = server.ctx.store.db;
+    const tables = await sql<{ name: string }>`
+      SELECT table_name AS name FROM information_schema.tables
+       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(db);
+    let dump = '';
+    for (const { name } of tables.rows)
+      dump += (await sql<{ t: string }>`SELECT t::text AS t FROM ${sql.table(name)} t`.execute(db)).rows
+        .map((r) => r.t)
+        .join('\n');
+    expect(dump).toContain('ncd_client_'); // the scan reads the OAuth tables
+    const logText = logs.join('');
+    expect(logText.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      expect(dump.includes(secret), 'a raw code or token is stored').toBe(false);
+      expect(logText.includes(secret), 'a raw code or token is logged').toBe(false);
+    }
   });
 });
