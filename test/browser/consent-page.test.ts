@@ -28,7 +28,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   // The MCP client's loopback redirect listener (RFC 8252).
   callback = createServer((req, res) => {
-    received.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/callback') received.push(url); // not the browser's /favicon.ico
     res.writeHead(200, { 'content-type': 'text/plain' }).end('signed in');
   });
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
