@@ -29,11 +29,15 @@ export const SCHEMA_DIR = 'src/store/schema';
 /** Which generated file holds a table. A new table must be placed here (rendering throws). */
 const GROUPS: Record<string, { about: string; tables: string[] }> = {
   accounts: {
-    about: 'API projects, their keys, tiers and usage, access requests and push destinations',
+    about: 'API projects, their keys, tiers and usage, OAuth clients and tokens, access requests and push destinations',
     tables: [
       'access_requests',
       'api_keys',
       'destinations',
+      'oauth_clients',
+      'oauth_codes',
+      'oauth_grants',
+      'oauth_tokens',
       'project_usage',
       'project_usage_daily',
       'projects',
@@ -101,6 +105,8 @@ const JSON_COLUMNS: Record<string, string> = {
   'companies.sources': 'ColumnType<Record<string, string>, string | undefined, string>',
   'enrichment.candidates': 'ColumnType<unknown[], string | undefined, string>',
   'inspections.themes': 'ColumnType<unknown[], string | undefined, string>',
+  'oauth_clients.metadata': 'ColumnType<Record<string, unknown>, string, string>',
+  'oauth_clients.redirect_uris': 'ColumnType<string[], string, string>',
   'sync_state.state': 'ColumnType<Record<string, unknown>, string, string>',
 };
 

@@ -199,7 +199,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     registerErrorHandling(plain);
     await registerSecurityHeaders(plain, config);
     await registerDocs(plain, config);
-    registerAuth(plain, services.keyAuth);
+    registerAuth(plain, services.keyAuth, services.oauth, config);
     registerRoutes(app, { ctx, services });
     await app.ready();
     // The record cache follows the store's changes while the app is open (record-cache.ts).

@@ -11,10 +11,11 @@ const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECK_
 
 /**
  * Text that looks like one of our keys (the prefix and 20+ base62 characters; a full key has 38),
- * checksum or not: what redaction and input checks look for, since a mistyped or truncated key
- * is still a secret.
+ * checksum or not, or like one of the OAuth tokens and codes of domain/oauth.ts (`ncd_at_…`,
+ * `ncd_rt_…`, `ncd_ac_…`): what redaction and input checks look for, since a mistyped or
+ * truncated key is still a secret.
  */
-export const keyShaped = (flags = '') => new RegExp(`${KEY_PREFIX}[0-9A-Za-z]{20,}`, flags);
+export const keyShaped = (flags = '') => new RegExp(`${KEY_PREFIX}(?:at_|rt_|ac_)?[0-9A-Za-z]{20,}`, flags);
 
 function base62(value: bigint, length: number): string {
   let out = '';

@@ -1,5 +1,6 @@
 // Company tools: lookup_company, search_companies, get_financials, get_corporate_group
 // (GET /api/companies/{orgNumber}, GET /api/companies, …/group).
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from 'typebox';
 import * as z from 'zod';
 import type { Country as CountryCode } from '../domain/org-number.ts';
@@ -28,10 +29,53 @@ const Financials = Type.Object({
   _sources: Type.Ref('Sources'),
 });
 
-type Row = Record<string, unknown> & { financials?: { periodTo?: string; revenue?: number | null }[] };
+export type Row = Record<string, unknown> & { financials?: { periodTo?: string; revenue?: number | null }[] };
+
+/** The filters of GET /api/companies, as Orakel's tools name them (`query`, not `q`). */
+export const SEARCH_FILTERS = {
+  query: z.string().min(1).max(200).optional().describe('Case-insensitive name match'),
+  nace: z
+    .string()
+    .regex(/^[0-9]{2}(\.[0-9]{1,3})?$/, 'must be a NACE code or prefix such as 56 or 56.101')
+    .optional(),
+  orgForm: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,10}$/, 'must be a legal form code such as AS')
+    .optional(),
+  county: z
+    .string()
+    .regex(/^[0-9]{2}$/, 'must be 2 digits')
+    .optional()
+    .describe('2-digit county number (NO)'),
+  municipality: z
+    .string()
+    .regex(/^[0-9]{4}$/, 'must be 4 digits')
+    .optional()
+    .describe('4-digit municipality number (NO)'),
+  minEmployees: z.number().int().min(0).optional(),
+  maxEmployees: z.number().int().min(0).optional(),
+  minRevenue: z.number().optional().describe('NOK, on the latest financial'),
+  maxRevenue: z.number().optional().describe('NOK, on the latest financial'),
+  isBankrupt: z.boolean().optional(),
+  isInGroup: z.boolean().optional(),
+  hasParent: z.boolean().optional(),
+  hasTechnology: z.string().min(1).max(100).optional().describe('Exact technology name, e.g. WordPress'),
+  hasAnyAdPixel: z.boolean().optional(),
+};
+
+/** A search page (cut to the REST schema) with each row reshaped: compact rows, prospects. */
+export function reshapedPage(page: unknown, shape: (r: Row) => object): CallToolResult {
+  const shaped = success(SearchPage, page).structuredContent as {
+    data: Row[];
+    nextCursor: string | null;
+    hasMore: boolean;
+  };
+  const out = { ...shaped, data: shaped.data.map(shape) };
+  return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+}
 
 /** A search row cut to what a reader scans a list for; the full row is one lookup away. */
-function compactRow(r: Row) {
+export function compactRow(r: Row) {
   const latest = r.financials?.[0];
   return {
     orgNumber: r.orgNumber,
@@ -80,34 +124,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
         'compact=true returns short rows (name, form, industry, size, city, latest revenue).',
       inputSchema: {
         country: Country,
-        query: z.string().min(1).max(200).optional().describe('Case-insensitive name match'),
-        nace: z
-          .string()
-          .regex(/^[0-9]{2}(\.[0-9]{1,3})?$/, 'must be a NACE code or prefix such as 56 or 56.101')
-          .optional(),
-        orgForm: z
-          .string()
-          .regex(/^[A-Za-z0-9]{1,10}$/, 'must be a legal form code such as AS')
-          .optional(),
-        county: z
-          .string()
-          .regex(/^[0-9]{2}$/, 'must be 2 digits')
-          .optional()
-          .describe('2-digit county number (NO)'),
-        municipality: z
-          .string()
-          .regex(/^[0-9]{4}$/, 'must be 4 digits')
-          .optional()
-          .describe('4-digit municipality number (NO)'),
-        minEmployees: z.number().int().min(0).optional(),
-        maxEmployees: z.number().int().min(0).optional(),
-        minRevenue: z.number().optional().describe('NOK, on the latest financial'),
-        maxRevenue: z.number().optional().describe('NOK, on the latest financial'),
-        isBankrupt: z.boolean().optional(),
-        isInGroup: z.boolean().optional(),
-        hasParent: z.boolean().optional(),
-        hasTechnology: z.string().min(1).max(100).optional().describe('Exact technology name, e.g. WordPress'),
-        hasAnyAdPixel: z.boolean().optional(),
+        ...SEARCH_FILTERS,
         compact: z.boolean().default(false).describe('Short rows instead of full rows'),
         sort: z.enum(['name', 'employeeCount', 'foundingDate', 'updatedAt']).optional(),
         order: Order,
@@ -119,14 +136,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
     ({ query, compact, ...rest }) =>
       runTool(log, 'search_companies', async () => {
         const page = await services.search.search(caller, { ...rest, q: query });
-        if (!compact) return success(SearchPage, page);
-        const shaped = success(SearchPage, page).structuredContent as {
-          data: Row[];
-          nextCursor: string | null;
-          hasMore: boolean;
-        };
-        const short = { ...shaped, data: shaped.data.map(compactRow) };
-        return { content: [{ type: 'text', text: JSON.stringify(short) }], structuredContent: short };
+        return compact ? reshapedPage(page, compactRow) : success(SearchPage, page);
       }),
   );
 

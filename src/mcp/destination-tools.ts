@@ -1,9 +1,41 @@
-// Destination tools: list_destinations and push_to_destination (GET /api/destinations,
-// POST /api/push/{destinationName}). Pushing needs a tier that can push.
-import { Type } from 'typebox';
+// Destination tools: list_destinations, push_to_destination and manage_destination
+// (GET /api/destinations, POST /api/push/{destinationName}, POST /api/destinations and
+// PUT/DELETE /api/destinations/{name}). Pushing needs a tier that can push. manage_destination
+// checks its arguments against the REST bodies' schemas, and the service then validates and
+// SSRF-checks the webhook config exactly as the REST routes do.
+import { Type, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import * as z from 'zod';
-import { Destination, PushResult } from '../contract/destinations.ts';
+import {
+  CreateDestinationBody,
+  Destination,
+  DestinationName,
+  PushResult,
+  UpdateDestinationBody,
+} from '../contract/destinations.ts';
+import { keyShaped } from '../domain/api-key.ts';
+import { ApiError, invalid } from '../errors.ts';
 import { runTool, success, type ToolGroup } from './tool-kit.ts';
+
+const KEY_SHAPE = keyShaped();
+
+/** The REST body checks: the schema, and no NUL or API-key-shaped string (validation.ts). */
+function checked<T>(schema: TSchema, value: unknown, at: string): T {
+  const errors = [...Value.Errors(schema, value)].map((e) => ({
+    path: `${at}${e.instancePath.replace(/\//g, '.')}`,
+    message: e.message,
+  }));
+  if (errors.length) throw new ApiError('validation_failed', { details: errors });
+  const text = JSON.stringify(value) ?? '';
+  if (text.includes('\\u0000')) throw invalid(at, 'must not contain a NUL character');
+  if (KEY_SHAPE.test(text))
+    throw invalid(at, 'must not contain an API key; send keys only in the Authorization header');
+  return value as T;
+}
+
+const Deleted = Type.Object({ name: Type.String(), deleted: Type.Boolean() });
+
+const ACTIONS = ['create', 'update', 'delete', 'activate', 'deactivate'] as const;
 
 const Destinations = Type.Object({ data: Type.Array(Destination) });
 
@@ -38,5 +70,54 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
       runTool(log, 'push_to_destination', async () =>
         success(PushResult, await services.push.push(caller, destinationName, orgNumbers)),
       ),
+  );
+
+  server.registerTool(
+    'manage_destination',
+    {
+      title: 'Create, change or delete a destination',
+      description:
+        'action=create (name, type "webhook" by default, config {url, method?, headers?, signingSecret?}, isActive?), ' +
+        'update (name plus type, config and/or isActive; a config replaces the whole config), delete (name), ' +
+        'activate or deactivate (name). The webhook URL must resolve to public addresses, as on REST. Returns the destination ' +
+        '(header values masked, secrets never shown), or {name, deleted: true}.',
+      inputSchema: {
+        action: z.enum(ACTIONS),
+        name: z.string().min(1).max(100).describe('Destination name: letters, digits and . _ ~ -'),
+        type: z.string().optional().describe('webhook (the one supported type)'),
+        config: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('Webhook config: {url, method?, headers?, signingSecret?}'),
+        isActive: z.boolean().optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    ({ action, name, type, config, isActive }) =>
+      runTool(log, 'manage_destination', async () => {
+        const d = services.destinations;
+        if (action === 'create') {
+          const body = checked<Parameters<typeof d.create>[1]>(
+            CreateDestinationBody,
+            { name, type: type ?? 'webhook', config, ...(isActive === undefined ? {} : { isActive }) },
+            'body',
+          );
+          return success(Destination, await d.create(caller, body));
+        }
+        checked(DestinationName, name, 'params.name');
+        if (action === 'delete') {
+          await d.remove(caller, name);
+          return success(Deleted, { name, deleted: true });
+        }
+        const patch =
+          action === 'update'
+            ? checked<Parameters<typeof d.update>[2]>(
+                UpdateDestinationBody,
+                Object.fromEntries(Object.entries({ type, config, isActive }).filter(([, v]) => v !== undefined)),
+                'body',
+              )
+            : { isActive: action === 'activate' };
+        return success(Destination, await d.update(caller, name, patch));
+      }),
   );
 };

@@ -5,18 +5,33 @@ import { companyTools } from './company-tools.ts';
 import { contextTools } from './context-tools.ts';
 import { destinationTools } from './destination-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
+import { prospectTools } from './prospect-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import type { ToolDeps, ToolGroup } from './tool-kit.ts';
 
 const GROUPS: ToolGroup[] = [
   companyTools,
+  prospectTools,
   ownershipTools,
   registerTools,
   screeningTools,
   destinationTools,
   contextTools,
 ];
+];
+
+/** What every tool call costs: told in each tool's description, so an agent can budget. */
+export const COST_NOTE =
+  'Cost: each call is one request against your key’s per-minute rate and daily/monthly quota (as one REST call).';
+
+/** Appends the cost note to the description of every tool a group registers. */
+function withCostNote(server: McpServer): McpServer {
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
+  const patched = (name: string, config: { description?: string }, cb: unknown) =>
+    register(name, { ...config, description: [config.description, COST_NOTE].filter(Boolean).join(' ') }, cb);
+  return Object.assign(Object.create(server) as McpServer, { registerTool: patched });
+}
 
 export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as const;
 
@@ -26,7 +41,8 @@ export function createMcpServer(deps: ToolDeps): McpServer {
       'Nordic company data (Norway, Finland, Sweden). Norwegian org numbers have 9 digits, Finnish NNNNNNN-N, Swedish 10 digits; ' +
       'country defaults to NO. Start with lookup_company or search_companies.',
   });
-  for (const group of GROUPS) group(server, deps);
+  const costed = withCostNote(server);
+  for (const group of GROUPS) group(costed, deps);
   return server;
 }
 

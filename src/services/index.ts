@@ -23,6 +23,8 @@ import { createWebProfileService } from './web-profile.ts';
 import { createLiveFetchBudget } from './live-fetch-budget.ts';
 import { createRecordCache } from './record-cache.ts';
 import { createUpdatedAtFollower } from '../store/company-changes.ts';
+import { createOAuthService } from './oauth.ts';
+import { createOAuthAuthorizeService } from './oauth-authorize.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -67,19 +69,29 @@ export function createServices(ctx: AppContext) {
     config,
   });
   const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
+  const keys = createKeyManagementService({
+    apiKeys: repos.apiKeys,
+    usage: repos.usage,
+    accessRequests: repos.accessRequests,
+    auth: keyAuth,
+    rateWindows,
+    clock,
+    mailer: ctx.mailer,
+    log,
+    config,
+  });
+  const oauth = createOAuthService({
+    oauth: repos.oauth,
+    apiKeys: repos.apiKeys,
+    rateWindows,
+    clock,
+    secretKey: config.secretKey,
+  });
   return {
     keyAuth,
-    keys: createKeyManagementService({
-      apiKeys: repos.apiKeys,
-      usage: repos.usage,
-      accessRequests: repos.accessRequests,
-      auth: keyAuth,
-      rateWindows,
-      clock,
-      mailer: ctx.mailer,
-      log,
-      config,
-    }),
+    keys,
+    oauth,
+    oauthAuthorize: createOAuthAuthorizeService({ oauth: repos.oauth, tokens: oauth, keyAuth, keys, clock }),
     pagination,
     market,
     search: createSearchService({

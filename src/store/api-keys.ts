@@ -100,6 +100,12 @@ export function createApiKeyRepository(db: Kysely<Database>) {
       return row ? toRecord(row) : undefined;
     },
 
+    /** The key an OAuth grant is bound to, while it is active. */
+    async findActiveById(keyId: number): Promise<KeyRecord | undefined> {
+      const row = await keyColumns(db).where('k.id', '=', keyId).executeTakeFirst();
+      return row ? toRecord(row) : undefined;
+    },
+
     async findActiveByPrefix(keyPrefix: string): Promise<KeyRecord | undefined> {
       const row = await keyColumns(db).where('k.key_prefix', '=', keyPrefix).executeTakeFirst();
       return row ? toRecord(row) : undefined;

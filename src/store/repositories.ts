@@ -24,6 +24,7 @@ import { createCoverageRepository } from './coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
 import { createCompanyChangeSignal } from './company-changes.ts';
 import { createStatisticsRepository } from './statistics.ts';
+import { createOAuthRepository } from './oauth.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -52,6 +53,7 @@ export function createRepositories(db: Kysely<Database>) {
     liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
     statistics: createStatisticsRepository(db),
+    oauth: createOAuthRepository(db),
   };
 }
 

@@ -4,6 +4,10 @@ import type {
   AccessRequestsTable,
   ApiKeysTable,
   DestinationsTable,
+  OauthClientsTable,
+  OauthCodesTable,
+  OauthGrantsTable,
+  OauthTokensTable,
   ProjectUsageDailyTable,
   ProjectUsageTable,
   ProjectsTable,
@@ -64,6 +68,10 @@ export interface Database {
   job_leases: JobLeasesTable;
   licenses: LicensesTable;
   live_fetch_misses: LiveFetchMissesTable;
+  oauth_clients: OauthClientsTable;
+  oauth_codes: OauthCodesTable;
+  oauth_grants: OauthGrantsTable;
+  oauth_tokens: OauthTokensTable;
   procurement_notices: ProcurementNoticesTable;
   project_usage: ProjectUsageTable;
   project_usage_daily: ProjectUsageDailyTable;

@@ -22,6 +22,16 @@ const INTERNAL: { methods: string[]; url: RegExp; why: string }[] = [
   { methods: ['GET'], url: /^\/setup(\/assets\/[\w.-]+)?$/, why: 'setup page for a new key (HTML) and its assets' },
   { methods: ['POST'], url: /^\/internal\/operator$/, why: 'ncd hand-off to a running server; token from DATA_DIR' },
   { methods: ['GET', 'DELETE'], url: /^\/api\/mcp$/, why: 'MCP transport methods a stateless server refuses (405)' },
+  {
+    methods: ['GET', 'OPTIONS'],
+    url: /^\/\.well-known\/oauth-(protected-resource(\/api\/mcp)?|authorization-server)$/,
+    why: 'OAuth discovery metadata (RFC 9728, RFC 8414): public by definition',
+  },
+  {
+    methods: ['GET', 'POST', 'OPTIONS'],
+    url: /^\/api\/oauth\/(register|authorize|token|revoke)$/,
+    why: 'OAuth endpoints for MCP clients: RFC formats (form bodies, RFC 6749 errors), described by the metadata',
+  },
 ];
 
 /** A valid value for each path parameter, so the request gets as far as auth would let it. */

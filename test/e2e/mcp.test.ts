@@ -21,6 +21,7 @@ const fixture = (dir: string, f: string) => JSON.parse(readFileSync(path.join(RO
 const SESAM = '976030788';
 const UNKNOWN = '987654325'; // valid check digit, unknown to the registry
 const TOOLS = [
+  'find_prospects',
   'get_corporate_group',
   'get_financials',
   'get_market_context',
@@ -29,6 +30,7 @@ const TOOLS = [
   'list_destinations',
   'list_municipalities',
   'lookup_company',
+  'manage_destination',
   'push_to_destination',
   'screen_company',
   'screen_entity',
@@ -86,7 +88,7 @@ const usageToday = async (key: string) =>
   (await http(server.url, 'GET', '/api/keys/usage', { key })).body.usage.today as number;
 
 describe('MCP endpoint', () => {
-  it('lists the fourteen tools with their input schemas', async () => {
+  it('lists every tool of the catalogue with its input schema', async () => {
     const client = await connect(internalKey);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);

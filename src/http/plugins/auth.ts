@@ -1,15 +1,22 @@
 // Bearer auth and limits for every route whose config says `auth: 'key'`:
-//   onRequest  : key -> caller, trial check, per-minute rate limit, RateLimit-* headers
+//   onRequest  : key (or, on the MCP route, an OAuth access token for it) -> caller, trial
+//                check, per-minute rate limit, RateLimit-* headers
 //   preHandler : daily/monthly quota (after validation, so a rejected request costs nothing)
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
 import { isWellFormedKey } from '../../domain/api-key.ts';
+import { oauthSecretKind } from '../../domain/oauth.ts';
 import { ApiError } from '../../errors.ts';
 import type { AuthContext, KeyAuthService } from '../../services/key-auth.ts';
+import { mcpResource, protectedResourceMetadataUrl, type OAuthService } from '../../services/oauth.ts';
+import { publicBaseUrl } from './security-headers.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** 'key': a valid API key is required. */
     auth?: 'key';
+    /** true: an OAuth access token issued for this server's MCP resource is accepted too. */
+    oauth?: boolean;
     /** false: the call does not count against daily/monthly quotas (usage, rotate). */
     quota?: boolean;
   }
@@ -20,18 +27,37 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 
-export function registerAuth(app: FastifyInstance, keys: KeyAuthService) {
+/**
+ * On an OAuth-protected route a 401 says where to sign in (RFC 9728 §5.1, MCP authorization):
+ * `WWW-Authenticate: Bearer resource_metadata="…"`, with `error="invalid_token"` when a
+ * credential was sent and refused (RFC 6750 §3.1).
+ */
+function challenge(req: FastifyRequest, config: Config, refused: boolean) {
+  if (!req.routeOptions.config?.oauth) return undefined;
+  const meta = protectedResourceMetadataUrl(publicBaseUrl(req, config));
+  return { 'WWW-Authenticate': `Bearer resource_metadata="${meta}"${refused ? ', error="invalid_token"' : ''}` };
+}
+
+export function registerAuth(app: FastifyInstance, keys: KeyAuthService, oauth: OAuthService, config: Config) {
   app.decorateRequest('caller', undefined);
+
+  async function authenticate(req: FastifyRequest, raw: string): Promise<AuthContext | undefined> {
+    if (isWellFormedKey(raw)) return keys.authenticate(raw);
+    if (!req.routeOptions.config?.oauth || oauthSecretKind(raw) !== 'access') return undefined;
+    // The audience is checked on every call: a token for another resource is refused.
+    const found = await oauth.authenticateAccessToken(raw, mcpResource(publicBaseUrl(req, config)));
+    return found === 'wrong_audience' ? undefined : found;
+  }
 
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.auth !== 'key') return;
     const header = req.headers.authorization;
-    if (!header || !header.trim()) throw new ApiError('missing_api_key');
+    if (!header || !header.trim()) throw new ApiError('missing_api_key', { headers: challenge(req, config, false) });
     const match = BEARER.exec(header);
-    if (!match) throw new ApiError('missing_api_key', { message: 'Missing API key' });
-    const raw = match[1];
-    const caller = isWellFormedKey(raw) ? await keys.authenticate(raw) : undefined;
-    if (!caller) throw new ApiError('invalid_api_key');
+    if (!match)
+      throw new ApiError('missing_api_key', { message: 'Missing API key', headers: challenge(req, config, false) });
+    const caller = await authenticate(req, match[1]);
+    if (!caller) throw new ApiError('invalid_api_key', { headers: challenge(req, config, true) });
     req.caller = caller;
 
     keys.guardTrial(caller);

@@ -27,6 +27,8 @@ import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import marketContext from './api/market-context.ts';
 import mcp from './api/mcp.ts';
+import oauthEndpoints from './api/oauth/endpoints.ts';
+import oauthAuthorize from './api/oauth/authorize.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -56,6 +58,8 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   coverage,
   marketContext,
   mcp,
+  oauthEndpoints,
+  oauthAuthorize,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {

@@ -22,6 +22,11 @@ pre{margin:0;background:var(--card);border:1px solid var(--line);border-radius:6
 button{font:inherit;font-size:.85rem;padding:.2rem .7rem;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--fg);cursor:pointer}
 button:hover{border-color:var(--accent)}
 .note{color:var(--warn);font-size:.95rem}
+form label{display:block;margin:.6rem 0 .2rem;font-weight:600}
+form input{font:inherit;width:100%;max-width:28rem;padding:.35rem .5rem;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--fg)}
+form button{margin-top:.8rem}
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.error{border:1px solid var(--warn);border-radius:6px;padding:.4rem 1rem;color:var(--warn)}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.8rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem}
 .card p{margin:.2rem 0;color:var(--muted);font-size:.92rem}

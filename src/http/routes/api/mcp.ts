@@ -1,5 +1,6 @@
 // POST /api/mcp — the Model Context Protocol endpoint (Streamable HTTP, stateless). Keyed like
-// every data route: the shared auth hooks check the Bearer key, the per-minute rate and the
+// every data route: the shared auth hooks check the Bearer key (or an OAuth access token issued
+// for this endpoint: routes/api/oauth, services/oauth.ts), the per-minute rate and the
 // daily/monthly quota, so each MCP HTTP request counts once. A JSON-RPC batch is refused by the
 // schema (MCP dropped batching), so one tools/call is always one counted request. The tool
 // catalog lives in src/mcp; a fresh server and transport serve each request with its caller.
@@ -65,20 +66,21 @@ const JsonRpcResponse = Type.Object(
 );
 
 const TOOLS =
-  'lookup_company, search_companies, get_financials, get_corporate_group, get_shareholders, get_ownership_network, ' +
-  'search_inspections, search_licenses, list_municipalities, screen_company, list_destinations, push_to_destination';
+  'lookup_company, search_companies, find_prospects, get_financials, get_corporate_group, get_shareholders, get_ownership_network, ' +
+  'search_inspections, search_licenses, list_municipalities, screen_company, list_destinations, push_to_destination, manage_destination';
 
 export default function mcpRoute(app: Api, { ctx, services }: RouteDeps) {
   app.post(
     '/api/mcp',
     {
-      config: { auth: 'key' },
+      config: { auth: 'key', oauth: true },
       schema: {
         tags: ['mcp'],
         summary: 'Model Context Protocol endpoint (Streamable HTTP)',
         description:
           `For MCP clients (Claude, Cursor, the MCP SDKs), not for hand-written calls. Stateless Streamable HTTP: no session id; send ` +
-          '`Accept: application/json, text/event-stream`; answers are JSON. Tools: ' +
+          '`Accept: application/json, text/event-stream`; answers are JSON. Authorization: an API key as Bearer token, or an OAuth ' +
+          'access token (sign-in discovered from the 401’s `WWW-Authenticate` header: /.well-known/oauth-protected-resource). Tools: ' +
           TOOLS +
           '. Each HTTP request counts once against the key’s per-minute rate and daily/monthly quotas (initialize, tools/list and ' +
           'each tools/call are separate requests). Tools apply the key’s tier (page-size cap, search filter rule, push right). ' +

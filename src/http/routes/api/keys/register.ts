@@ -3,23 +3,8 @@ import { Type } from 'typebox';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { KeyLimits } from '../../../../contract/keys.ts';
-import { KEY_CREATED_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from '../../../../contract/examples.ts';
-
-const Body = Type.Object(
-  {
-    projectName: Type.String({
-      minLength: 1,
-      maxLength: 100,
-      pattern: '\\S',
-      description: 'Unique among active keys (case-insensitive)',
-    }),
-    email: Type.String({ format: 'email', maxLength: 320, description: 'Receives the setup link' }),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
-    website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
-  },
-  { additionalProperties: false, examples: [KEY_REGISTER_BODY_EXAMPLE] },
-);
+import { KeyLimits, KeyRegisterBody as Body } from '../../../../contract/keys.ts';
+import { KEY_CREATED_EXAMPLE } from '../../../../contract/examples.ts';
 
 const Created = Type.Object(
   {
