@@ -19,7 +19,6 @@ const GROUPS: ToolGroup[] = [
   destinationTools,
   contextTools,
 ];
-];
 
 /** What every tool call costs: told in each tool's description, so an agent can budget. */
 export const COST_NOTE =
