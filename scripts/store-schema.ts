@@ -96,6 +96,8 @@ const JSON_COLUMNS: Record<string, string> = {
   'companies.sources': 'ColumnType<Record<string, string>, string | undefined, string>',
   'enrichment.candidates': 'ColumnType<unknown[], string | undefined, string>',
   'inspections.themes': 'ColumnType<unknown[], string | undefined, string>',
+  'procurement_notices.lots': 'ColumnType<unknown[], string, string>',
+  'procurement_notices.winners': 'ColumnType<unknown[], string, string>',
   'sync_state.state': 'ColumnType<Record<string, unknown>, string, string>',
 };
 

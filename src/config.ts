@@ -28,6 +28,8 @@ export interface Config {
   inspectionsUrl: string;
   licensesUrl: string | undefined;
   sanctionsUrl: string;
+  /** Procurement notices: Doffin's public API (key optional) and TED's search API. */
+  procurement: { doffinBaseUrl: string; doffinApiKey: string | undefined; tedBaseUrl: string };
   smtpUrl: string | undefined;
   mailFrom: string;
   syncSchedule: boolean;
@@ -280,6 +282,11 @@ export function loadConfig(env: Env = process.env): Config {
       'https://data.opensanctions.org/datasets/latest/default/entities.ftm.json',
       ['http', 'https'],
     )!,
+    procurement: {
+      doffinBaseUrl: url(env, 'DOFFIN_BASE_URL', 'https://api.doffin.no/public/v2', ['http', 'https'])!,
+      doffinApiKey: str(env, 'DOFFIN_API_KEY'),
+      tedBaseUrl: url(env, 'TED_BASE_URL', 'https://api.ted.europa.eu', ['http', 'https'])!,
+    },
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp', 'smtps']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Nordic Company Data <no-reply@localhost>',
     syncSchedule: bool(env, 'SYNC_SCHEDULE', true),

@@ -17,6 +17,9 @@ export const DATA_SOURCES: Record<string, readonly string[]> = {
   sanctions: ['sanctions'],
   domains: ['domains'],
   coverage: ['coverage'],
+  // The `procurement` job records each upstream's part as a run of its own.
+  doffin: ['doffin'],
+  ted: ['ted'],
 };
 
 /** The health source a job feeds, if any (`groups` is derived data, not a source). */

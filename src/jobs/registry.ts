@@ -21,6 +21,8 @@ export interface JobOptions {
   follow?: boolean;
   /** `sanctions`: the name of the list a file loads into (default: from the file, URL or format). */
   list?: string;
+  /** `procurement`: notices published from this date (YYYY-MM-DD) instead of since the last run. */
+  since?: string;
 }
 
 export type JobOptionName = keyof JobOptions;

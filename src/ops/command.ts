@@ -18,6 +18,7 @@ export const SyncCommand = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
     year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })),
     list: Type.Optional(Text),
+    since: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
   },
   closed,
 );
