@@ -10,6 +10,7 @@ import {
   SOURCES_EXAMPLE,
   SUB_UNIT_EXAMPLE,
 } from './examples.ts';
+import { companyProcurementFields, ProcurementNotice } from './procurement.ts';
 
 // Nullable scalars as JSON Schema type arrays (OpenAPI 3.1): fast-json-stringify serialises
 // them directly, where an anyOf would be tried branch by branch for every value.
@@ -211,6 +212,7 @@ export const CompanyRecord = Type.Object(
     roles: Type.Array(Type.Ref('Role')),
     subUnits: Type.Array(Type.Ref('SubUnit')),
     licenses: Type.Array(Type.Ref('License')),
+    ...companyProcurementFields,
     _sources: Type.Ref('Sources'),
   },
   { $id: 'CompanyRecord', examples: [COMPANY_RECORD_EXAMPLE] },
@@ -226,6 +228,7 @@ export const CompanyLookup = Type.Object(
     roles: Type.Array(Type.Ref('Role')),
     subUnits: Type.Array(Type.Ref('SubUnit')),
     licenses: Type.Array(Type.Ref('License')),
+    ...companyProcurementFields,
     _sources: Type.Ref('Sources'),
   },
   { $id: 'CompanyLookup', examples: [COMPANY_LOOKUP_EXAMPLE] },
@@ -244,4 +247,14 @@ export const CompanyRow = Type.Object(
   { $id: 'CompanyRow', examples: [COMPANY_ROW_EXAMPLE] },
 );
 
-export const COMPANY_SCHEMAS = [Sources, Financial, Role, SubUnit, License, CompanyRecord, CompanyLookup, CompanyRow];
+export const COMPANY_SCHEMAS = [
+  Sources,
+  Financial,
+  Role,
+  SubUnit,
+  License,
+  CompanyRecord,
+  CompanyLookup,
+  CompanyRow,
+  ProcurementNotice,
+];

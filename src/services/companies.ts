@@ -16,6 +16,7 @@ import type { LiveFetchMissRepository } from '../store/live-fetch-misses.ts';
 import type { BudgetCaller, LiveFetchBudget } from './live-fetch-budget.ts';
 import type { UnavailableReason } from '../domain/unavailable-reasons.ts';
 import { SOURCE } from '../domain/company.ts';
+import type { CompanyProcurementFields } from './procurement.ts';
 
 export interface CompanyServiceDeps {
   reference: ReferenceData;
@@ -31,6 +32,8 @@ export interface CompanyServiceDeps {
   negativeTtlMs: number;
   /** Upstream requests in flight per call (DESIGN "Concurrency 10"). */
   concurrency?: number;
+  /** Procurement figures of Norwegian records (activeTenders, latestTenderUrl, awardedContracts). */
+  procurement?: { forCompanies(orgNumbers: string[]): Promise<Map<string, CompanyProcurementFields>> };
 }
 
 export interface Pair {
@@ -154,7 +157,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         company = (await reads.load(country, [orgNumber], FULL))[0];
       }
       if (!company) throw new ApiError('company_not_found');
-      const record = buildCompanyRecord(company, reference, { labels: true });
+      const tenders =
+        country === 'NO' ? (await deps.procurement?.forCompanies([orgNumber]))?.get(orgNumber) : undefined;
+      const record = { ...buildCompanyRecord(company, reference, { labels: true }), ...tenders };
       if (!opts.context) return record;
       const context = await deps.market.for(company.row.business_address_muni_no, company.row.nace_code1);
       return {
@@ -199,10 +204,16 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         }
       }
       const unavailableSet = new Set(unavailable.map((p) => `${p.country}:${p.orgNumber}`));
+      const norwegian = [...found.values()].filter((s) => s.row.country === 'NO').map((s) => s.row.org_number);
+      const tenders = norwegian.length ? await deps.procurement?.forCompanies(norwegian) : undefined;
       for (const p of unique) {
         const k = `${p.country}:${p.orgNumber}`;
         const s = found.get(k);
-        if (s) data.push(buildCompanyRecord(s, reference));
+        if (s)
+          data.push({
+            ...buildCompanyRecord(s, reference),
+            ...(p.country === 'NO' ? tenders?.get(p.orgNumber) : undefined),
+          });
         else if (!unavailableSet.has(k)) notFound.push(p);
       }
       return { data, notFound, unavailable, unavailableReasons };

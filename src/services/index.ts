@@ -21,6 +21,7 @@ import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
 import { createWebProfileService } from './web-profile.ts';
 import { createLiveFetchBudget } from './live-fetch-budget.ts';
+import { createProcurementService } from './procurement.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -35,6 +36,7 @@ export function createServices(ctx: AppContext) {
   });
   const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
   const market = createMarketContext({ reads: repos.companyReads, clock });
+  const procurement = createProcurementService({ procurement: repos.procurement, clock, pagination });
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,
@@ -49,6 +51,7 @@ export function createServices(ctx: AppContext) {
       now: () => clock.now(),
     }),
     negativeTtlMs: config.liveFetch.negativeTtlMs,
+    procurement,
   });
   const destinations = createDestinationService({
     destinations: repos.destinations,
@@ -101,6 +104,7 @@ export function createServices(ctx: AppContext) {
       clock,
     }),
     coverage,
+    procurement,
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

@@ -242,25 +242,32 @@ export function createProcurementRepository(db: Kysely<Database>) {
       });
     },
 
-    /** A company's open tenders and latest tender as buyer, and its awards as winner. */
-    async forCompany(orgNumber: string, now: Date): Promise<CompanyProcurement> {
+    /** Each company's open tenders and latest tender as buyer, and its awards as winner: one statement. */
+    async forCompanies(orgNumbers: string[], now: Date): Promise<Map<string, CompanyProcurement>> {
+      if (!orgNumbers.length) return new Map();
       const at = now.toISOString();
       const r = await sql<{
+        org: string;
         active: number;
         awarded: number;
         tender: ProcurementRow | null;
         award: ProcurementRow | null;
       }>`
-        SELECT
-          (SELECT count(*)::int FROM procurement_notices p WHERE p.org_number = ${orgNumber}
+        SELECT o.org,
+          (SELECT count(*)::int FROM procurement_notices p WHERE p.org_number = o.org
             AND p.notice_type = 'competition' AND p.outcome IS NULL AND ${sql.raw(DEADLINE)} > ${at}::timestamptz) AS active,
-          (SELECT count(*)::int FROM procurement_notices p WHERE p.winner_org_numbers @> ARRAY[${orgNumber}]::text[]) AS awarded,
-          (SELECT to_jsonb(p) FROM procurement_notices p WHERE p.org_number = ${orgNumber} AND p.notice_type = 'competition'
+          (SELECT count(*)::int FROM procurement_notices p WHERE p.winner_org_numbers @> ARRAY[o.org]) AS awarded,
+          (SELECT to_jsonb(p) FROM procurement_notices p WHERE p.org_number = o.org AND p.notice_type = 'competition'
             ORDER BY ${sql.raw(PUBLISHED)} DESC, p.id DESC LIMIT 1) AS tender,
-          (SELECT to_jsonb(p) FROM procurement_notices p WHERE p.winner_org_numbers @> ARRAY[${orgNumber}]::text[]
-            ORDER BY ${sql.raw(PUBLISHED)} DESC, p.id DESC LIMIT 1) AS award`.execute(db);
-      const row = r.rows[0];
-      return { activeTenders: row.active, latestTender: row.tender, awardedCount: row.awarded, latestAward: row.award };
+          (SELECT to_jsonb(p) FROM procurement_notices p WHERE p.winner_org_numbers @> ARRAY[o.org]
+            ORDER BY ${sql.raw(PUBLISHED)} DESC, p.id DESC LIMIT 1) AS award
+        FROM unnest(${orgNumbers}::text[]) AS o(org)`.execute(db);
+      return new Map(
+        r.rows.map((row) => [
+          row.org,
+          { activeTenders: row.active, latestTender: row.tender, awardedCount: row.awarded, latestAward: row.award },
+        ]),
+      );
     },
   };
 }

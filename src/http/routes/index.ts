@@ -26,6 +26,8 @@ import screeningMatch from './api/screening-match.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import mcp from './api/mcp.ts';
+import procurementSearch from './api/procurement/search.ts';
+import procurementNotice from './api/procurement/notice.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -54,6 +56,8 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   screeningMatch,
   coverage,
   mcp,
+  procurementSearch,
+  procurementNotice,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {
