@@ -118,7 +118,7 @@ async function readOne(
     tally.skipped++;
     const reason = (err instanceof Error ? err.message : String(err)).slice(0, 200);
     if (err instanceof NoticeSkipped) ctx.log.info({ source, noticeId: id, reason }, 'procurement notice not kept');
-    else ctx.log.warn({ source, noticeId: id, reason }, 'procurement notice skipped: malformed');
+    else ctx.log.warn({ source, noticeId: id, reason }, 'procurement notice skipped: unreadable or malformed');
     return undefined;
   }
 }
