@@ -3,6 +3,7 @@
 // the procurement figures of company records (open tenders as buyer, contracts won).
 import type { Clock } from '../domain/clock.ts';
 import { normaliseCompanyName } from '../domain/company.ts';
+import { isValidNorwegianOrgNumber } from '../domain/org-number.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type {
   CompanyProcurement,
@@ -112,6 +113,8 @@ export type CompanyProcurementFields = ReturnType<typeof companyFields>;
 export function createProcurementService(deps: ProcurementServiceDeps) {
   return {
     async list(caller: AuthContext, q: ProcurementQuery) {
+      if (q.orgNumber !== undefined && !isValidNorwegianOrgNumber(q.orgNumber))
+        throw invalid('query.orgNumber', 'must be 9 digits with a valid check digit');
       if (q.role !== undefined && q.orgNumber === undefined)
         throw invalid('query.role', 'needs orgNumber (the buyer or winner it selects)');
       const sort = q.sort ?? 'publishedAt';
