@@ -1,6 +1,7 @@
 // Procurement notices (Doffin, TED): the row of GET /api/procurement and GET
 // /api/procurement/{noticeId}, and the procurement fields of company records.
 import { Type, type TSchema } from 'typebox';
+import { PROCUREMENT_EXAMPLE } from './examples/procurement.ts';
 
 // Nullable scalars as JSON Schema type arrays (as in company.ts and inspections.ts).
 function N<T extends TSchema>(t: T) {
@@ -69,7 +70,7 @@ export const ProcurementNotice = Type.Object(
     sources: Type.Array(Type.String()),
     updatedAt: Type.String({ format: 'date-time' }),
   },
-  { $id: 'ProcurementNotice' },
+  { $id: 'ProcurementNotice', examples: [PROCUREMENT_EXAMPLE] },
 );
 
 /** The procurement fields of a Norwegian company record. */

@@ -5,6 +5,8 @@ import { errorResponses, NorwegianOrgNumber, StringEnum } from '../../../../cont
 import { CursorParam, LimitParam, OrderParam, Page } from '../../../../contract/pagination.ts';
 import { PROCUREMENT_STATUSES } from '../../../../contract/procurement.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
+import { pageExample } from '../../../../contract/examples.ts';
+import { PROCUREMENT_EXAMPLE } from '../../../../contract/examples/procurement.ts';
 
 const Instant = (description: string) =>
   Type.Optional(
@@ -52,7 +54,7 @@ export default function procurementSearchRoute(app: Api, { services }: RouteDeps
         security: [{ bearer: [] }],
         querystring: Query,
         response: {
-          200: Page(Type.Ref('ProcurementNotice')),
+          200: Page(Type.Ref('ProcurementNotice'), { examples: [pageExample(PROCUREMENT_EXAMPLE)] }),
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },
