@@ -204,16 +204,21 @@ const Context = Type.Object({
   industry: Type.Object({ naceDivision: Str, companies: Type.Integer(), medianEmployees: Num }),
 });
 
+/** The parts of a full record (enrich, push, lookup), after its firmographics. */
+const fullParts = {
+  financials: Type.Array(Type.Ref('Financial')),
+  roles: Type.Array(Type.Ref('Role')),
+  subUnits: Type.Array(Type.Ref('SubUnit')),
+  licenses: Type.Array(Type.Ref('License')),
+  ...companyProcurementFields,
+  _sources: Type.Ref('Sources'),
+};
+
 /** Full record: enrich items and push payload items. */
 export const CompanyRecord = Type.Object(
   {
     ...coreFields,
-    financials: Type.Array(Type.Ref('Financial')),
-    roles: Type.Array(Type.Ref('Role')),
-    subUnits: Type.Array(Type.Ref('SubUnit')),
-    licenses: Type.Array(Type.Ref('License')),
-    ...companyProcurementFields,
-    _sources: Type.Ref('Sources'),
+    ...fullParts,
   },
   { $id: 'CompanyRecord', examples: [COMPANY_RECORD_EXAMPLE] },
 );
@@ -224,12 +229,7 @@ export const CompanyLookup = Type.Object(
     ...coreFields,
     ...labelFields,
     context: Type.Optional(Context),
-    financials: Type.Array(Type.Ref('Financial')),
-    roles: Type.Array(Type.Ref('Role')),
-    subUnits: Type.Array(Type.Ref('SubUnit')),
-    licenses: Type.Array(Type.Ref('License')),
-    ...companyProcurementFields,
-    _sources: Type.Ref('Sources'),
+    ...fullParts,
   },
   { $id: 'CompanyLookup', examples: [COMPANY_LOOKUP_EXAMPLE] },
 );
