@@ -201,12 +201,14 @@ describe('health dataSources', () => {
         'brreg-updates',
         'coverage',
         'domains',
+        'doffin',
         'inspections',
         'licenses',
         'prh',
         'regnskap',
         'sanctions',
         'shareholders',
+        'ted',
       ].sort(),
     );
     expect(Object.keys(DATA_SOURCES).sort()).toEqual(Object.keys(r.body.dataSources).sort());
