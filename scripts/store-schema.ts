@@ -107,6 +107,8 @@ const JSON_COLUMNS: Record<string, string> = {
   'inspections.themes': 'ColumnType<unknown[], string | undefined, string>',
   'oauth_clients.metadata': 'ColumnType<Record<string, unknown>, string, string>',
   'oauth_clients.redirect_uris': 'ColumnType<string[], string, string>',
+  'procurement_notices.lots': 'ColumnType<unknown[], string, string>',
+  'procurement_notices.winners': 'ColumnType<unknown[], string, string>',
   'sync_state.state': 'ColumnType<Record<string, unknown>, string, string>',
 };
 

@@ -30,6 +30,8 @@ export interface Config {
   sanctionsUrl: string;
   /** Statistics bureaus' API roots (market context): SSB, SCB, Statistics Finland, Statistics Denmark. */
   statistics: { NO: string; SE: string; FI: string; DK: string };
+  /** Procurement notices: Doffin's public API (key optional) and TED's search API. */
+  procurement: { doffinBaseUrl: string; doffinApiKey: string | undefined; tedBaseUrl: string };
   smtpUrl: string | undefined;
   mailFrom: string;
   syncSchedule: boolean;
@@ -289,6 +291,11 @@ export function loadConfig(env: Env = process.env): Config {
       SE: url(env, 'SCB_BASE_URL', 'https://api.scb.se/OV0104/v1/doris', ['http', 'https'])!,
       FI: url(env, 'STATFI_BASE_URL', 'https://pxdata.stat.fi/PxWeb/api/v1', ['http', 'https'])!,
       DK: url(env, 'DST_BASE_URL', 'https://api.statbank.dk/v1', ['http', 'https'])!,
+    },
+    procurement: {
+      doffinBaseUrl: url(env, 'DOFFIN_BASE_URL', 'https://api.doffin.no/public/v2', ['http', 'https'])!,
+      doffinApiKey: str(env, 'DOFFIN_API_KEY'),
+      tedBaseUrl: url(env, 'TED_BASE_URL', 'https://api.ted.europa.eu', ['http', 'https'])!,
     },
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp', 'smtps']),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Nordic Company Data <no-reply@localhost>',

@@ -16,6 +16,7 @@ export const ERROR_CATALOGUE = {
   key_not_found: { status: 404, message: 'API key no longer exists' },
   company_not_found: { status: 404, message: 'Company not found' },
   destination_not_found: { status: 404, message: 'Destination not found' },
+  notice_not_found: { status: 404, message: 'Procurement notice not found' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   project_name_taken: { status: 409, message: 'projectName is already taken' },
   destination_name_taken: { status: 409, message: 'A destination with this name already exists' },

@@ -24,9 +24,17 @@ function limit(args: ReadArgs, name: string, min: number, max: number): number |
   return v === 'default' ? null : intValue(name, v, min, max);
 }
 
+/** --since: a calendar date (YYYY-MM-DD) that exists. */
+function sinceDate(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))
+    throw new UsageError('--since takes a date, YYYY-MM-DD');
+  return v;
+}
+
 const SYNC: CommandSpec = {
   name: 'sync',
-  help: `Usage: ncd sync <source> [--file PATH | --url URL] [--limit N] [--year YYYY] [--list NAME] [--country XX]
+  help: `Usage: ncd sync <source> [--file PATH | --url URL] [--limit N] [--year YYYY] [--list NAME] [--country XX] [--since DATE]
 
 Runs one sync job now, under the same lease as the scheduler, and prints its result.
 
@@ -35,8 +43,9 @@ Runs one sync job now, under the same lease as the scheduler, and prints its res
   --limit N     at most N records, for the jobs that take a limit (1 to 100000000)
   --year YYYY   shareholders: the register year (default: from the file name)
   --list NAME   sanctions: the list a file loads into (default: from the file, URL or format)
-  --country XX  statistics: one bureau (NO, SE, FI or DK; default all four)`,
-  options: { file: value, url: value, limit: value, year: value, list: value, country: value },
+  --country XX  statistics: one bureau (NO, SE, FI or DK; default all four)
+  --since DATE  procurement: notices published from this date (YYYY-MM-DD; default: since the last run)`,
+  options: { file: value, url: value, limit: value, year: value, list: value, country: value, since: value },
   build({ positionals, values }) {
     if (positionals.length === 0) throw new UsageError('sync takes a source');
     if (positionals.length > 1) throw new UsageError(`Unexpected argument ${positionals[1]}`);
@@ -51,6 +60,7 @@ Runs one sync job now, under the same lease as the scheduler, and prints its res
       year: intValue('year', text(values, 'year'), 2000, 2100),
       list: text(values, 'list'),
       country: text(values, 'country')?.toUpperCase(),
+      since: sinceDate(text(values, 'since')),
     };
   },
 };

@@ -11,6 +11,7 @@ import {
   SOURCES_EXAMPLE,
   SUB_UNIT_EXAMPLE,
 } from './examples.ts';
+import { companyProcurementFields, ProcurementNotice } from './procurement.ts';
 
 // Nullable scalars as JSON Schema type arrays (OpenAPI 3.1): fast-json-stringify serialises
 // them directly, where an anyOf would be tried branch by branch for every value.
@@ -215,15 +216,21 @@ const Context = Type.Object({
   }),
 });
 
+/** The parts of a full record (enrich, push, lookup), after its firmographics. */
+const fullParts = {
+  financials: Type.Array(Type.Ref('Financial')),
+  roles: Type.Array(Type.Ref('Role')),
+  subUnits: Type.Array(Type.Ref('SubUnit')),
+  licenses: Type.Array(Type.Ref('License')),
+  ...companyProcurementFields,
+  _sources: Type.Ref('Sources'),
+};
+
 /** Full record: enrich items and push payload items. */
 export const CompanyRecord = Type.Object(
   {
     ...coreFields,
-    financials: Type.Array(Type.Ref('Financial')),
-    roles: Type.Array(Type.Ref('Role')),
-    subUnits: Type.Array(Type.Ref('SubUnit')),
-    licenses: Type.Array(Type.Ref('License')),
-    _sources: Type.Ref('Sources'),
+    ...fullParts,
   },
   { $id: 'CompanyRecord', examples: [COMPANY_RECORD_EXAMPLE] },
 );
@@ -234,11 +241,7 @@ export const CompanyLookup = Type.Object(
     ...coreFields,
     ...labelFields,
     context: Type.Optional(Context),
-    financials: Type.Array(Type.Ref('Financial')),
-    roles: Type.Array(Type.Ref('Role')),
-    subUnits: Type.Array(Type.Ref('SubUnit')),
-    licenses: Type.Array(Type.Ref('License')),
-    _sources: Type.Ref('Sources'),
+    ...fullParts,
   },
   { $id: 'CompanyLookup', examples: [COMPANY_LOOKUP_EXAMPLE] },
 );
@@ -256,4 +259,14 @@ export const CompanyRow = Type.Object(
   { $id: 'CompanyRow', examples: [COMPANY_ROW_EXAMPLE] },
 );
 
-export const COMPANY_SCHEMAS = [Sources, Financial, Role, SubUnit, License, CompanyRecord, CompanyLookup, CompanyRow];
+export const COMPANY_SCHEMAS = [
+  Sources,
+  Financial,
+  Role,
+  SubUnit,
+  License,
+  CompanyRecord,
+  CompanyLookup,
+  CompanyRow,
+  ProcurementNotice,
+];

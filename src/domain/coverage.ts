@@ -11,5 +11,6 @@ export const COVERAGE_CATEGORIES = [
   'domains',
   'technologies',
   'screeningLists',
+  'procurement',
 ] as const;
 export type CoverageCategory = (typeof COVERAGE_CATEGORIES)[number];

@@ -22,6 +22,9 @@ export const DATA_SOURCES: Record<string, readonly string[]> = {
   'statistics:SE': ['statistics:SE'],
   'statistics:FI': ['statistics:FI'],
   'statistics:DK': ['statistics:DK'],
+  // The `procurement` job records each upstream's part as a run of its own.
+  doffin: ['doffin'],
+  ted: ['ted'],
 };
 
 /** The health source a job feeds, if any (`groups` is derived data, not a source). */

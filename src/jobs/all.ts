@@ -11,3 +11,4 @@ import './licenses.ts';
 import './sanctions.ts';
 import './coverage.ts';
 import './statistics.ts';
+import './procurement.ts';

@@ -23,9 +23,10 @@ const CELL_SOURCES: Record<string, Partial<Record<CoverageCategory, string[]>>> 
     inspections: ['inspections'],
     domains: ['domains'],
     technologies: ['domains'],
+    procurement: ['doffin', 'ted'],
   },
-  FI: { companies: ['prh'] },
-  SE: { companies: ['bolagsverket'] },
+  FI: { companies: ['prh'], procurement: ['ted'] },
+  SE: { companies: ['bolagsverket'], procurement: ['ted'] },
 };
 
 function sourcesOf(country: string, category: CoverageCategory): string[] {

@@ -23,6 +23,8 @@ export interface JobOptions {
   list?: string;
   /** `statistics`: one bureau's country (NO, SE, FI or DK); default all four. */
   country?: string;
+  /** `procurement`: notices published from this date (YYYY-MM-DD) instead of since the last run. */
+  since?: string;
 }
 
 export type JobOptionName = keyof JobOptions;

@@ -5,6 +5,7 @@ import { companyTools } from './company-tools.ts';
 import { contextTools } from './context-tools.ts';
 import { destinationTools } from './destination-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
+import { procurementTools } from './procurement-tools.ts';
 import { prospectTools } from './prospect-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
@@ -18,6 +19,7 @@ const GROUPS: ToolGroup[] = [
   screeningTools,
   destinationTools,
   contextTools,
+  procurementTools,
 ];
 
 /** What every tool call costs: told in each tool's description, so an agent can budget. */

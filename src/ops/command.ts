@@ -19,6 +19,7 @@ export const SyncCommand = Type.Object(
     year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100 })),
     list: Type.Optional(Text),
     country: Type.Optional(Text),
+    since: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
   },
   closed,
 );

@@ -70,8 +70,8 @@ export async function runOperatorCommand(
     case 'sync': {
       // The one rule across options, which the schema does not state.
       if (command.file && command.url) throw new UsageError('Give --file or --url, not both');
-      const { file, url, limit, year, list, country } = command;
-      return runJob(ctx, command.source, { file, url, limit, year, list, country }, progress);
+      const { file, url, limit, year, list, country, since } = command;
+      return runJob(ctx, command.source, { file, url, limit, year, list, country, since }, progress);
     }
   }
 }

@@ -18,6 +18,7 @@ import type { UnavailableReason } from '../domain/unavailable-reasons.ts';
 import { SOURCE } from '../domain/company.ts';
 import { companyKey } from '../store/company-changes.ts';
 import type { RecordCache } from './record-cache.ts';
+import type { CompanyProcurementFields } from './procurement.ts';
 
 export interface CompanyServiceDeps {
   reference: ReferenceData;
@@ -35,6 +36,8 @@ export interface CompanyServiceDeps {
   concurrency?: number;
   /** Serialised lookup bodies of this process (record-cache.ts); none: every lookup reads the store. */
   cache?: RecordCache;
+  /** Procurement figures of Norwegian records (activeTenders, latestTenderUrl, awardedContracts). */
+  procurement?: { forCompanies(orgNumbers: string[]): Promise<Map<string, CompanyProcurementFields>> };
 }
 
 export interface Pair {
@@ -149,6 +152,14 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     return company;
   }
 
+  /** The lookup's record: the stored company with labels, and a Norwegian buyer's or winner's tenders. */
+  async function fullRecord(country: Country, company: StoredCompany): Promise<CompanyRecord> {
+    const orgNumber = company.row.org_number;
+    const tenders =
+      country === 'NO' ? (await deps.procurement?.forCompanies([orgNumber]))?.get(orgNumber) : undefined;
+    return { ...buildCompanyRecord(company, reference, { labels: true }), ...tenders };
+  }
+
   return {
     validate,
 
@@ -163,7 +174,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
 
     async lookup(country: Country, rawOrgNumber: string, opts: { context?: boolean; caller?: BudgetCaller } = {}) {
       const company = await findOne(country, validate(country, rawOrgNumber, 'params.orgNumber'), opts.caller);
-      const record = buildCompanyRecord(company, reference, { labels: true });
+      const record = await fullRecord(country, company);
       if (!opts.context) return record;
       const context = await deps.market.forCompany(company.row);
       const attribution = [...record._sources.attribution, SOURCE.ownStore, ...context.bureaus];
@@ -186,7 +197,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       if (cached) return cached;
       const ticket = deps.cache?.ticket();
       const company = await findOne(country, orgNumber, opts.caller);
-      const body = Buffer.from(opts.serialize(buildCompanyRecord(company, reference, { labels: true })));
+      const body = Buffer.from(opts.serialize(await fullRecord(country, company)));
       if (ticket !== undefined && !isIncomplete(company)) deps.cache?.set(key, body, ticket);
       return body;
     },
@@ -225,10 +236,16 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         }
       }
       const unavailableSet = new Set(unavailable.map((p) => `${p.country}:${p.orgNumber}`));
+      const norwegian = [...found.values()].filter((s) => s.row.country === 'NO').map((s) => s.row.org_number);
+      const tenders = norwegian.length ? await deps.procurement?.forCompanies(norwegian) : undefined;
       for (const p of unique) {
         const k = `${p.country}:${p.orgNumber}`;
         const s = found.get(k);
-        if (s) data.push(buildCompanyRecord(s, reference));
+        if (s)
+          data.push({
+            ...buildCompanyRecord(s, reference),
+            ...(p.country === 'NO' ? tenders?.get(p.orgNumber) : undefined),
+          });
         else if (!unavailableSet.has(k)) notFound.push(p);
       }
       return { data, notFound, unavailable, unavailableReasons };

@@ -25,6 +25,7 @@ import { createRecordCache } from './record-cache.ts';
 import { createUpdatedAtFollower } from '../store/company-changes.ts';
 import { createOAuthService } from './oauth.ts';
 import { createOAuthAuthorizeService } from './oauth-authorize.ts';
+import { createProcurementService } from './procurement.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -45,6 +46,7 @@ export function createServices(ctx: AppContext) {
     log,
   });
   const market = createMarketContext({ reads: repos.companyReads, statistics: repos.statistics, reference, clock });
+  const procurement = createProcurementService({ procurement: repos.procurement, clock, pagination });
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,
@@ -60,6 +62,7 @@ export function createServices(ctx: AppContext) {
     }),
     negativeTtlMs: config.liveFetch.negativeTtlMs,
     cache: recordCache,
+    procurement,
   });
   const destinations = createDestinationService({
     destinations: repos.destinations,
@@ -123,6 +126,7 @@ export function createServices(ctx: AppContext) {
       clock,
     }),
     coverage,
+    procurement,
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

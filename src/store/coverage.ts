@@ -58,6 +58,11 @@ const QUERIES: Record<Exclude<CoverageCategory, 'screeningLists'>, RawBuilder<Ro
   technologies: sql<Row>`SELECT country, COALESCE(sum(cardinality(technology_names)), 0) AS records,
       count(*) FILTER (WHERE cardinality(technology_names) > 0) AS companies
     FROM companies GROUP BY country`,
+  // By the buyer's country, for the countries with a company register here (TED also carries
+  // Danish and Icelandic buyers); companiesWith: Norwegian buyers linked by org number.
+  procurement: sql<Row>`SELECT p.country, count(*) AS records, count(DISTINCT c.id) AS companies
+    FROM procurement_notices p LEFT JOIN companies c ON c.country = 'NO' AND c.org_number = p.org_number
+    WHERE p.country IN ('NO', 'FI', 'SE') GROUP BY p.country`,
 };
 
 export function createCoverageRepository(db: Kysely<Database>) {

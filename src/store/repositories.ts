@@ -25,6 +25,7 @@ import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
 import { createCompanyChangeSignal } from './company-changes.ts';
 import { createStatisticsRepository } from './statistics.ts';
 import { createOAuthRepository } from './oauth.ts';
+import { createProcurementRepository } from './procurement.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -54,6 +55,7 @@ export function createRepositories(db: Kysely<Database>) {
     coverage: createCoverageRepository(db),
     statistics: createStatisticsRepository(db),
     oauth: createOAuthRepository(db),
+    procurement: createProcurementRepository(db),
   };
 }
 

@@ -39,6 +39,7 @@ const PATH_SAMPLES: Record<string, string> = {
   orgNumber: '923609016', // valid mod-11 check digit
   name: 'crm-webhook',
   destinationName: 'crm-webhook',
+  noticeId: '2026-107304',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];

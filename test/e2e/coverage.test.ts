@@ -117,8 +117,9 @@ describe('GET /api/coverage', () => {
       'domains',
       'technologies',
       'screeningLists',
+      'procurement',
     ]);
-    expect(r.body.rows).toHaveLength(30);
+    expect(r.body.rows).toHaveLength(33);
     const expected = await expectedNorway();
     expect(expected.companies.records).toBeGreaterThan(30);
     expect(expected.financials.records).toBeGreaterThan(0);

@@ -37,6 +37,7 @@ const TOOLS = [
   'search_companies',
   'search_inspections',
   'search_licenses',
+  'search_procurement',
 ];
 
 let brreg: FakeBrreg;

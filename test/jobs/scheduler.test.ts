@@ -201,6 +201,7 @@ describe('health dataSources', () => {
         'brreg-updates',
         'coverage',
         'domains',
+        'doffin',
         'inspections',
         'licenses',
         'prh',
@@ -211,6 +212,7 @@ describe('health dataSources', () => {
         'statistics:FI',
         'statistics:NO',
         'statistics:SE',
+        'ted',
       ].sort(),
     );
     expect(Object.keys(DATA_SOURCES).sort()).toEqual(Object.keys(r.body.dataSources).sort());

@@ -20,6 +20,7 @@ const FEATURES = [
   'groups',
   'licences',
   'inspections',
+  'procurement',
   'screening',
   'keys',
   'usage',

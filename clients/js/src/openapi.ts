@@ -3574,7 +3574,7 @@ export interface paths {
                          *       "threshold": 0.75,
                          *       "algorithm": {
                          *         "name": "ncd-name-matcher",
-                         *         "version": "2.0.0"
+                         *         "version": "2.1.0"
                          *       },
                          *       "lists": [
                          *         {
@@ -3988,7 +3988,7 @@ export interface paths {
                          *       "screenedAt": "2025-03-01T09:30:00.000Z",
                          *       "algorithm": {
                          *         "name": "ncd-name-matcher",
-                         *         "version": "2.0.0"
+                         *         "version": "2.1.0"
                          *       },
                          *       "lists": [
                          *         {
@@ -4202,7 +4202,8 @@ export interface paths {
                          *         "inspections",
                          *         "domains",
                          *         "technologies",
-                         *         "screeningLists"
+                         *         "screeningLists",
+                         *         "procurement"
                          *       ],
                          *       "rows": [
                          *         {
@@ -4261,7 +4262,7 @@ export interface paths {
                                 /** @description ISO 3166-1 alpha-2 country code */
                                 country: string;
                                 /** @enum {string} */
-                                category: "companies" | "financials" | "roles" | "subUnits" | "shareholders" | "licenses" | "inspections" | "domains" | "technologies" | "screeningLists";
+                                category: "companies" | "financials" | "roles" | "subUnits" | "shareholders" | "licenses" | "inspections" | "domains" | "technologies" | "screeningLists" | "procurement";
                                 /** @description Rows stored in this category for the country (technologies: detections; screeningLists: listed entities, shared by every country) */
                                 records: number;
                                 companiesWith: number | null;
@@ -4756,6 +4757,268 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/procurement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public procurement notices (Doffin, TED)
+         * @description Competition, result and cancellation notices from Doffin (Norway) and TED (Nordic buyers), one row per notice even when both publish it. `status` is derived: ACTIVE while the deadline is ahead, CLOSED after it, AWARDED once a result names a winner, CANCELLED. `value` sorts by the estimated value, else the awarded value. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 9-digit Norwegian organisation number */
+                    orgNumber?: string;
+                    /** @description With orgNumber: the company as buyer or as a winner (default: either) */
+                    role?: "buyer" | "winner";
+                    status?: "ACTIVE" | "CLOSED" | "AWARDED" | "CANCELLED";
+                    /** @description A CPV code or its prefix (2–8 digits), e.g. 909 or 90911200 */
+                    cpv?: string;
+                    /** @description Notices whose tender deadline is after this date or instant (ISO) */
+                    deadlineAfter?: string;
+                    /** @description Notices published after this date or instant (ISO) */
+                    publishedAfter?: string;
+                    /** @description Words of the title, case-insensitive */
+                    q?: string;
+                    /** @description The buyer's country */
+                    country?: "NO" | "SE" | "DK" | "FI" | "IS";
+                    sort?: "publishedAt" | "deadline" | "value";
+                    order?: "asc" | "desc";
+                    /** @description 1–100; values above your tier’s maxPageSize are capped */
+                    limit?: number;
+                    /** @description nextCursor of the previous page (same query) */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "noticeId": "2026-107304",
+                         *           "doffinId": "2026-107304",
+                         *           "tedId": "712345-2026",
+                         *           "eformsId": "3f1c9a52-6d0e-4b7a-9a7e-1c2d3e4f5a60",
+                         *           "procedureId": "b7e21f04-58c3-4d1a-8e6f-0a9b8c7d6e51",
+                         *           "noticeType": "competition",
+                         *           "noticeTypeCode": "cn-standard",
+                         *           "status": "ACTIVE",
+                         *           "title": "Rammeavtale for renhold av skolebygg",
+                         *           "description": "Utdanningsetaten inviterer til åpen anbudskonkurranse om rammeavtale for daglig renhold.",
+                         *           "orgNumber": "974760673",
+                         *           "contractingAuthority": "Oslo kommune v/ Utdanningsetaten",
+                         *           "country": "NO",
+                         *           "cpvCodes": [
+                         *             "90911200",
+                         *             "90919200"
+                         *           ],
+                         *           "procedureType": "open",
+                         *           "publishedDate": "2026-11-02T08:15:00.000Z",
+                         *           "deadline": "2026-12-15T11:00:00.000Z",
+                         *           "estimatedValue": 12500000,
+                         *           "currency": "NOK",
+                         *           "awardedValue": null,
+                         *           "lots": [
+                         *             {
+                         *               "lotId": "LOT-0001",
+                         *               "title": "Delområde 1: Oslo sentrum og øst",
+                         *               "cpvCodes": [
+                         *                 "90911200"
+                         *               ],
+                         *               "estimatedValue": 7000000,
+                         *               "currency": "NOK",
+                         *               "deadline": "2026-12-15T11:00:00.000Z",
+                         *               "nutsCodes": [
+                         *                 "NO081"
+                         *               ]
+                         *             }
+                         *           ],
+                         *           "placeOfPerformance": [
+                         *             "NO081"
+                         *           ],
+                         *           "winners": [],
+                         *           "url": "https://www.doffin.no/notices/2026-107304",
+                         *           "sources": [
+                         *             "doffin",
+                         *             "ted"
+                         *           ],
+                         *           "updatedAt": "2026-11-05T06:00:00.000Z"
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                         *       "hasMore": true
+                         *     }
+                         */
+                        "application/json": {
+                            data: components["schemas"]["ProcurementNotice"][];
+                            /** @description Pass as `cursor` for the next page; null on the last page */
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/procurement/{noticeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One procurement notice */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Doffin id (2026-107304), TED publication number (712345-2026) or eForms notice id (a UUID) */
+                    noticeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProcurementNotice"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5222,6 +5485,23 @@ export interface components {
             roles: components["schemas"]["Role"][];
             subUnits: components["schemas"]["SubUnit"][];
             licenses: components["schemas"]["License"][];
+            /** @description Open competitions (deadline ahead, no result) with this company as buyer */
+            activeTenders?: number;
+            /** @description The company's latest competition notice as buyer */
+            latestTenderUrl?: string | null;
+            awardedContracts?: {
+                /** @description Result notices naming this company as a winner */
+                count: number;
+                latest: {
+                    noticeId: string;
+                    title: string;
+                    value: number | null;
+                    currency: string | null;
+                    /** Format: date-time */
+                    publishedDate: string | null;
+                    url: string;
+                } | null;
+            };
             _sources: components["schemas"]["Sources"];
         };
         /**
@@ -5572,6 +5852,23 @@ export interface components {
             roles: components["schemas"]["Role"][];
             subUnits: components["schemas"]["SubUnit"][];
             licenses: components["schemas"]["License"][];
+            /** @description Open competitions (deadline ahead, no result) with this company as buyer */
+            activeTenders?: number;
+            /** @description The company's latest competition notice as buyer */
+            latestTenderUrl?: string | null;
+            awardedContracts?: {
+                /** @description Result notices naming this company as a winner */
+                count: number;
+                latest: {
+                    noticeId: string;
+                    title: string;
+                    value: number | null;
+                    currency: string | null;
+                    /** Format: date-time */
+                    publishedDate: string | null;
+                    url: string;
+                } | null;
+            };
             _sources: components["schemas"]["Sources"];
         };
         /**
@@ -5900,6 +6197,117 @@ export interface components {
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             _sources: components["schemas"]["Sources"];
+        };
+        /**
+         * @example {
+         *       "noticeId": "2026-107304",
+         *       "doffinId": "2026-107304",
+         *       "tedId": "712345-2026",
+         *       "eformsId": "3f1c9a52-6d0e-4b7a-9a7e-1c2d3e4f5a60",
+         *       "procedureId": "b7e21f04-58c3-4d1a-8e6f-0a9b8c7d6e51",
+         *       "noticeType": "competition",
+         *       "noticeTypeCode": "cn-standard",
+         *       "status": "ACTIVE",
+         *       "title": "Rammeavtale for renhold av skolebygg",
+         *       "description": "Utdanningsetaten inviterer til åpen anbudskonkurranse om rammeavtale for daglig renhold.",
+         *       "orgNumber": "974760673",
+         *       "contractingAuthority": "Oslo kommune v/ Utdanningsetaten",
+         *       "country": "NO",
+         *       "cpvCodes": [
+         *         "90911200",
+         *         "90919200"
+         *       ],
+         *       "procedureType": "open",
+         *       "publishedDate": "2026-11-02T08:15:00.000Z",
+         *       "deadline": "2026-12-15T11:00:00.000Z",
+         *       "estimatedValue": 12500000,
+         *       "currency": "NOK",
+         *       "awardedValue": null,
+         *       "lots": [
+         *         {
+         *           "lotId": "LOT-0001",
+         *           "title": "Delområde 1: Oslo sentrum og øst",
+         *           "cpvCodes": [
+         *             "90911200"
+         *           ],
+         *           "estimatedValue": 7000000,
+         *           "currency": "NOK",
+         *           "deadline": "2026-12-15T11:00:00.000Z",
+         *           "nutsCodes": [
+         *             "NO081"
+         *           ]
+         *         }
+         *       ],
+         *       "placeOfPerformance": [
+         *         "NO081"
+         *       ],
+         *       "winners": [],
+         *       "url": "https://www.doffin.no/notices/2026-107304",
+         *       "sources": [
+         *         "doffin",
+         *         "ted"
+         *       ],
+         *       "updatedAt": "2026-11-05T06:00:00.000Z"
+         *     }
+         */
+        ProcurementNotice: {
+            /** @description Doffin id (2026-107304), else the TED publication number (712345-2026) */
+            noticeId: string;
+            doffinId: string | null;
+            tedId: string | null;
+            /** @description eForms notice identifier (BT-701), the same in Doffin and TED */
+            eformsId: string;
+            procedureId: string | null;
+            noticeType: "competition" | "result" | "cancellation";
+            /** @description eForms notice type, e.g. cn-standard, can-standard */
+            noticeTypeCode: string | null;
+            /** @description ACTIVE while the tender deadline is ahead, CLOSED after it, AWARDED once a result names a winner, CANCELLED */
+            status: "ACTIVE" | "CLOSED" | "AWARDED" | "CANCELLED";
+            title: string;
+            description: string | null;
+            /** @description The buyer's org number; null when the notice's is not a valid one */
+            orgNumber: string | null;
+            contractingAuthority: string | null;
+            /** @description The buyer's country, ISO 3166 alpha-2 */
+            country: string | null;
+            cpvCodes: string[];
+            /** @description eForms procurement-procedure-type, e.g. open, restricted */
+            procedureType: string | null;
+            /** Format: date-time */
+            publishedDate: string | null;
+            /** Format: date-time */
+            deadline: string | null;
+            estimatedValue: number | null;
+            currency: string | null;
+            awardedValue: number | null;
+            lots: {
+                lotId: string;
+                title: string | null;
+                cpvCodes: string[];
+                estimatedValue: number | null;
+                currency: string | null;
+                /** Format: date-time */
+                deadline: string | null;
+                nutsCodes: string[];
+            }[];
+            placeOfPerformance: string[];
+            winners: {
+                name: string | null;
+                /** @description Norwegian org number (valid mod-11); null for other ids */
+                orgNumber: string | null;
+                /** @description The company id as the notice writes it */
+                companyId: string | null;
+                /** @description ISO 3166 alpha-2 */
+                country: string | null;
+                value: number | null;
+                currency: string | null;
+                lots: string[];
+            }[];
+            /** @description The notice's public page (Doffin, else TED) */
+            url: string;
+            sources: string[];
+            /** Format: date-time */
+            updatedAt: string;
         };
         GroupNode: {
             orgNumber: string;

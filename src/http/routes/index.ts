@@ -29,6 +29,8 @@ import marketContext from './api/market-context.ts';
 import mcp from './api/mcp.ts';
 import oauthEndpoints from './api/oauth/endpoints.ts';
 import oauthAuthorize from './api/oauth/authorize.ts';
+import procurementSearch from './api/procurement/search.ts';
+import procurementNotice from './api/procurement/notice.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -60,6 +62,8 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   mcp,
   oauthEndpoints,
   oauthAuthorize,
+  procurementSearch,
+  procurementNotice,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {

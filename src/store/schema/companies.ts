@@ -2,7 +2,7 @@
 // Change a migration, then regenerate; JSON shapes and table groups are set in scripts/store-schema.ts.
 // Companies and their parts (roles, accounts, sub-units), notices and web domains.
 import type { ColumnType } from 'kysely';
-import type { Generated, Timestamp } from './columns.ts';
+import type { Generated, Numeric, Timestamp } from './columns.ts';
 
 export interface CompaniesTable {
   business_address_city: string | null;
@@ -110,15 +110,38 @@ export interface FinancialsTable {
 }
 
 export interface ProcurementNoticesTable {
+  awarded_value: Numeric | null;
+  buyer_company_id: string | null;
+  buyer_name: string | null;
+  content_hash: string;
+  country: string | null;
+  cpv_codes: string[];
+  cpv_prefixes: string[];
+  created_at: Generated<Timestamp>;
+  currency: string | null;
   deadline: Timestamp | null;
-  estimated_value: number | null;
+  description: string | null;
+  doffin_id: string | null;
+  eforms_id: string;
+  estimated_value: Numeric | null;
   id: Generated<number>;
-  notice_id: string;
-  notice_type: string | null;
+  language: string | null;
+  lots: ColumnType<unknown[], string, string>;
+  notice_id: Generated<string | null>;
+  notice_type: 'competition' | 'result' | 'cancellation';
+  notice_type_code: string | null;
+  nuts_codes: string[];
   org_number: string | null;
+  outcome: 'AWARDED' | 'CLOSED' | 'CANCELLED' | null;
+  procedure_id: string | null;
+  procedure_type: string | null;
   published_date: Timestamp | null;
-  status: string | null;
+  synced_at: Generated<Timestamp>;
+  ted_id: string | null;
   title: string;
+  title_norm: string;
+  winner_org_numbers: string[];
+  winners: ColumnType<unknown[], string, string>;
 }
 
 export interface RolesTable {

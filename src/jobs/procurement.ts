@@ -1,0 +1,194 @@
+// `ncd sync procurement [--since DATE] [--file PATH]`: public procurement notices (eForms) from
+// Doffin and TED, hourly. Each source is asked for the notices published since its last run's
+// newest notice (or --since, or 30 days back the first time), each notice is downloaded and
+// parsed on its own: a malformed one is logged by id and skipped, and never stops the run.
+// --file loads one XML notice or every .xml of a directory (a Doffin id is taken from a file
+// name like 2026-107304.xml). A notice in both sources is one row (its eForms notice id); the
+// procedure link then gives a tender its outcome (AWARDED, CANCELLED) from a result or a
+// cancellation of the same procedure. Each source's run is recorded as its own data source
+// (`doffin`, `ted`) beside the job's run.
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import { normaliseCompanyName } from '../domain/company.ts';
+import {
+  createDoffinSource,
+  createTedSource,
+  type NoticeRef,
+  type NoticeSource,
+} from '../sources/procurement/clients.ts';
+import { NoticeSkipped, parseNotice, type ProcurementNotice } from '../sources/procurement/eforms.ts';
+import type { ProcurementWrite } from '../store/procurement.ts';
+import { defineJob, type JobRun } from './registry.ts';
+
+const BATCH = 200;
+const FIRST_RUN_DAYS = 30;
+const DOFFIN_FILE = /^([0-9]{4}-[0-9]{1,9})\.xml$/i;
+
+/** Every prefix of 2 to 8 digits of each CPV code (cpv=<prefix> is then an array lookup). */
+export const cpvPrefixes = (codes: string[]) => [
+  ...new Set(codes.flatMap((c) => Array.from({ length: c.length - 1 }, (_, i) => c.slice(0, i + 2)))),
+];
+
+export function procurementWrite(n: ProcurementNotice, doffinId: string | null): ProcurementWrite {
+  return {
+    eformsId: n.eformsId,
+    doffinId,
+    tedId: n.tedId,
+    procedureId: n.procedureId,
+    noticeType: n.kind,
+    noticeTypeCode: n.noticeTypeCode,
+    title: n.title,
+    titleNorm: normaliseCompanyName(n.title),
+    description: n.description,
+    orgNumber: n.buyer.orgNumber,
+    buyerName: n.buyer.name,
+    buyerCompanyId: n.buyer.companyId,
+    country: n.buyer.country,
+    cpvCodes: n.cpvCodes,
+    cpvPrefixes: cpvPrefixes(n.cpvCodes),
+    procedureType: n.procedureType,
+    publishedDate: n.publishedAt,
+    deadline: n.deadline,
+    estimatedValue: n.estimatedValue,
+    currency: n.currency,
+    awardedValue: n.awardedValue,
+    lots: n.lots,
+    nutsCodes: n.nutsCodes,
+    winners: n.winners,
+    winnerOrgNumbers: [...new Set(n.winners.map((w) => w.orgNumber).filter((o): o is string => o !== null))],
+    language: n.language,
+  };
+}
+
+interface Tally {
+  read: number;
+  skipped: number;
+  inserted: number;
+  changed: number;
+  linked: number;
+  newest: string | null;
+}
+
+/** Buffers writes and stores them in batches; one eForms id twice in a batch is merged. */
+function createWriter(ctx: AppContext, tally: Tally) {
+  const repo = ctx.repos.procurement;
+  let pending = new Map<string, ProcurementWrite>();
+  async function flush() {
+    if (!pending.size) return;
+    const writes = [...pending.values()];
+    pending = new Map();
+    const r = await repo.upsert(writes);
+    tally.inserted += r.inserted;
+    tally.changed += r.changed;
+    const procedures = [...new Set(writes.map((w) => w.procedureId).filter((p): p is string => p !== null))];
+    tally.linked += await repo.linkProcedures(procedures);
+    await repo.linkSelf(writes.filter((w) => w.procedureId === null).map((w) => w.eformsId));
+  }
+  return {
+    async add(w: ProcurementWrite) {
+      const before = pending.get(w.eformsId);
+      pending.set(w.eformsId, {
+        ...w,
+        doffinId: w.doffinId ?? before?.doffinId ?? null,
+        tedId: w.tedId ?? before?.tedId ?? null,
+      });
+      if (pending.size >= BATCH) await flush();
+    },
+    flush,
+  };
+}
+
+/** Parses one notice; a notice that cannot be read is logged by its id and counted as skipped. */
+async function readOne(
+  ctx: AppContext,
+  source: string,
+  id: string,
+  open: () => Promise<Readable>,
+  tally: Tally,
+): Promise<ProcurementNotice | undefined> {
+  tally.read++;
+  try {
+    const notice = await parseNotice(await open());
+    if (notice.publishedAt && (!tally.newest || notice.publishedAt > tally.newest)) tally.newest = notice.publishedAt;
+    return notice;
+  } catch (err) {
+    tally.skipped++;
+    const reason = (err instanceof Error ? err.message : String(err)).slice(0, 200);
+    if (err instanceof NoticeSkipped) ctx.log.info({ source, noticeId: id, reason }, 'procurement notice not kept');
+    else ctx.log.warn({ source, noticeId: id, reason }, 'procurement notice skipped: unreadable or malformed');
+    return undefined;
+  }
+}
+
+async function noticeFiles(file: string): Promise<string[]> {
+  if (!(await stat(file)).isDirectory()) return [file];
+  const names = (await readdir(file)).filter((n) => n.toLowerCase().endsWith('.xml')).sort();
+  return names.map((n) => path.join(file, n));
+}
+
+const newTally = (): Tally => ({ read: 0, skipped: 0, inserted: 0, changed: 0, linked: 0, newest: null });
+
+async function loadFiles(ctx: AppContext, file: string, job: JobRun, tally: Tally) {
+  const writer = createWriter(ctx, tally);
+  for (const f of await noticeFiles(file)) {
+    const name = path.basename(f);
+    const notice = await readOne(ctx, 'file', name, async () => createReadStream(f), tally);
+    if (notice) await writer.add(procurementWrite(notice, DOFFIN_FILE.exec(name)?.[1] ?? null));
+    job.report(tally.read);
+  }
+  await writer.flush();
+}
+
+const STATE = (source: string) => `procurement:${source}`;
+
+/** One source since its last newest notice: recorded as a run of its own data source. */
+async function loadSource(ctx: AppContext, src: NoticeSource, since: string | undefined, job: JobRun, total: Tally) {
+  const state = await ctx.repos.syncRuns.getState<{ since?: string }>(STATE(src.name));
+  const from =
+    since ??
+    state?.since ??
+    new Date(ctx.clock.now().getTime() - FIRST_RUN_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const runId = await ctx.repos.syncRuns.start(src.name, 'upstream');
+  const tally = newTally();
+  try {
+    const writer = createWriter(ctx, tally);
+    for await (const ref of src.list(from) as AsyncGenerator<NoticeRef>) {
+      const notice = await readOne(ctx, src.name, ref.id, ref.open, tally);
+      if (notice) await writer.add(procurementWrite(notice, src.name === 'doffin' ? ref.id : null));
+      job.report(total.read + tally.read);
+    }
+    await writer.flush();
+    // The next run starts at the newest notice's day (re-reading that day changes nothing).
+    if (tally.newest) await ctx.repos.syncRuns.setState(STATE(src.name), { since: tally.newest.slice(0, 10) });
+    await ctx.repos.syncRuns.finish(runId, 'ok', tally.read, null);
+  } catch (err) {
+    await ctx.repos.syncRuns.finish(runId, 'error', tally.read, (err as Error).message.slice(0, 200));
+    throw err;
+  } finally {
+    for (const k of ['read', 'skipped', 'inserted', 'changed', 'linked'] as const) total[k] += tally[k];
+  }
+}
+
+defineJob('procurement', {
+  description: 'Public procurement notices (eForms) from Doffin and TED, incremental by publication date',
+  schedule: '23 * * * *', // hourly
+  options: ['file', 'since'],
+  vacuum: false,
+  async run(ctx, opts, job) {
+    const tally = newTally();
+    if (opts.file) await loadFiles(ctx, opts.file, job, tally);
+    else {
+      const { doffinBaseUrl, doffinApiKey, tedBaseUrl } = ctx.config.procurement;
+      for (const src of [createDoffinSource(doffinBaseUrl, doffinApiKey), createTedSource(tedBaseUrl)])
+        await loadSource(ctx, src, opts.since, job, tally);
+    }
+    const { read, skipped, inserted, changed, linked } = tally;
+    job.progress(
+      `procurement: ${read} read, ${skipped} skipped, ${inserted} new, ${changed} changed, ${linked} relinked`,
+    );
+    return { recordsProcessed: read - skipped, details: { read, skipped, inserted, changed, linked } };
+  },
+});
