@@ -155,8 +155,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   /** The lookup's record: the stored company with labels, and a Norwegian buyer's or winner's tenders. */
   async function fullRecord(country: Country, company: StoredCompany): Promise<CompanyRecord> {
     const orgNumber = company.row.org_number;
-    const tenders =
-      country === 'NO' ? (await deps.procurement?.forCompanies([orgNumber]))?.get(orgNumber) : undefined;
+    const tenders = country === 'NO' ? (await deps.procurement?.forCompanies([orgNumber]))?.get(orgNumber) : undefined;
     return { ...buildCompanyRecord(company, reference, { labels: true }), ...tenders };
   }
 
