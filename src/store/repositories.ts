@@ -22,6 +22,8 @@ import { createSanctionsRepository } from './sanctions.ts';
 import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
+import { createEventLogRepository } from './event-log.ts';
+import { createWatchlistRepository } from './watchlists.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   return {
@@ -46,6 +48,8 @@ export function createRepositories(db: Kysely<Database>) {
     jobLeases: createJobLeaseRepository(db),
     liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
+    eventLog: createEventLogRepository(db),
+    watchlists: createWatchlistRepository(db),
   };
 }
 
