@@ -21,6 +21,7 @@ import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
 import { createWebProfileService } from './web-profile.ts';
 import { createLiveFetchBudget } from './live-fetch-budget.ts';
+import { createMonitoringServices } from './monitoring.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -101,6 +102,7 @@ export function createServices(ctx: AppContext) {
       clock,
     }),
     coverage,
+    ...createMonitoringServices(ctx, keyAuth), // issue 26: events, stream, watchlists, delivery
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

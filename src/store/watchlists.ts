@@ -2,7 +2,7 @@
 // on and a push destination; their companies; and the alert deliveries (batches of events with a
 // stable webhook-id, claimed by one process at a time with a lease, retried with backoff).
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, WatchlistDeliveriesTable, WatchlistsTable } from './schema.ts';
+import type { Database, DestinationsTable, WatchlistDeliveriesTable, WatchlistsTable } from './schema.ts';
 
 export type WatchlistRow = Selectable<WatchlistsTable>;
 export type DeliveryRow = Selectable<WatchlistDeliveriesTable>;
@@ -75,6 +75,18 @@ export function createWatchlistRepository(db: Kysely<Database>) {
         .executeTakeFirst();
     },
 
+    /** The destination row a watchlist sends to (sealed config), when it still exists. */
+    async destinationOf(id: string | null): Promise<Selectable<DestinationsTable> | undefined> {
+      if (!id) return undefined;
+      return db.selectFrom('destinations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async destinationName(id: string | null): Promise<string | null> {
+      if (!id) return null;
+      const r = await db.selectFrom('destinations').select('name').where('id', '=', id).executeTakeFirst();
+      return r?.name ?? null;
+    },
+
     async byId(id: number): Promise<WatchlistRow | undefined> {
       return db.selectFrom('watchlists').selectAll().where('id', '=', id).executeTakeFirst();
     },
@@ -121,16 +133,31 @@ export function createWatchlistRepository(db: Kysely<Database>) {
       return Number(r.n);
     },
 
-    /** Adds companies (already present ones are left); returns how many were new. */
-    async addCompanies(id: number, companies: CompanyRef[]): Promise<number> {
-      if (!companies.length) return 0;
-      const res = await sql<{ n: number }>`WITH added AS (
-          INSERT INTO watchlist_companies (watchlist_id, country, org_number)
-          SELECT ${id}::bigint, x.country, x."orgNumber"
-          FROM jsonb_to_recordset(${JSON.stringify(companies)}::jsonb) AS x(country text, "orgNumber" text)
-          ON CONFLICT DO NOTHING RETURNING 1)
-        SELECT count(*)::integer AS n FROM added`.execute(db);
-      return res.rows[0].n;
+    /**
+     * Adds companies (already present ones are left) unless the list would then hold more than
+     * `max`: returns how many were new, or null (and adds nothing) when over the limit. The
+     * watchlist row is locked, so concurrent calls cannot overshoot together.
+     */
+    async addCompaniesWithin(id: number, companies: CompanyRef[], max: number): Promise<number | null> {
+      const over = Symbol('over');
+      try {
+        return await db.transaction().execute(async (trx) => {
+          await sql`SELECT id FROM watchlists WHERE id = ${id} FOR UPDATE`.execute(trx);
+          const res = await sql<{ n: number }>`WITH added AS (
+              INSERT INTO watchlist_companies (watchlist_id, country, org_number)
+              SELECT ${id}::bigint, x.country, x."orgNumber"
+              FROM jsonb_to_recordset(${JSON.stringify(companies)}::jsonb) AS x(country text, "orgNumber" text)
+              ON CONFLICT DO NOTHING RETURNING 1)
+            SELECT count(*)::integer AS n FROM added`.execute(trx);
+          const total = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM watchlist_companies
+            WHERE watchlist_id = ${id}`.execute(trx);
+          if (total.rows[0].n > max) throw over;
+          return res.rows[0].n;
+        });
+      } catch (err) {
+        if (err === over) return null;
+        throw err;
+      }
     },
 
     async removeCompanies(id: number, companies: CompanyRef[]): Promise<number> {

@@ -26,6 +26,10 @@ import screeningMatch from './api/screening-match.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import mcp from './api/mcp.ts';
+import eventsList from './api/events/list.ts';
+import eventStream from './api/events/stream.ts';
+import watchlists from './api/watchlists/collection.ts';
+import watchlistCompanies from './api/watchlists/companies.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -54,6 +58,10 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   screeningMatch,
   coverage,
   mcp,
+  eventsList,
+  eventStream,
+  watchlists,
+  watchlistCompanies,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {

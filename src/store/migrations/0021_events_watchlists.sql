@@ -34,7 +34,7 @@ CREATE TABLE watchlists (
   project_id bigint NOT NULL REFERENCES projects(id),
   name text NOT NULL,
   categories text[] NOT NULL,
-  destination_id uuid NOT NULL REFERENCES destinations(id),
+  destination_id uuid REFERENCES destinations(id) ON DELETE SET NULL,  -- gone: deliveries pause
   -- Deliveries have covered every event up to here.
   cursor_seq bigint NOT NULL,
   paused boolean NOT NULL DEFAULT false,

@@ -66,7 +66,7 @@ export interface WatchlistsTable {
   categories: string[];
   created_at: Generated<Timestamp>;
   cursor_seq: number;
-  destination_id: string;
+  destination_id: string | null;
   id: Generated<number>;
   name: string;
   paused: Generated<boolean>;
