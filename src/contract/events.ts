@@ -123,7 +123,9 @@ export const UpdateWatchlistBody = Type.Object(
       Type.Array(EventCategory, { minItems: 1, maxItems: EVENT_CATEGORIES.length, uniqueItems: true }),
     ),
     destination: Type.Optional(DestinationName),
-    paused: Type.Optional(Type.Boolean({ description: 'false resumes a paused watchlist (an abandoned batch is sent again)' })),
+    paused: Type.Optional(
+      Type.Boolean({ description: 'false resumes a paused watchlist (an abandoned batch is sent again)' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -27,7 +27,9 @@ export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
         security: [{ bearer: [] }],
         querystring: Type.Object(streamFilters),
         headers: Type.Object({
-          'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last seq received' })),
+          'last-event-id': Type.Optional(
+            Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last seq received' }),
+          ),
         }),
         response: {
           200: Type.String({ description: 'text/event-stream' }),

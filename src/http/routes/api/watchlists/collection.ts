@@ -2,12 +2,7 @@
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import {
-  CreateWatchlistBody,
-  UpdateWatchlistBody,
-  Watchlist,
-  WatchlistName,
-} from '../../../../contract/events.ts';
+import { CreateWatchlistBody, UpdateWatchlistBody, Watchlist, WatchlistName } from '../../../../contract/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 const secured = { tags: ['monitoring'], security: [{ bearer: [] }] };
