@@ -10,3 +10,4 @@ import './inspections.ts';
 import './licenses.ts';
 import './sanctions.ts';
 import './coverage.ts';
+import './event-retention.ts';

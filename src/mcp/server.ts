@@ -3,12 +3,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { companyTools } from './company-tools.ts';
 import { destinationTools } from './destination-tools.ts';
+import { eventTools } from './event-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import type { ToolDeps, ToolGroup } from './tool-kit.ts';
 
-const GROUPS: ToolGroup[] = [companyTools, ownershipTools, registerTools, screeningTools, destinationTools];
+const GROUPS: ToolGroup[] = [companyTools, ownershipTools, registerTools, screeningTools, destinationTools, eventTools];
 
 export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as const;
 
