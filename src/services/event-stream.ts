@@ -49,7 +49,6 @@ export function createEventStreamHub(deps: EventStreamDeps) {
   const subs = new Set<Subscriber>();
   let top = -1;
   let timers: NodeJS.Timeout[] = [];
-  let polling = false;
 
   function send(s: Subscriber, text: string) {
     if (s.closed) return;
