@@ -114,7 +114,10 @@ export const CreateWatchlistBody = Type.Object(
     categories: Type.Array(EventCategory, { minItems: 1, maxItems: EVENT_CATEGORIES.length, uniqueItems: true }),
     destination: DestinationName,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'kyc-portfolio', categories: ['status', 'roles'], destination: 'crm-webhook' }],
+  },
 );
 
 export const UpdateWatchlistBody = Type.Object(
@@ -127,7 +130,7 @@ export const UpdateWatchlistBody = Type.Object(
       Type.Boolean({ description: 'false resumes a paused watchlist (an abandoned batch is sent again)' }),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ categories: ['status'], paused: false }] },
 );
 
 export const WatchlistCompaniesBody = Type.Object(
@@ -143,14 +146,35 @@ export const WatchlistCompaniesBody = Type.Object(
       { minItems: 1, maxItems: 1000 },
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ companies: [{ orgNumber: '923609016', country: 'NO' }] }] },
 );
 
-export const WatchlistCompaniesResult = Type.Object({
-  changed: Type.Integer({ description: 'Companies added (or removed) by this call' }),
-  companyCount: Type.Integer(),
-  maxCompanies: Type.Integer({ description: "The tier's size limit" }),
-});
+export const WatchlistCompaniesResult = Type.Object(
+  {
+    changed: Type.Integer({ description: 'Companies added (or removed) by this call' }),
+    companyCount: Type.Integer(),
+    maxCompanies: Type.Integer({ description: "The tier's size limit" }),
+  },
+  { examples: [{ changed: 1, companyCount: 3, maxCompanies: 5000 }] },
+);
+
+export const Watchlists = Type.Object({ data: Type.Array(Watchlist) }, { examples: [{ data: [WATCHLIST_EXAMPLE] }] });
+
+export const EVENT_STREAM_EXAMPLE = `id: 1042\nevent: status\ndata: ${JSON.stringify(EVENT_EXAMPLE)}\n\n`;
+
+const DELIVERY_EXAMPLE = {
+  webhookId: 'msg_5f1c2b7e-0d1a-4f57-9d3e-7b3a8c2e9f10',
+  fromSeq: 1040,
+  toSeq: 1042,
+  eventCount: 2,
+  status: 'delivered',
+  attempts: 3,
+  lastStatus: 204,
+  lastError: null,
+  nextAttemptAt: null,
+  createdAt: '2026-11-27T06:00:00.000Z',
+  deliveredAt: '2026-11-27T06:01:10.000Z',
+};
 
 export const Delivery = Type.Object({
   webhookId: Type.String({ description: 'The webhook-id header: the same on every attempt of this batch' }),
@@ -165,3 +189,5 @@ export const Delivery = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
+
+export const Deliveries = Type.Object({ data: Type.Array(Delivery) }, { examples: [{ data: [DELIVERY_EXAMPLE] }] });

@@ -4616,6 +4616,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example id: 1042
+                         *     event: status
+                         *     data: {"seq":1042,"id":"3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11","orgNumber":"923609016","country":"NO","category":"status","type":"bankrupt","fieldsChanged":["isBankrupt","status"],"before":{"isBankrupt":false,"status":"active"},"after":{"isBankrupt":true,"status":"bankrupt"},"occurredAt":"2026-11-27T06:00:00.000Z","source":"Brønnøysundregistrene"}
+                         */
                         "application/json": string;
                     };
                 };
@@ -4712,6 +4717,27 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "name": "kyc-portfolio",
+                         *           "categories": [
+                         *             "status",
+                         *             "roles",
+                         *             "screening"
+                         *           ],
+                         *           "destination": "crm-webhook",
+                         *           "companyCount": 2,
+                         *           "paused": false,
+                         *           "pausedReason": null,
+                         *           "deliveredThrough": 1042,
+                         *           "createdAt": "2026-11-27T06:00:00.000Z",
+                         *           "updatedAt": "2026-11-27T06:00:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 name: string;
@@ -4784,6 +4810,16 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "kyc-portfolio",
+                     *       "categories": [
+                     *         "status",
+                     *         "roles"
+                     *       ],
+                     *       "destination": "crm-webhook"
+                     *     }
+                     */
                     "application/json": {
                         /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
                         name: string;
@@ -5039,6 +5075,14 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "categories": [
+                     *         "status"
+                     *       ],
+                     *       "paused": false
+                     *     }
+                     */
                     "application/json": {
                         categories?: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
                         /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
@@ -5253,6 +5297,16 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         companies: {
                             orgNumber: string;
@@ -5269,6 +5323,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "changed": 1,
+                         *       "companyCount": 3,
+                         *       "maxCompanies": 5000
+                         *     }
+                         */
                         "application/json": {
                             /** @description Companies added (or removed) by this call */
                             changed: number;
@@ -5359,6 +5420,16 @@ export interface paths {
             };
             requestBody: {
                 content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         companies: {
                             orgNumber: string;
@@ -5375,6 +5446,13 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "changed": 1,
+                         *       "companyCount": 3,
+                         *       "maxCompanies": 5000
+                         *     }
+                         */
                         "application/json": {
                             /** @description Companies added (or removed) by this call */
                             changed: number;
@@ -5476,6 +5554,25 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "webhookId": "msg_5f1c2b7e-0d1a-4f57-9d3e-7b3a8c2e9f10",
+                         *           "fromSeq": 1040,
+                         *           "toSeq": 1042,
+                         *           "eventCount": 2,
+                         *           "status": "delivered",
+                         *           "attempts": 3,
+                         *           "lastStatus": 204,
+                         *           "lastError": null,
+                         *           "nextAttemptAt": null,
+                         *           "createdAt": "2026-11-27T06:00:00.000Z",
+                         *           "deliveredAt": "2026-11-27T06:01:10.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             data: {
                                 /** @description The webhook-id header: the same on every attempt of this batch */

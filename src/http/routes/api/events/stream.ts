@@ -4,7 +4,7 @@
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { EventsQuery } from '../../../../contract/events.ts';
+import { EVENT_STREAM_EXAMPLE, EventsQuery } from '../../../../contract/events.ts';
 import { filterOf } from '../../../../services/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { EXPIRED_BODY } from './list.ts';
@@ -32,7 +32,7 @@ export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
           ),
         }),
         response: {
-          200: Type.String({ description: 'text/event-stream' }),
+          200: Type.String({ description: 'text/event-stream', examples: [EVENT_STREAM_EXAMPLE] }),
           410: EXPIRED_BODY,
           ...errorResponses(400, 401, 402, 429, 500),
         },

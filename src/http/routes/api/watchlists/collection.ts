@@ -2,7 +2,13 @@
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { CreateWatchlistBody, UpdateWatchlistBody, Watchlist, WatchlistName } from '../../../../contract/events.ts';
+import {
+  CreateWatchlistBody,
+  UpdateWatchlistBody,
+  Watchlist,
+  WatchlistName,
+  Watchlists,
+} from '../../../../contract/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 const secured = { tags: ['monitoring'], security: [{ bearer: [] }] };
@@ -32,7 +38,7 @@ export default function watchlistRoutes(app: Api, { services }: RouteDeps) {
       schema: {
         ...secured,
         summary: "The project's watchlists, sorted by name",
-        response: { 200: Type.Object({ data: Type.Array(Watchlist) }), ...errorResponses(401, 402, 429, 500) },
+        response: { 200: Watchlists, ...errorResponses(401, 402, 429, 500) },
       },
     },
     async (req) => services.watchlists.list(callerOf(req)),

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import {
-  Delivery,
+  Deliveries,
   WatchlistCompaniesBody,
   WatchlistCompaniesResult,
   WatchlistName,
@@ -58,7 +58,7 @@ export default function watchlistCompanyRoutes(app: Api, { services }: RouteDeps
           'Each batch with its webhook-id, seq range, attempts, last status or error class, and the next retry (exponential backoff with jitter, for up to 24 hours).',
         params: Params,
         querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
-        response: { 200: Type.Object({ data: Type.Array(Delivery) }), ...errorResponses(400, 401, 402, 404, 429, 500) },
+        response: { 200: Deliveries, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
     async (req) => services.watchlists.deliveries(callerOf(req), req.params.name, req.query.limit ?? 50),
