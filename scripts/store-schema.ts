@@ -93,6 +93,10 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
       'sync_state',
     ],
   },
+  events: {
+    about: 'The company event log, watchlists and their alert deliveries (issue 26)',
+    tables: ['company_events', 'event_seq', 'watchlist_companies', 'watchlist_deliveries', 'watchlists'],
+  },
 };
 
 /**

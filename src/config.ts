@@ -64,6 +64,16 @@ export interface Config {
   webProfile: { concurrency: number; hostDelayMs: number; timeoutMs: number };
   /** Per-process cache of serialised company records (README "Record cache"); maxEntries 0 = off. */
   recordCache: { maxEntries: number; maxBytes: number; pollMs: number };
+  /** Event log, event stream and watchlists (issue 26); see README "Monitoring". */
+  monitoring: MonitoringConfig;
+}
+
+export interface MonitoringConfig {
+  retentionDays: number;
+  heartbeatMs: number;
+  deliveryIntervalMs: number;
+  /** Companies per watchlist, by tier. */
+  watchlistCompanies: Record<'free' | 'pro' | 'enterprise' | 'internal', number>;
 }
 
 export interface LiveFetchConfig {
@@ -238,6 +248,20 @@ function liveFetch(env: Env): LiveFetchConfig {
   };
 }
 
+function monitoring(env: Env): MonitoringConfig {
+  return {
+    retentionDays: int(env, 'EVENT_RETENTION_DAYS', 400, 1, 36500),
+    heartbeatMs: int(env, 'EVENT_STREAM_HEARTBEAT_MS', 15_000, 100, 300_000),
+    deliveryIntervalMs: int(env, 'WATCHLIST_DELIVERY_INTERVAL_MS', 5000, 0, 3_600_000),
+    watchlistCompanies: {
+      free: 25,
+      pro: 5000,
+      enterprise: int(env, 'WATCHLIST_MAX_COMPANIES_ENTERPRISE', 50_000, 1, 10_000_000),
+      internal: int(env, 'WATCHLIST_MAX_COMPANIES_INTERNAL', 50_000, 1, 10_000_000),
+    },
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = str(env, 'HOST') ?? '127.0.0.1';
@@ -312,6 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 30000, 100, 3600000),
     http: httpLimits(env),
     liveFetch: liveFetch(env),
+    monitoring: monitoring(env),
     webProfile: {
       concurrency: int(env, 'ENRICHMENT_CONCURRENCY', 8, 1, 64),
       hostDelayMs: int(env, 'ENRICHMENT_HOST_DELAY_MS', 1000, 0, 60000),

@@ -42,6 +42,7 @@ async function main() {
     await built.close();
     process.exit(78);
   }
+  const delivery = built.services.watchlistDelivery.start(config.monitoring.deliveryIntervalMs); // issue 26
   const address = await app.listen({ port: config.port, host: config.host });
   const port = (app.server.address() as { port: number }).port;
   ctx.store.lock?.update({ port, host: config.host });
@@ -64,6 +65,7 @@ async function main() {
     force.unref();
     try {
       scheduler?.stop();
+      delivery.stop();
       await built.close();
       process.exit(0);
     } catch (err) {

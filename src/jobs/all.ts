@@ -12,3 +12,4 @@ import './sanctions.ts';
 import './coverage.ts';
 import './statistics.ts';
 import './procurement.ts';
+import './event-retention.ts';

@@ -5,7 +5,7 @@
 // latest filed year moved on. Without a position (no full `brreg` sync yet) it does nothing.
 import pLimit from 'p-limit';
 import type { AppContext } from '../context.ts';
-import { mapEnhet, mapRegnskap, mapUnderenhet } from '../sources/brreg/map.ts';
+import { mapEnhet, mapRegnskap, mapRoller, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet, BrregUpdate } from '../sources/brreg/types.ts';
 import { UPDATES_STATE, type UpdatesState } from './brreg.ts';
 import { defineJob, type JobRun } from './registry.ts';
@@ -62,8 +62,21 @@ async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<nu
       ),
     ),
   );
+  // [events] issue 26: a changed unit whose roles we hold gets its roles again, so a new CEO or
+  // board becomes a `roles` event (the unit feed lists role changes as Endring).
+  const changedUnits = new Set(latest.filter((x) => x.endringstype === 'Endring').map((x) => x.organisasjonsnummer));
+  const roles = new Map<string, ReturnType<typeof mapRoller>>();
+  await Promise.all(
+    stored
+      .filter((s) => s.roles_hash !== null && changedUnits.has(s.org_number) && found.has(s.org_number))
+      .map((s) => slot(async () => roles.set(s.org_number, mapRoller(await brreg.getRoller(s.org_number))))),
+  );
   await ctx.repos.companyWrites.write(
-    enheter.map((e) => ({ core: mapEnhet(e), financials: accounts.get(e.organisasjonsnummer) })),
+    enheter.map((e) => ({
+      core: mapEnhet(e),
+      financials: accounts.get(e.organisasjonsnummer),
+      roles: roles.get(e.organisasjonsnummer),
+    })),
   );
   return latest.length;
 }

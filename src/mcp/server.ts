@@ -4,6 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { companyTools } from './company-tools.ts';
 import { contextTools } from './context-tools.ts';
 import { destinationTools } from './destination-tools.ts';
+import { eventTools } from './event-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
 import { procurementTools } from './procurement-tools.ts';
 import { prospectTools } from './prospect-tools.ts';
@@ -20,6 +21,7 @@ const GROUPS: ToolGroup[] = [
   destinationTools,
   contextTools,
   procurementTools,
+  eventTools,
 ];
 
 /** What every tool call costs: told in each tool's description, so an agent can budget. */

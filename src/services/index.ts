@@ -26,6 +26,7 @@ import { createUpdatedAtFollower } from '../store/company-changes.ts';
 import { createOAuthService } from './oauth.ts';
 import { createOAuthAuthorizeService } from './oauth-authorize.ts';
 import { createProcurementService } from './procurement.ts';
+import { createMonitoringServices } from './monitoring.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -127,6 +128,7 @@ export function createServices(ctx: AppContext) {
     }),
     coverage,
     procurement,
+    ...createMonitoringServices(ctx, keyAuth), // issue 26: events, stream, watchlists, delivery
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

@@ -2,7 +2,9 @@
 // carries a content hash on the company row (roles_hash, sub_units_hash) or compares its own
 // values (accounts), so a re-sync of identical parts writes nothing and bumps no updated_at.
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { NewEvent } from '../domain/company-events.ts';
 import { SOURCE, type FinancialInput, type RoleInput, type SubUnitInput } from '../domain/company.ts';
+import { roleChangeEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
 
@@ -194,7 +196,12 @@ export async function findTargets(
 }
 
 /** Writes roles, accounts and sub-units of known companies; returns the ids that changed. */
-export async function writeParts(db: Db, country: string, targets: PartTarget[]): Promise<Set<number>> {
+export async function writeParts(
+  db: Db,
+  country: string,
+  targets: PartTarget[],
+  events: NewEvent[] = [],
+): Promise<Set<number>> {
   const effects = new Map<number, Effects>();
   const effect = (id: number) => effects.get(id) ?? (effects.set(id, { id }), effects.get(id)!);
   const roleTargets: { id: number; roles: RoleInput[] }[] = [];
@@ -205,7 +212,19 @@ export async function writeParts(db: Db, country: string, targets: PartTarget[])
     roleTargets.push({ id: t.id, roles: t.roles });
     Object.assign(effect(t.id), { roles_hash: h, has_roles: t.roles.length > 0, changed: true });
   }
-  if (roleTargets.length) await insertRoles(db, roleTargets);
+  if (roleTargets.length) {
+    // [events] issue 26: roles seen for the first time (no stored hash: a first load) raise none.
+    const known = new Set(targets.filter((t) => t.storedRolesHash !== null).map((t) => t.id));
+    events.push(
+      ...(await roleChangeEvents(
+        db,
+        country,
+        targets,
+        roleTargets.filter((t) => known.has(t.id)),
+      )),
+    );
+    await insertRoles(db, roleTargets);
+  }
 
   const finTargets = targets.filter((t) => t.financials?.length).map((t) => ({ id: t.id, financials: t.financials! }));
   if (finTargets.length)

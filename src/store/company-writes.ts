@@ -11,7 +11,9 @@ import {
   type SubUnitInput,
 } from '../domain/company.ts';
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
+import { coreEvents, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
+import { appendEvents, coreBefore, knownSubUnits, purgeEvent, subUnitEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
 import { companyKey, type CompanyChangeSignal } from './company-changes.ts';
@@ -112,6 +114,7 @@ async function upsertCores(
   db: Db,
   writes: CompanyWrite[],
   opts: WriteOptions,
+  events: NewEvent[],
 ): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
   // Read the stored hashes first and write only new or changed cores: a re-sync of an
   // unchanged register then costs one indexed read per batch instead of a write per row.
@@ -123,6 +126,13 @@ async function upsertCores(
     .map((w, i) => ({ w, h: hashes[i] }))
     .filter(({ w, h }) => storedHash.get(w.core.orgNumber) !== h || w.fetched);
   if (!todo.length) return { insertedIds: new Set(), changedIds: new Set() };
+  // [events] issue 26: before-images of the stored companies this batch changes.
+  const country = writes[0].core.country;
+  const before = await coreBefore(
+    db,
+    country,
+    todo.filter(({ w }) => storedHash.has(w.core.orgNumber)).map(({ w }) => w.core.orgNumber),
+  );
   const rows = todo.map(({ w, h }) => {
     const r = recordOf(CORE_COLUMNS, w.core, true);
     r.content_hash = h;
@@ -148,6 +158,12 @@ async function upsertCores(
       updated_at = CASE WHEN companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash THEN now() ELSE companies.updated_at END
     WHERE companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR EXCLUDED.fetched_at IS NOT NULL
     RETURNING id, (xmax = 0) AS inserted, (updated_at = now()) AS changed`.execute(db);
+  // [events] issue 26: typed events of what changed (new companies raise none).
+  todo.forEach(({ w }, i) => {
+    const stored = before.get(w.core.orgNumber);
+    if (stored)
+      events.push(...coreEvents({ country, orgNumber: w.core.orgNumber, source: w.core.source }, stored, rows[i]));
+  });
   return {
     insertedIds: new Set(res.rows.filter((r) => r.inserted).map((r) => r.id)),
     changedIds: new Set(res.rows.filter((r) => !r.inserted && r.changed).map((r) => r.id)),
@@ -167,7 +183,8 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
     async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       const result = await db.transaction().execute(async (trx) => {
-        const { insertedIds, changedIds } = await upsertCores(trx, writes, opts);
+        const events: NewEvent[] = []; // [events] issue 26
+        const { insertedIds, changedIds } = await upsertCores(trx, writes, opts, events);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
@@ -181,8 +198,9 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
               subUnits: w.subUnits,
             })),
           );
-          for (const id of await writeParts(trx, country, targets)) changedIds.add(id);
+          for (const id of await writeParts(trx, country, targets, events)) changedIds.add(id);
         }
+        await appendEvents(trx, events); // [events] issue 26: last, see store/events.ts
         for (const id of insertedIds) changedIds.delete(id);
         return {
           inserted: insertedIds.size,
@@ -210,7 +228,10 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
         // Sub-units never come this way, whatever else the objects carry.
         const only = parts.map((p) => ({ orgNumber: p.orgNumber, roles: p.roles, financials: p.financials }));
         const { targets, unknown } = await findTargets(trx, country, only);
-        return { changed: (await writeParts(trx, country, targets)).size, unknown };
+        const events: NewEvent[] = []; // [events] issue 26
+        const changed = (await writeParts(trx, country, targets, events)).size;
+        await appendEvents(trx, events);
+        return { changed, unknown };
       });
       announce(
         country,
@@ -222,11 +243,13 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
     /** Bulk sub-unit ingest (the underenheter dump); parents whose sub-units changed get a new updated_at. */
     async writeSubUnits(country: string, units: SubUnitInput[]): Promise<number> {
       const parents = await db.transaction().execute(async (trx) => {
+        const known = await knownSubUnits(trx, country, units); // [events] issue 26
         const changed = await upsertSubUnits(trx, country, units);
         if (changed.length) {
           await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${changed}::text[])`.execute(
             trx,
           );
+          await appendEvents(trx, subUnitEvents(country, changed, units, known)); // [events] issue 26
         }
         return changed;
       });
@@ -245,7 +268,9 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
           .where('country', '=', country)
           .where('org_number', '=', orgNumber)
           .executeTakeFirst();
-        return Number(res.numDeletedRows) > 0;
+        const gone = Number(res.numDeletedRows) > 0;
+        if (gone) await appendEvents(trx, [purgeEvent(country, orgNumber)]); // [events] issue 26
+        return gone;
       });
       announce(country, [orgNumber]);
       return purged;

@@ -26,6 +26,8 @@ import { createCompanyChangeSignal } from './company-changes.ts';
 import { createStatisticsRepository } from './statistics.ts';
 import { createOAuthRepository } from './oauth.ts';
 import { createProcurementRepository } from './procurement.ts';
+import { createEventLogRepository } from './event-log.ts';
+import { createWatchlistRepository } from './watchlists.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -56,6 +58,8 @@ export function createRepositories(db: Kysely<Database>) {
     statistics: createStatisticsRepository(db),
     oauth: createOAuthRepository(db),
     procurement: createProcurementRepository(db),
+    eventLog: createEventLogRepository(db),
+    watchlists: createWatchlistRepository(db),
   };
 }
 

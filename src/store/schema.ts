@@ -24,6 +24,13 @@ import type {
   WebProfileTable,
 } from './schema/companies.ts';
 import type {
+  CompanyEventsTable,
+  EventSeqTable,
+  WatchlistCompaniesTable,
+  WatchlistDeliveriesTable,
+  WatchlistsTable,
+} from './schema/events.ts';
+import type {
   CoverageSnapshotsTable,
   JobLeasesTable,
   LiveFetchMissesTable,
@@ -54,15 +61,18 @@ export type * from './schema/companies.ts';
 export type * from './schema/registers.ts';
 export type * from './schema/statistics.ts';
 export type * from './schema/operations.ts';
+export type * from './schema/events.ts';
 
 export interface Database {
   access_requests: AccessRequestsTable;
   api_keys: ApiKeysTable;
   companies: CompaniesTable;
+  company_events: CompanyEventsTable;
   coverage_snapshots: CoverageSnapshotsTable;
   destinations: DestinationsTable;
   enrichment: WebProfileTable;
   enrichment_domains: WebProfileDomainsTable;
+  event_seq: EventSeqTable;
   financials: FinancialsTable;
   inspections: InspectionsTable;
   job_leases: JobLeasesTable;
@@ -98,4 +108,7 @@ export interface Database {
   sync_seen: SyncSeenTable;
   sync_state: SyncStateTable;
   tiers: TiersTable;
+  watchlist_companies: WatchlistCompaniesTable;
+  watchlist_deliveries: WatchlistDeliveriesTable;
+  watchlists: WatchlistsTable;
 }

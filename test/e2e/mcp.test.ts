@@ -22,13 +22,17 @@ const SESAM = '976030788';
 const UNKNOWN = '987654325'; // valid check digit, unknown to the registry
 const TOOLS = [
   'find_prospects',
+  'create_watchlist',
+  'delete_watchlist',
   'get_corporate_group',
   'get_financials',
   'get_market_context',
   'get_ownership_network',
   'get_shareholders',
   'list_destinations',
+  'list_events',
   'list_municipalities',
+  'list_watchlists',
   'lookup_company',
   'manage_destination',
   'push_to_destination',
@@ -38,6 +42,8 @@ const TOOLS = [
   'search_inspections',
   'search_licenses',
   'search_procurement',
+  'unwatch_companies',
+  'watch_companies',
 ];
 
 let brreg: FakeBrreg;
@@ -92,7 +98,7 @@ describe('MCP endpoint', () => {
   it('lists every tool of the catalogue with its input schema', async () => {
     const client = await connect(internalKey);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     const search = tools.find((t) => t.name === 'search_companies')!;
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['query', 'country', 'compact', 'limit', 'cursor']),
@@ -231,6 +237,38 @@ describe('MCP endpoint', () => {
     const missing = await call(client, 'push_to_destination', { destinationName: 'nowhere', orgNumbers: [SESAM] });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toContain('Destination not found');
+  });
+
+  it('reads events and manages watchlists (issue 26)', async () => {
+    const client = await connect(internalKey);
+    const events = await call(client, 'list_events', { after: 0, categories: ['status', 'name'], limit: 5 });
+    expect(events.isError).toBeFalsy();
+    expect(events.structuredContent).toMatchObject({ data: expect.any(Array), hasMore: expect.any(Boolean) });
+    const created = await call(client, 'create_watchlist', {
+      name: 'mcp-list',
+      categories: ['status'],
+      destination: 'mcp-hook',
+    });
+    expect(created.structuredContent).toMatchObject({ name: 'mcp-list', companyCount: 0 });
+    const watched = await call(client, 'watch_companies', {
+      name: 'mcp-list',
+      companies: [{ orgNumber: SESAM, country: 'NO' }],
+    });
+    expect(watched.structuredContent).toMatchObject({ changed: 1, companyCount: 1 });
+    const listed = await call(client, 'list_watchlists');
+    expect(listed.structuredContent).toMatchObject({ data: [{ name: 'mcp-list', companyCount: 1 }] });
+    const unwatched = await call(client, 'unwatch_companies', {
+      name: 'mcp-list',
+      companies: [{ orgNumber: SESAM, country: 'NO' }],
+    });
+    expect(unwatched.structuredContent).toMatchObject({ changed: 1, companyCount: 0 });
+    expect((await call(client, 'delete_watchlist', { name: 'mcp-list' })).structuredContent).toEqual({ deleted: true });
+    const gone = await call(client, 'watch_companies', {
+      name: 'mcp-list',
+      companies: [{ orgNumber: SESAM, country: 'NO' }],
+    });
+    expect(gone.isError).toBe(true);
+    expect(text(gone)).toContain('Watchlist not found');
   });
 
   it('applies the key’s tier: page-size cap, search filter rule, no push on free', async () => {

@@ -5019,6 +5019,1253 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Typed company change events after a seq
+         * @description Every change an ingest commits (status, name, address, industry, roles, accounts, sub-units, deletion, …) as an event with before/after of the changed fields, numbered by a global, gapless, increasing `seq`. Pass the `nextAfter` of a page as `after` to read on; a reader resuming from its last seq sees every committed event exactly once, in order. `after` below what retention removed answers 410 `events_expired` with `resumeAfter`. A page holds at most 10 × your page size.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Events with a seq above this (default 0: the oldest kept) */
+                    after?: number;
+                    orgNumber?: string;
+                    country?: "NO" | "SE" | "FI" | "DK";
+                    /** @description One category or a comma-separated list */
+                    category?: string;
+                    /** @description Default 100; capped by tier (10 × the key's page size) */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "seq": 1042,
+                         *           "id": "3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11",
+                         *           "orgNumber": "923609016",
+                         *           "country": "NO",
+                         *           "category": "status",
+                         *           "type": "bankrupt",
+                         *           "fieldsChanged": [
+                         *             "isBankrupt",
+                         *             "status"
+                         *           ],
+                         *           "before": {
+                         *             "isBankrupt": false,
+                         *             "status": "active"
+                         *           },
+                         *           "after": {
+                         *             "isBankrupt": true,
+                         *             "status": "bankrupt"
+                         *           },
+                         *           "occurredAt": "2026-11-27T06:00:00.000Z",
+                         *           "source": "Brønnøysundregistrene"
+                         *         }
+                         *       ],
+                         *       "nextAfter": 1042,
+                         *       "hasMore": false
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description Global, gapless and increasing; resume after the last one you saw */
+                                seq: number;
+                                /** @description Unique id of the event */
+                                id: string;
+                                orgNumber: string;
+                                country: string;
+                                /**
+                                 * @description What kind of change
+                                 * @enum {string}
+                                 */
+                                category: "status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted";
+                                /** @description bankrupt, dissolved, deregistered, reinstated, status_changed, name_changed, address_changed, industry_changed, accounts_filed, ceo_changed, chair_changed, auditor_changed, board_changed, roles_changed, sub_units_changed, removed, match_appeared, match_disappeared */
+                                type: string;
+                                fieldsChanged: string[];
+                                /** @description The changed fields only (never a national id or birth date) */
+                                before: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description The changed fields only (never a national id or birth date) */
+                                after: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                occurredAt: string;
+                                source: string;
+                            }[];
+                            /** @description Pass as `after` for the next page (the last seq looked at) */
+                            nextAfter: number;
+                            hasMore: boolean;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                            /** @description The lowest `after` that is still complete */
+                            resumeAfter: number;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Company events as Server-Sent Events
+         * @description Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Events with a seq above this (default 0: the oldest kept) */
+                    after?: number;
+                    orgNumber?: string;
+                    country?: "NO" | "SE" | "FI" | "DK";
+                    /** @description One category or a comma-separated list */
+                    category?: string;
+                };
+                header?: {
+                    /** @description The last seq received */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example id: 1042
+                         *     event: status
+                         *     data: {"seq":1042,"id":"3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11","orgNumber":"923609016","country":"NO","category":"status","type":"bankrupt","fieldsChanged":["isBankrupt","status"],"before":{"isBankrupt":false,"status":"active"},"after":{"isBankrupt":true,"status":"bankrupt"},"occurredAt":"2026-11-27T06:00:00.000Z","source":"Brønnøysundregistrene"}
+                         */
+                        "application/json": string;
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            code: string;
+                            /** @description The lowest `after` that is still complete */
+                            resumeAfter: number;
+                            requestId?: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's watchlists, sorted by name */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "name": "kyc-portfolio",
+                         *           "categories": [
+                         *             "status",
+                         *             "roles",
+                         *             "screening"
+                         *           ],
+                         *           "destination": "crm-webhook",
+                         *           "companyCount": 2,
+                         *           "paused": false,
+                         *           "pausedReason": null,
+                         *           "deliveredThrough": 1042,
+                         *           "createdAt": "2026-11-27T06:00:00.000Z",
+                         *           "updatedAt": "2026-11-27T06:00:00.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                name: string;
+                                categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                                /** @description Name of the destination alerts go to */
+                                destination: string;
+                                companyCount: number;
+                                paused: boolean;
+                                /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                                pausedReason: string | null;
+                                /** @description Every event up to this seq has been batched */
+                                deliveredThrough: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a watchlist
+         * @description Companies to watch (add them with POST /api/watchlists/{name}/companies), the event categories to alert on, and the destination (see /api/destinations) alerts are sent to as batches `{watchlist, events}`, each with a `webhook-id` that stays the same on every retry (signed with Standard Webhooks when the destination has a signing secret). Alerts cover events committed after the watchlist was created.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "kyc-portfolio",
+                     *       "categories": [
+                     *         "status",
+                     *         "roles"
+                     *       ],
+                     *       "destination": "crm-webhook"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                        name: string;
+                        categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                        destination: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "name": "kyc-portfolio",
+                         *       "categories": [
+                         *         "status",
+                         *         "roles",
+                         *         "screening"
+                         *       ],
+                         *       "destination": "crm-webhook",
+                         *       "companyCount": 2,
+                         *       "paused": false,
+                         *       "pausedReason": null,
+                         *       "deliveredThrough": 1042,
+                         *       "createdAt": "2026-11-27T06:00:00.000Z",
+                         *       "updatedAt": "2026-11-27T06:00:00.000Z"
+                         *     }
+                         */
+                        "application/json": {
+                            name: string;
+                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                            /** @description Name of the destination alerts go to */
+                            destination: string;
+                            companyCount: number;
+                            paused: boolean;
+                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                            pausedReason: string | null;
+                            /** @description Every event up to this seq has been batched */
+                            deliveredThrough: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlists/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One watchlist */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "name": "kyc-portfolio",
+                         *       "categories": [
+                         *         "status",
+                         *         "roles",
+                         *         "screening"
+                         *       ],
+                         *       "destination": "crm-webhook",
+                         *       "companyCount": 2,
+                         *       "paused": false,
+                         *       "pausedReason": null,
+                         *       "deliveredThrough": 1042,
+                         *       "createdAt": "2026-11-27T06:00:00.000Z",
+                         *       "updatedAt": "2026-11-27T06:00:00.000Z"
+                         *     }
+                         */
+                        "application/json": {
+                            name: string;
+                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                            /** @description Name of the destination alerts go to */
+                            destination: string;
+                            companyCount: number;
+                            paused: boolean;
+                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                            pausedReason: string | null;
+                            /** @description Every event up to this seq has been batched */
+                            deliveredThrough: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change categories or destination, pause or resume
+         * @description After 24 hours of failed deliveries a watchlist is paused with `pausedReason: delivery_failed`; `{"paused": false}` resumes it and sends the abandoned batch again.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "categories": [
+                     *         "status"
+                     *       ],
+                     *       "paused": false
+                     *     }
+                     */
+                    "application/json": {
+                        categories?: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                        destination?: string;
+                        /** @description false resumes a paused watchlist (an abandoned batch is sent again) */
+                        paused?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "name": "kyc-portfolio",
+                         *       "categories": [
+                         *         "status",
+                         *         "roles",
+                         *         "screening"
+                         *       ],
+                         *       "destination": "crm-webhook",
+                         *       "companyCount": 2,
+                         *       "paused": false,
+                         *       "pausedReason": null,
+                         *       "deliveredThrough": 1042,
+                         *       "createdAt": "2026-11-27T06:00:00.000Z",
+                         *       "updatedAt": "2026-11-27T06:00:00.000Z"
+                         *     }
+                         */
+                        "application/json": {
+                            name: string;
+                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                            /** @description Name of the destination alerts go to */
+                            destination: string;
+                            companyCount: number;
+                            paused: boolean;
+                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                            pausedReason: string | null;
+                            /** @description Every event up to this seq has been batched */
+                            deliveredThrough: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a watchlist (its companies and delivery log go with it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlists/{name}/companies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add companies to a watchlist
+         * @description Up to 1,000 `(orgNumber, country)` pairs per call; pairs already on the list are left. A watchlist holds at most: free 25, pro 5,000, enterprise and internal as configured. A call that would go over adds nothing (409 `watchlist_full`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        companies: {
+                            orgNumber: string;
+                            /** @enum {string} */
+                            country: "NO" | "SE" | "FI" | "DK";
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "changed": 1,
+                         *       "companyCount": 3,
+                         *       "maxCompanies": 5000
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Companies added (or removed) by this call */
+                            changed: number;
+                            companyCount: number;
+                            /** @description The tier's size limit */
+                            maxCompanies: number;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        /**
+         * Remove companies from a watchlist
+         * @description Up to 1,000 `(orgNumber, country)` pairs per call; pairs not on the list are ignored.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        companies: {
+                            orgNumber: string;
+                            /** @enum {string} */
+                            country: "NO" | "SE" | "FI" | "DK";
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "changed": 1,
+                         *       "companyCount": 3,
+                         *       "maxCompanies": 5000
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Companies added (or removed) by this call */
+                            changed: number;
+                            companyCount: number;
+                            /** @description The tier's size limit */
+                            maxCompanies: number;
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watchlists/{name}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A watchlist's alert deliveries, newest first
+         * @description Each batch with its webhook-id, seq range, attempts, last status or error class, and the next retry (exponential backoff with jitter, for up to 24 hours).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "data": [
+                         *         {
+                         *           "webhookId": "msg_5f1c2b7e-0d1a-4f57-9d3e-7b3a8c2e9f10",
+                         *           "fromSeq": 1040,
+                         *           "toSeq": 1042,
+                         *           "eventCount": 2,
+                         *           "status": "delivered",
+                         *           "attempts": 3,
+                         *           "lastStatus": 204,
+                         *           "lastError": null,
+                         *           "nextAttemptAt": null,
+                         *           "createdAt": "2026-11-27T06:00:00.000Z",
+                         *           "deliveredAt": "2026-11-27T06:01:10.000Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            data: {
+                                /** @description The webhook-id header: the same on every attempt of this batch */
+                                webhookId: string;
+                                fromSeq: number;
+                                toSeq: number;
+                                eventCount: number;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "abandoned";
+                                attempts: number;
+                                /** @description The receiver's last HTTP status */
+                                lastStatus: number | null;
+                                lastError: string | null;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                deliveredAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Every error has this shape; `details` on validation errors. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

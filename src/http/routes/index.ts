@@ -31,6 +31,10 @@ import oauthEndpoints from './api/oauth/endpoints.ts';
 import oauthAuthorize from './api/oauth/authorize.ts';
 import procurementSearch from './api/procurement/search.ts';
 import procurementNotice from './api/procurement/notice.ts';
+import eventsList from './api/events/list.ts';
+import eventStream from './api/events/stream.ts';
+import watchlists from './api/watchlists/collection.ts';
+import watchlistCompanies from './api/watchlists/companies.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -64,6 +68,10 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   oauthAuthorize,
   procurementSearch,
   procurementNotice,
+  eventsList,
+  eventStream,
+  watchlists,
+  watchlistCompanies,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {

@@ -1,0 +1,80 @@
+// GET /api/events/stream — the event log as Server-Sent Events (issue 26). The route takes the
+// key's stream slot, hijacks the reply and hands the socket to the process's SSE hub
+// (services/event-stream.ts), which resumes after Last-Event-ID (or `after`) with no gap.
+import { Type } from 'typebox';
+import { callerOf } from '../../../plugins/auth.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { EVENT_STREAM_EXAMPLE, EventsQuery } from '../../../../contract/events.ts';
+import { filterOf } from '../../../../services/events.ts';
+import type { Api, RouteDeps } from '../../../types.ts';
+import { EXPIRED_BODY } from './list.ts';
+
+const { limit: _limit, ...streamFilters } = EventsQuery.properties;
+
+export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
+  // Open streams end when the server closes, so shutdown does not wait on them.
+  app.addHook('preClose', async () => services.eventStream.close());
+
+  app.get(
+    '/api/events/stream',
+    {
+      config: { auth: 'key' },
+      schema: {
+        tags: ['monitoring'],
+        summary: 'Company events as Server-Sent Events',
+        description:
+          'Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process).',
+        security: [{ bearer: [] }],
+        querystring: Type.Object(streamFilters),
+        headers: Type.Object({
+          'last-event-id': Type.Optional(
+            Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last seq received' }),
+          ),
+        }),
+        response: {
+          200: Type.String({ description: 'text/event-stream', examples: [EVENT_STREAM_EXAMPLE] }),
+          410: EXPIRED_BODY,
+          ...errorResponses(400, 401, 402, 429, 500),
+        },
+      },
+    },
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const header = req.headers['last-event-id'];
+      const after = typeof header === 'string' ? Number(header) : (req.query.after ?? 0);
+      await services.events.checkRetention(after);
+      const release = services.events.openStream(caller);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      });
+      raw.write('retry: 2000\n\n');
+      let end: () => void = () => undefined;
+      raw.on('close', () => {
+        end();
+        release();
+      });
+      const sink = {
+        write: (text: string) => {
+          raw.write(text);
+          return raw.writableLength;
+        },
+        close: () => raw.end(),
+      };
+      try {
+        end = await services.eventStream.subscribe(after, filterOf(req.query), sink, () =>
+          services.chargeStreamMinute(caller),
+        );
+        if (raw.destroyed) end();
+      } catch (err) {
+        req.log.warn({ err: (err as Error).message }, 'event stream could not start');
+        release();
+        raw.end();
+      }
+    },
+  );
+}

@@ -1,0 +1,92 @@
+// Reading the event log (issue 26): pages by seq with filters for GET /api/events, and the
+// loop behind GET /api/events/stream (SSE). Both are tier-capped: a page holds at most 10 × the
+// key's page size; a key holds a bounded number of open streams per process, and an open stream
+// is charged one request against the key's quotas per minute it stays open.
+import type { EventCategory } from '../domain/company-events.ts';
+import { ApiError } from '../errors.ts';
+import type { EventFilter, EventLogRepository, StoredEvent } from '../store/event-log.ts';
+import type { AuthContext } from './key-auth.ts';
+
+export interface EventQuery {
+  after?: number;
+  orgNumber?: string;
+  country?: string;
+  category?: string;
+  limit?: number;
+}
+
+export interface EventServiceDeps {
+  eventLog: EventLogRepository;
+}
+
+/** Open streams per key and process, by tier. */
+export const STREAMS_PER_KEY: Record<string, number> = { free: 1, pro: 10, enterprise: 100, internal: 100 };
+
+export function filterOf(q: EventQuery): EventFilter {
+  return {
+    orgNumber: q.orgNumber,
+    country: q.country,
+    categories: q.category ? (q.category.split(',') as EventCategory[]) : undefined,
+  };
+}
+
+export function createEventService(deps: EventServiceDeps) {
+  const open = new Map<number, number>();
+
+  /** 410 when `after` lies below what retention removed (events would be missing). */
+  async function checkRetention(after: number) {
+    const { prunedThrough } = await deps.eventLog.bounds();
+    if (after < prunedThrough)
+      throw new ApiError('events_expired', {
+        message: `Events up to seq ${prunedThrough} are past retention; resume with after=${prunedThrough}`,
+        extra: { resumeAfter: prunedThrough },
+      });
+  }
+
+  return {
+    async list(caller: AuthContext, q: EventQuery) {
+      const after = q.after ?? 0;
+      await checkRetention(after);
+      const limit = Math.min(q.limit ?? 100, caller.limits.maxPageSize * 10);
+      // Read up to the committed top only: a seq above it may still be committing.
+      const { lastSeq } = await deps.eventLog.bounds();
+      const rows = await deps.eventLog.list(after, filterOf(q), limit + 1, lastSeq);
+      const hasMore = rows.length > limit;
+      const data = rows.slice(0, limit);
+      // Filtered pages: when nothing more matches, the reader may skip ahead to the top.
+      const nextAfter = hasMore ? data[data.length - 1].seq : Math.max(after, lastSeq);
+      return { data, nextAfter, hasMore };
+    },
+
+    checkRetention,
+
+    /** Events for a stream after `after`, up to `limit`; the caller loops. */
+    async next(after: number, q: EventQuery, limit: number): Promise<StoredEvent[]> {
+      const { lastSeq } = await deps.eventLog.bounds();
+      if (lastSeq <= after) return [];
+      return deps.eventLog.list(after, filterOf(q), limit, lastSeq);
+    },
+
+    /** Top of the log, for a stream that caught up with a filter matching nothing. */
+    async top(): Promise<number> {
+      return (await deps.eventLog.bounds()).lastSeq;
+    },
+
+    /** Takes a stream slot for the key; the returned function gives it back. */
+    openStream(caller: AuthContext): () => void {
+      const n = open.get(caller.keyId) ?? 0;
+      if (n >= (STREAMS_PER_KEY[caller.tier] ?? 1)) throw new ApiError('too_many_streams');
+      open.set(caller.keyId, n + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (open.get(caller.keyId) ?? 1) - 1;
+        if (left > 0) open.set(caller.keyId, left);
+        else open.delete(caller.keyId);
+      };
+    },
+  };
+}
+
+export type EventService = ReturnType<typeof createEventService>;

@@ -1,0 +1,151 @@
+// The write half of the company event log (issue 26): before-images of what an ingest batch is
+// about to change, and the append of the resulting events in the same transaction.
+//
+// Gapless seq: appendEvents takes its numbers from the one row of event_seq with an UPDATE, as
+// the last statement of the writing transaction. The row lock is held to commit, so a later seq
+// never commits before an earlier one (readers resuming from a seq never miss one that commits
+// late) and a rollback gives the numbers back (no holes). Writers serialise only for the span
+// between that UPDATE and their commit.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import {
+  MONITORED_CORE,
+  roleEvents,
+  type CoreValues,
+  type NewEvent,
+  type RoleHolder,
+} from '../domain/company-events.ts';
+import { SOURCE, type SubUnitInput } from '../domain/company.ts';
+import type { Db } from './company-parts.ts';
+
+const CORE_SELECT = sql.raw(
+  [...new Set(MONITORED_CORE.map(([, column]) => column))]
+    .map((c) => (c === 'deleted_date' ? `${c}::text AS ${c}` : c))
+    .join(', '),
+);
+
+/** The monitored core columns of stored companies, by org number. */
+export async function coreBefore(db: Db, country: string, orgNumbers: string[]): Promise<Map<string, CoreValues>> {
+  if (!orgNumbers.length) return new Map();
+  const res = await sql<CoreValues & { org_number: string }>`SELECT org_number, ${CORE_SELECT} FROM companies
+    WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
+  return new Map(res.rows.map((r) => [r.org_number, r]));
+}
+
+/** The stored role holders of companies (by company id), named only: no birth year. */
+export async function rolesBefore(db: Db, ids: number[]): Promise<Map<number, RoleHolder[]>> {
+  const m = new Map<number, RoleHolder[]>();
+  if (!ids.length) return m;
+  const res = await sql<RoleHolder & { company_id: number }>`SELECT company_id, role_type_code AS "roleTypeCode",
+      person_first_name AS "personFirstName", person_middle_name AS "personMiddleName",
+      person_last_name AS "personLastName", entity_org_number AS "entityOrgNumber", entity_name AS "entityName"
+    FROM roles WHERE company_id = ANY(${ids}::bigint[])`.execute(db);
+  for (const r of res.rows) m.set(r.company_id, [...(m.get(r.company_id) ?? []), r]);
+  return m;
+}
+
+/** Company ids to org numbers, for parts that know only the id. */
+export async function orgNumbersOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const res = await sql<{ id: number; org_number: string }>`SELECT id, org_number FROM companies
+    WHERE id = ANY(${ids}::bigint[])`.execute(db);
+  return new Map(res.rows.map((r) => [r.id, r.org_number]));
+}
+
+/**
+ * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
+ * transaction commits (see the note at the top of this file).
+ */
+export async function appendEvents(db: Db, events: NewEvent[]): Promise<void> {
+  if (!events.length) return;
+  const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${events.length}::integer
+    RETURNING last_seq`.execute(db);
+  const first = top.rows[0].last_seq - events.length + 1;
+  const rows = events.map((e, i) => ({
+    seq: first + i,
+    id: randomUUID(),
+    org_number: e.orgNumber,
+    country: e.country,
+    category: e.category,
+    type: e.type,
+    fields_changed: e.fieldsChanged,
+    before: e.before,
+    after: e.after,
+    source: e.source,
+  }));
+  await sql`INSERT INTO company_events (seq, id, org_number, country, category, type, fields_changed, before, after, source)
+    SELECT x.seq, x.id, x.org_number, x.country, x.category, x.type, ARRAY(SELECT jsonb_array_elements_text(x.fields_changed)),
+      x.before, x.after, x.source
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(seq bigint, id uuid, org_number text, country text,
+      category text, type text, fields_changed jsonb, before jsonb, after jsonb, source text)`.execute(db);
+}
+
+/** Who supplies roles and sub-units, per country (the core carries its own source). */
+const PART_SOURCE: Record<string, string> = { NO: SOURCE.brreg, FI: SOURCE.ytj, SE: SOURCE.bolagsverket };
+const partSource = (country: string) => PART_SOURCE[country] ?? country;
+
+/** `roles` events for the targets whose roles are about to be replaced (read before the write). */
+export async function roleChangeEvents(
+  db: Db,
+  country: string,
+  targets: { id: number; orgNumber: string }[],
+  changing: { id: number; roles: RoleHolder[] }[],
+): Promise<NewEvent[]> {
+  const stored = await rolesBefore(
+    db,
+    changing.map((t) => t.id),
+  );
+  const orgOf = new Map(targets.map((t) => [t.id, t.orgNumber]));
+  return changing.flatMap((t) =>
+    roleEvents({ country, orgNumber: orgOf.get(t.id)!, source: partSource(country) }, stored.get(t.id) ?? [], t.roles),
+  );
+}
+
+/** The incoming sub-units the store already holds (a unit seen for the first time raises no event). */
+export async function knownSubUnits(db: Db, country: string, units: SubUnitInput[]): Promise<Set<string>> {
+  if (!units.length) return new Set();
+  const res = await sql<{ org_number: string }>`SELECT org_number FROM sub_units
+    WHERE country = ${country} AND org_number = ANY(${units.map((u) => u.orgNumber)}::text[])`.execute(db);
+  return new Set(res.rows.map((r) => r.org_number));
+}
+
+/**
+ * One `subUnits` event per parent whose sub-units changed, naming its changed units that the store
+ * held before (a first load of the sub-unit register raises none).
+ */
+export function subUnitEvents(
+  country: string,
+  parents: string[],
+  units: SubUnitInput[],
+  known: Set<string>,
+): NewEvent[] {
+  return parents.flatMap((parent) => {
+    const changed = units.filter((u) => u.parentOrgNumber === parent && known.has(u.orgNumber)).map((u) => u.orgNumber);
+    if (!changed.length) return [];
+    const event: NewEvent = {
+      country,
+      orgNumber: parent,
+      category: 'subUnits',
+      type: 'sub_units_changed',
+      fieldsChanged: ['subUnits'],
+      before: {},
+      after: { subUnits: changed },
+      source: partSource(country),
+    };
+    return [event];
+  });
+}
+
+/** A company removed from the registry for legal reasons: its copy is purged, no values kept. */
+export function purgeEvent(country: string, orgNumber: string): NewEvent {
+  return {
+    country,
+    orgNumber,
+    category: 'deleted',
+    type: 'removed',
+    fieldsChanged: [],
+    before: {},
+    after: {},
+    source: partSource(country),
+  };
+}
