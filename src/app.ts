@@ -195,7 +195,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     for (const schema of COMPANY_SCHEMAS) app.addSchema(schema);
     const plain = app as unknown as FastifyInstance;
     registerValidation(plain);
-    registerErrorHandling(plain);
+    registerErrorHandling(plain, config);
     await registerSecurityHeaders(plain, config);
     await registerDocs(plain, config);
     registerAuth(plain, services.keyAuth);

@@ -26,6 +26,7 @@ import screeningMatch from './api/screening-match.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import mcp from './api/mcp.ts';
+import errorsPage from './errors-page.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -54,6 +55,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   screeningMatch,
   coverage,
   mcp,
+  errorsPage,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {
