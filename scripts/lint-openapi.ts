@@ -11,8 +11,8 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ncd-openapi-lint-'));
-let status = 1;
-try {
+
+async function lint(): Promise<number> {
   const config = loadConfig({
     DATA_DIR: path.join(dir, 'data'),
     DEMO_DATA: 'off',
@@ -29,8 +29,11 @@ try {
   }
   const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
   const args = [cli, 'lint', file, '--config', path.resolve('redocly.yaml'), ...process.argv.slice(2)];
-  status = spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1;
+  return spawnSync(process.execPath, args, { stdio: 'inherit' }).status ?? 1;
+}
+
+try {
+  process.exitCode = await lint();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-process.exit(status);
