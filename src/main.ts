@@ -65,6 +65,7 @@ async function main() {
     try {
       scheduler?.stop();
       await built.close();
+      app.log.info({ signal }, 'shutdown complete');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');
