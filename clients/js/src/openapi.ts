@@ -1548,7 +1548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1558,7 +1558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `project_name_taken`. See http://localhost:3000/errors */
+            /** @description Conflict: `project_name_taken`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1568,7 +1568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1578,7 +1578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `registration_limited`. See http://localhost:3000/errors */
+            /** @description Too many requests: `registration_limited`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1589,7 +1589,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1599,7 +1599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1652,7 +1652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1662,7 +1662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1676,7 +1676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `key_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `key_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1690,7 +1690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1704,7 +1704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1719,7 +1719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1733,7 +1733,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1835,7 +1835,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1845,7 +1845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1859,7 +1859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1873,7 +1873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1888,7 +1888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1902,7 +1902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1985,7 +1985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -1995,7 +1995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2005,7 +2005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `registration_limited`. See http://localhost:3000/errors */
+            /** @description Too many requests: `registration_limited`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2016,7 +2016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2026,7 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2111,7 +2111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2253,7 +2253,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2267,7 +2267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2277,7 +2277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2291,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2305,7 +2305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2320,7 +2320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2334,7 +2334,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2568,7 +2568,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2582,7 +2582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2592,7 +2592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2606,7 +2606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2620,7 +2620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2635,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2649,7 +2649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2698,7 +2698,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompanyLookup"];
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2712,7 +2712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2722,7 +2722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2736,7 +2736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `company_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2750,7 +2750,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2764,7 +2764,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2779,7 +2779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2793,7 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Bad gateway: `upstream_unavailable`. See http://localhost:3000/errors */
+            /** @description Bad gateway: `upstream_unavailable`. See /errors */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2807,7 +2807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3038,7 +3038,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`, `search_filter_required`, `invalid_cursor`, `cursor_query_mismatch`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`, `search_filter_required`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3052,7 +3052,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3062,7 +3062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3076,7 +3076,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3090,7 +3090,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3105,7 +3105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3119,7 +3119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3318,7 +3318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3332,7 +3332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3342,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3356,7 +3356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3370,7 +3370,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `cursor_depth_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3385,7 +3385,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3399,7 +3399,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3485,7 +3485,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3495,7 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3509,7 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3523,7 +3523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3538,7 +3538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3552,7 +3552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3676,7 +3676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3690,7 +3690,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3700,7 +3700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3714,7 +3714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `destination_inactive`, `destination_name_taken`. See http://localhost:3000/errors */
+            /** @description Conflict: `destination_inactive`, `destination_name_taken`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3728,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3742,7 +3742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3757,7 +3757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3771,7 +3771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3853,7 +3853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3867,7 +3867,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3877,7 +3877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3891,7 +3891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `destination_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3905,7 +3905,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3919,7 +3919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3934,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3948,7 +3948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4061,7 +4061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4075,7 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4085,7 +4085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4099,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `destination_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4113,7 +4113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4127,7 +4127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4142,7 +4142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4156,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4196,7 +4196,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4210,7 +4210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4220,7 +4220,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4234,7 +4234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `destination_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4248,7 +4248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4262,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4277,7 +4277,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4291,7 +4291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4379,7 +4379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4393,7 +4393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4403,7 +4403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4417,7 +4417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Forbidden: `push_not_allowed`. See http://localhost:3000/errors */
+            /** @description Forbidden: `push_not_allowed`. See /errors */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4431,7 +4431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `destination_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `company_not_found`, `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4445,7 +4445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `destination_inactive`. See http://localhost:3000/errors */
+            /** @description Conflict: `destination_inactive`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4459,7 +4459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4473,7 +4473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4488,7 +4488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4502,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4603,7 +4603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4617,7 +4617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4627,7 +4627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4641,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4655,7 +4655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4670,7 +4670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4684,7 +4684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4771,7 +4771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4785,7 +4785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4795,7 +4795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4809,7 +4809,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `company_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4823,7 +4823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4837,7 +4837,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4852,7 +4852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4866,7 +4866,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4945,7 +4945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4959,7 +4959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4969,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4983,7 +4983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4997,7 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5012,7 +5012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5026,7 +5026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5248,7 +5248,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5262,7 +5262,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5272,7 +5272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5286,7 +5286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5300,7 +5300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5315,7 +5315,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5329,7 +5329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5490,7 +5490,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5504,7 +5504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5514,7 +5514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5528,7 +5528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5542,7 +5542,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5557,7 +5557,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5571,7 +5571,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5659,7 +5659,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5673,7 +5673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5683,7 +5683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5697,7 +5697,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5711,7 +5711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5726,7 +5726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5740,7 +5740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5996,7 +5996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6010,7 +6010,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6020,7 +6020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6034,7 +6034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`. See http://localhost:3000/errors */
+            /** @description Not found: `company_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6048,7 +6048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6062,7 +6062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6077,7 +6077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6091,7 +6091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6364,7 +6364,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6378,7 +6378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6388,7 +6388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6402,7 +6402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6416,7 +6416,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6431,7 +6431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6445,7 +6445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6573,7 +6573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6583,7 +6583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6593,7 +6593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6702,7 +6702,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: `validation_failed`, `invalid_json`. See http://localhost:3000/errors */
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6716,7 +6716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See http://localhost:3000/errors */
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6726,7 +6726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Payment required: `trial_expired`. See http://localhost:3000/errors */
+            /** @description Payment required: `trial_expired`. See /errors */
             402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6740,7 +6740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description URI too long: `uri_too_long`. See http://localhost:3000/errors */
+            /** @description URI too long: `uri_too_long`. See /errors */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6754,7 +6754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unsupported media type: `unsupported_media_type`. See http://localhost:3000/errors */
+            /** @description Unsupported media type: `unsupported_media_type`. See /errors */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6768,7 +6768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See http://localhost:3000/errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6783,7 +6783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Internal server error: `internal_error`, `query_failed`. See http://localhost:3000/errors */
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6797,7 +6797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Service unavailable: `service_unavailable`. See http://localhost:3000/errors */
+            /** @description Service unavailable: `service_unavailable`. See /errors */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -54,7 +54,7 @@ export async function registerDocs(app: FastifyInstance, config: Config) {
     },
     transformObject: (documentObject) => {
       const { openapiObject } = documentObject as { openapiObject: Record<string, unknown> };
-      return applyDocumentConventions(openapiObject, config.baseUrl) as typeof openapiObject;
+      return applyDocumentConventions(openapiObject) as typeof openapiObject;
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
   });

@@ -107,7 +107,7 @@ function errorResponse(baseUrl: string, status: number, path: string, secured: b
   const list = codes.map((d) => `\`${d.code}\``).join(', ');
   return {
     ...response,
-    description: `${STATUS_TEXT[status] ?? 'Error'}: ${list || 'see the errors page'}. See ${baseUrl}/errors`,
+    description: `${STATUS_TEXT[status] ?? 'Error'}: ${list || 'see the errors page'}. See /errors`,
     content: {
       'application/json': {
         schema: ERROR_REF,
@@ -131,8 +131,11 @@ function withHeaders(response: Json, status: number, secured: boolean): Json {
   return { ...response, headers };
 }
 
-/** transformObject: the document-wide conventions above. */
-export function applyDocumentConventions(doc: Json, baseUrl: string): Json {
+/**
+ * transformObject: the document-wide conventions above. Examples use the default base URL, so
+ * the document (and the client types generated from it) do not depend on where it was built.
+ */
+export function applyDocumentConventions(doc: Json, baseUrl = 'http://localhost:3000'): Json {
   const components: Json = { ...(doc.components ?? {}), headers: { ...(doc.components?.headers ?? {}), ...HEADERS } };
   const errorBody = components.schemas?.ErrorBody;
   if (errorBody) {
