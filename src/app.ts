@@ -65,7 +65,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Opens the store, migrates it and loads reference data: everything but HTTP. */
 export async function buildContext(config: Config, overrides: AppOverrides = {}): Promise<AppContext> {
-  const log = overrides.logger ?? createLogger(config.logLevel);
+  const log = overrides.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
   const store: Store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -196,7 +196,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     for (const schema of COMPANY_SCHEMAS) app.addSchema(schema);
     const plain = app as unknown as FastifyInstance;
     registerValidation(plain);
-    registerErrorHandling(plain);
+    registerErrorHandling(plain, config);
     await registerSecurityHeaders(plain, config);
     await registerDocs(plain, config);
     registerAuth(plain, services.keyAuth, services.oauth, config);

@@ -44,6 +44,8 @@ export interface Config {
   allowPrivateDestinations: boolean;
   trialDays: number;
   logLevel: string;
+  /** json, or pretty (pino-pretty): LOG_FORMAT, default pretty when stdout is a terminal. */
+  logFormat: 'json' | 'pretty';
   nodeEnv: string | undefined;
   upgradeUrl: string;
   /** Per-statement timeout on request paths, in ms. */
@@ -195,6 +197,10 @@ function syncCron(env: Env): Record<string, string> {
 }
 
 /** Reads SECRET_KEY, or the one generated earlier into DATA_DIR, or generates it (file mode 0600). */
+/** `auto`: readable lines for a person at a terminal, JSON for log collectors and files. */
+const logFormat = (given: 'auto' | 'json' | 'pretty') =>
+  given === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : given;
+
 function secretKey(env: Env, dataDir: string): string {
   const given = str(env, 'SECRET_KEY');
   if (given !== undefined) {
@@ -331,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateDestinations: bool(env, 'ALLOW_PRIVATE_DESTINATIONS', false),
     trialDays: int(env, 'TRIAL_DAYS', 0, 0, 36500),
     logLevel,
+    logFormat: logFormat(oneOf(env, 'LOG_FORMAT', 'auto', ['auto', 'json', 'pretty'] as const)),
     nodeEnv: str(env, 'NODE_ENV'),
     upgradeUrl: `${baseUrl}/activate`,
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 30000, 100, 3600000),

@@ -7,6 +7,7 @@ export const ERROR_CATALOGUE = {
   search_filter_required: { status: 400, message: 'Your tier requires at least one search filter' },
   invalid_cursor: { status: 400, message: 'Invalid cursor' },
   cursor_query_mismatch: { status: 400, message: 'The cursor belongs to a different query' },
+  bad_request: { status: 400, message: 'Bad request' },
   missing_api_key: { status: 401, message: 'Missing API key' },
   invalid_api_key: { status: 401, message: 'Invalid API key' },
   trial_expired: { status: 402, message: 'Trial expired' },

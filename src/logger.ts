@@ -4,6 +4,7 @@
 // wherever it sits in a log line (a key pasted into a search box, a custom header echoed in an
 // error, a misnamed query parameter), because a name list can never be complete.
 import pino, { type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { keyShaped } from './domain/api-key.ts';
 
 /** Query or form parameters whose value is a secret whatever its shape. */
@@ -17,7 +18,20 @@ export function redactText(text: string): string {
   return text.replace(SECRET_PARAM, `$1${REDACTED}`).replace(KEY_SHAPE, REDACTED);
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/**
+ * `pretty`: pino-pretty's readable lines (colour on a terminal), written synchronously so the
+ * last lines before exit are not lost. The redaction hooks run before either format.
+ */
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  format: 'json' | 'pretty' = 'json',
+): Logger {
+  const target =
+    destination ??
+    (format === 'pretty'
+      ? pinoPretty({ sync: true, colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l' })
+      : undefined);
   return pino(
     {
       level,
@@ -46,6 +60,6 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         streamWrite: redactText,
       },
     },
-    destination,
+    target,
   );
 }

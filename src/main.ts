@@ -67,6 +67,7 @@ async function main() {
       scheduler?.stop();
       delivery.stop();
       await built.close();
+      app.log.info({ signal }, 'shutdown complete');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');

@@ -189,8 +189,13 @@ export function usage(sources: string[]): string {
                                               0 = unlimited, "default" = back to the tier's value
   ncd keys list [--project NAME] [--all]      keys: prefix, project, tier, state, requests
   ncd keys deactivate <keyPrefix>             a key stops working (its project stays)
-sources: ${sources.join(', ')}`;
+
+On a terminal results are tables; --json prints JSON (as when stdout is a pipe or file).
+ncd <command> --help tells more about one command.${sourcesLine(sources)}`;
 }
+
+/** The job names for the help, or nothing when none are known (no empty "sources:" line). */
+const sourcesLine = (sources: string[]) => (sources.length ? `\nsources: ${sources.join(', ')}` : '');
 
 /** The command that argv names (longest match: `jobs run` before `jobs`), and the rest of argv. */
 function find(argv: string[]): { spec?: CommandSpec; rest: string[] } {
@@ -207,7 +212,7 @@ const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('
  */
 export function commandHelp(words: string[], sources: string[]): string | undefined {
   const { spec } = find(words);
-  if (spec) return spec === SYNC ? `${spec.help}\n\nsources: ${sources.join(', ')}` : spec.help;
+  if (spec) return spec === SYNC ? `${spec.help}\n${sourcesLine(sources)}` : spec.help;
   if (words[0] === 'serve') return SERVE_HELP;
   return words[0] === 'keys' ? KEYS_HELP : undefined;
 }

@@ -2,13 +2,15 @@
 // server mode (DATABASE_URL) it opens the database itself. In embedded mode, when a running
 // server holds the DATA_DIR lock, the command is handed to that server over its operator
 // endpoint and its progress is shown; otherwise it opens DATA_DIR itself.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import type { OperatorCommand } from '../ops/command.ts';
 import { UsageError } from '../ops/usage-error.ts';
 import { readLiveLock } from '../store/data-dir-lock.ts';
 import { commandHelp, parseCommand, UnknownCommandError, usage } from './commands.ts';
 import { handOff } from './hand-off.ts';
-import { print } from './output.ts';
+import { print, takeJsonFlag } from './output.ts';
 
 // The server's modules load only for the commands that need them: `ncd enrich` is a plain API
 // client and starts in a fraction of the time without them.
@@ -28,11 +30,35 @@ async function sources(): Promise<string[]> {
   return Object.keys((await import('../jobs/registry.ts')).JOBS);
 }
 
+/** Which store a command opened, for the operator to see (no credentials: host, port, database). */
+function storeName(config: Config): string {
+  if (!config.databaseUrl) return `embedded database in ${config.dataDir}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    return `PostgreSQL ${url.host}${url.pathname}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+/**
+ * Key and job commands act on an existing store: in embedded mode they refuse a DATA_DIR that
+ * holds no database rather than create an empty one (a typo in DATA_DIR, or run from the wrong
+ * directory). Read before loadConfig, which would write a new secret.key there.
+ */
+function missingStore(command: OperatorCommand): string | undefined {
+  if (command.command === 'sync' || process.env.DATABASE_URL) return undefined;
+  const dataDir = path.resolve(process.env.DATA_DIR || './data');
+  if (existsSync(path.join(dataDir, 'pglite'))) return undefined;
+  return `No database in ${dataDir} (DATA_DIR). Run ncd from the server's directory, set DATA_DIR to its data directory, or set DATABASE_URL; npm start creates a new one.`;
+}
+
 async function runLocally(config: Config, command: OperatorCommand): Promise<number> {
   const { buildContext, closeContext, createLogger, createServices, runOperatorCommand } = await serverModules();
   const ctx = await buildContext(config, {
     logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
   });
+  console.error(`store: ${storeName(config)}`);
   try {
     const result = await runOperatorCommand(ctx, createServices(ctx), command, (m) => console.error(m));
     print(result);
@@ -44,7 +70,9 @@ async function runLocally(config: Config, command: OperatorCommand): Promise<num
   }
 }
 
-export async function cli(argv: string[]): Promise<number> {
+export async function cli(given: string[]): Promise<number> {
+  // `--json` belongs to the operator commands; enrich has its own options.
+  const argv = given[0] === 'enrich' ? given : takeJsonFlag(given);
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     if (argv[1] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(['--help']);
     const names = await sources();
@@ -72,6 +100,20 @@ export async function cli(argv: string[]): Promise<number> {
   if (command === 'help') {
     print(commandHelp(argv, await sources()));
     return 0;
+  }
+  if (command.command === 'sync' || command.command === 'jobs run') {
+    // Checked before anything opens, so a typo creates no data directory.
+    const names = await sources();
+    const name = command.command === 'sync' ? command.source : command.name;
+    if (!names.includes(name)) {
+      console.error(`Unknown ${command.command === 'sync' ? 'source' : 'job'} "${name}" (known: ${names.join(', ')})`);
+      return 1;
+    }
+  }
+  const missing = missingStore(command);
+  if (missing) {
+    console.error(missing);
+    return 1;
   }
   const config = loadConfig();
   if (!config.databaseUrl) {

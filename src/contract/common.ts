@@ -10,6 +10,9 @@ export const ErrorBody = Type.Object(
     requestId: Type.Optional(Type.String()),
     upgradeUrl: Type.Optional(Type.String()),
     retryAfter: Type.Optional(Type.Integer()),
+    docs: Type.Optional(
+      Type.String({ format: 'uri', description: "This code's entry on the errors page: meaning and what to do" }),
+    ),
   },
   {
     $id: 'ErrorBody',

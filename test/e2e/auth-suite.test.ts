@@ -19,6 +19,7 @@ const INTERNAL: { methods: string[]; url: RegExp; why: string }[] = [
   { methods: ['GET'], url: /^\/$/, why: 'landing page (HTML): what this server is, how to get a key' },
   { methods: ['GET'], url: /^\/openapi\.json$/, why: 'the document itself' },
   { methods: ['GET', 'HEAD'], url: /^\/docs(\/.*)?$/, why: 'Swagger UI and its assets' },
+  { methods: ['GET'], url: /^\/errors$/, why: 'errors page (HTML): every error code, linked from error bodies' },
   { methods: ['GET'], url: /^\/setup(\/assets\/[\w.-]+)?$/, why: 'setup page for a new key (HTML) and its assets' },
   { methods: ['POST'], url: /^\/internal\/operator$/, why: 'ncd hand-off to a running server; token from DATA_DIR' },
   { methods: ['GET', 'DELETE'], url: /^\/api\/mcp$/, why: 'MCP transport methods a stateless server refuses (405)' },

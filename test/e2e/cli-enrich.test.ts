@@ -209,7 +209,9 @@ describe('ncd enrich', () => {
       'enrichStatus',
     ]);
     expect(rows.map((r) => r.slice(0, 3))).toEqual(inputRows);
-    for (const i of INVALID_AT.keys()) expect(rows[i].slice(3)).toEqual(['', '', '', '', '', 'invalid']);
+    // A blank number cell is reported as empty, one that cannot be a number as invalid.
+    for (const [i, org] of INVALID_AT)
+      expect(rows[i].slice(3)).toEqual(['', '', '', '', '', org === '' ? 'empty' : 'invalid']);
     for (const i of UNKNOWN_AT) expect(rows[i].slice(3)).toEqual(['', '', '', '', '', 'not_found']);
 
     // The server saw every valid number exactly once across both runs (the held call never reached it).
@@ -277,6 +279,58 @@ describe('ncd enrich', () => {
     expect(['true', 'false']).toContain(rows[0][3]);
     expect(r.stdout).toMatch(/found\s+2/);
   }, 120_000);
+
+  it('writes an Excel CSV with --excel: BOM, ";" and CRLF, Æ/Ø/Å intact; --delimiter sets the delimiter', async () => {
+    const nordic = path.join(dir, 'nordic.csv');
+    writeFileSync(
+      nordic,
+      stringify([
+        ['orgnr', 'sted'],
+        [orgNumberFor(7), 'Ærøy Øst, Å'],
+        ['', 'tom'],
+      ]),
+    );
+    const excel = path.join(dir, 'nordic-excel.csv');
+    const r = await runProcess(
+      [CLI, 'enrich', nordic, '--column', 'orgnr', '--out', excel, '--url', server.url, '--excel', '--fields', 'name'],
+      { NCD_API_KEY: apiKey },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const bytes = readFileSync(excel);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8').slice(1);
+    expect(text.split('\r\n')[0]).toBe('orgnr;sted;name;enrichStatus');
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+    const rows = parse(bytes, { bom: true, delimiter: ';' }) as string[][];
+    expect(rows[1].slice(0, 2)).toEqual([orgNumberFor(7), 'Ærøy Øst, Å']);
+    expect(rows[1][3]).toBe('found');
+    expect(rows[2]).toEqual(['', 'tom', '', 'empty']);
+    expect(r.stdout).toMatch(/empty\s+1/);
+
+    // By default the output keeps the input's BOM and delimiter; --delimiter overrides it.
+    const semi = path.join(dir, 'semi.csv');
+    writeFileSync(semi, '\uFEFForgnr;sted\n' + `${orgNumberFor(8)};Tromsø\n`);
+    const kept = path.join(dir, 'semi-out.csv');
+    const tabbed = path.join(dir, 'semi-tab.csv');
+    const args = (out: string, extra: string[] = []) => [
+      CLI,
+      'enrich',
+      semi,
+      '--column',
+      'orgnr',
+      '--out',
+      out,
+      '--url',
+      server.url,
+      '--fields',
+      'name',
+      ...extra,
+    ];
+    expect((await runProcess(args(kept), { NCD_API_KEY: apiKey })).code).toBe(0);
+    expect(readFileSync(kept, 'utf8')).toMatch(/^\uFEFForgnr;sted;name;enrichStatus\n/);
+    expect((await runProcess(args(tabbed, ['--delimiter', 'tab']), { NCD_API_KEY: apiKey })).code).toBe(0);
+    expect(readFileSync(tabbed, 'utf8')).toMatch(/^\uFEFForgnr\tsted\tname\tenrichStatus\n\d{9}\tTromsø\t/);
+  }, 240_000);
 
   it('stops on a bad key with a clear message that says how to continue', async () => {
     const out = path.join(dir, 'badkey.csv');

@@ -1,6 +1,8 @@
 // Error bodies: always the JSON error format (error, code, requestId), never a stack trace,
 // SQL or internal message — for every kind of refusal the server gives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '../../src/errors.ts';
+import { ERROR_DOCS } from '../../src/error-docs.ts';
 import { http, type JsonResponse } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -29,6 +31,8 @@ function expectCleanError(r: JsonResponse, status: number, code?: string) {
     code: code ?? expect.any(String),
     requestId: expect.any(String),
   });
+  // Each body links to its code's row on the errors page, on the server that answered.
+  expect(r.body.docs).toBe(`${server.url}/errors#${r.body.code}`);
   expect(r.body).not.toHaveProperty('stack');
   expect(r.body).not.toHaveProperty('statusCode');
   const text = JSON.stringify(r.body);
@@ -115,5 +119,25 @@ describe('error bodies', () => {
     });
     expectCleanError(b, 400, 'validation_failed');
     expect(b.body.details).toContainEqual({ path: 'body.projectName', message: expect.stringMatching(/NUL/) });
+  });
+});
+
+describe('the errors page', () => {
+  it('lists every code of the catalogue with its status, meaning and what to do', async () => {
+    const res = await fetch(`${server.url}/errors`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    for (const [code, { status }] of Object.entries(ERROR_CATALOGUE)) {
+      const row = new RegExp(`<tr id="${code}">.*?</tr>`, 's').exec(html)?.[0] ?? '';
+      expect(row, code).toContain(`<td>${status}</td>`);
+      expect(row.split('<td>').length, code).toBe(5);
+    }
+    expect(html).toContain('href="' + server.url + '/docs"');
+  });
+
+  it('has written documentation for every code (a code added without it falls back to its message)', () => {
+    const undocumented = Object.keys(ERROR_CATALOGUE).filter((code) => !(code in ERROR_DOCS));
+    expect(undocumented).toEqual([]);
   });
 });

@@ -143,6 +143,70 @@ describe('OpenAPI', () => {
     expect(checked).toBeGreaterThan(operations().length);
   });
 
+  it('names every operation with a unique camelCase operationId, derived centrally', () => {
+    const ids = operations().map(({ op }) => op.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]*$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/api/companies/{orgNumber}'].get.operationId).toBe('getCompaniesByOrgNumber');
+    expect(doc.paths['/api/keys/register'].post.operationId).toBe('postKeysRegister');
+  });
+
+  it('states security on every operation: the bearer key, or [] on the public ones', () => {
+    const problems: string[] = [];
+    for (const { id, op } of operations()) {
+      if (!Array.isArray(op.security)) problems.push(`${id}: no security`);
+      else if (op.security.length && !op.security.every((r: object) => 'bearer' in r || 'oauth2' in r))
+        problems.push(`${id}: unknown scheme`);
+    }
+    expect(problems).toEqual([]);
+    expect(doc.paths['/api/health'].get.security).toEqual([]);
+    expect(doc.paths['/api/keys/register'].post.security).toEqual([]);
+    expect(doc.paths['/api/municipalities'].get.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('documents the response headers, a 4xx and per-status errors with an example per code', () => {
+    const codes = doc.components.schemas.ErrorBody.properties.code.enum;
+    expect(codes).toEqual(expect.arrayContaining(['validation_failed', 'missing_api_key', 'rate_limited']));
+    for (const name of ['XRequestId', 'RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset', 'RetryAfter'])
+      expect(doc.components.headers[name]).toBeDefined();
+    const problems: string[] = [];
+    for (const { id, op } of operations()) {
+      const secured = op.security.length > 0;
+      if (!Object.keys(op.responses).some((s) => /^4/.test(s))) problems.push(`${id}: no 4xx`);
+      for (const [status, r] of Object.entries<any>(op.responses)) {
+        if (!r.headers?.['X-Request-Id']) problems.push(`${id} ${status}: no X-Request-Id`);
+        if (secured && status !== '401' && !r.headers?.['RateLimit-Remaining'])
+          problems.push(`${id} ${status}: no RateLimit-*`);
+        if ((status === '429' || status === '503') && !r.headers?.['Retry-After'])
+          problems.push(`${id} ${status}: no Retry-After`);
+        const media = r.content?.['application/json'];
+        if (Number(status) >= 400 && media?.schema?.$ref === '#/components/schemas/ErrorBody') {
+          const examples = Object.values<any>(media.examples ?? {});
+          if (!examples.length) problems.push(`${id} ${status}: no examples`);
+          for (const ex of examples) {
+            if (!codes.includes(ex.value.code)) problems.push(`${id} ${status}: unknown code ${ex.value.code}`);
+            if (!r.description.includes(ex.value.code)) problems.push(`${id} ${status}: description lacks a code`);
+            if (!String(ex.value.docs).endsWith(`/errors#${ex.value.code}`)) problems.push(`${id} ${status}: docs`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Realistic per status: a lookup's 404 is a missing company, its 401s are the key's.
+    const lookup = doc.paths['/api/companies/{orgNumber}'].get.responses;
+    expect(Object.keys(lookup['404'].content['application/json'].examples)).toEqual(['company_not_found']);
+    expect(Object.keys(lookup['401'].content['application/json'].examples)).toEqual([
+      'missing_api_key',
+      'invalid_api_key',
+    ]);
+    expect(lookup['400'].content['application/json'].examples.validation_failed.value.details).toHaveLength(1);
+  });
+
+  it('carries a licence and the server it was fetched from', () => {
+    expect(doc.info.license).toMatchObject({ name: 'MIT' });
+    expect(doc.servers).toEqual([{ url: server.url, description: 'This server' }]);
+  });
+
   it('serves the interactive reference at /docs', async () => {
     const res = await fetch(`${server.url}/docs`, { redirect: 'follow' });
     expect(res.status).toBe(200);

@@ -15,135 +15,7 @@ export interface paths {
          * Register a free-tier API key
          * @description At most 3 registrations (shared with access requests) per client IP per hour. The raw key is returned once.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "projectName": "Acme CRM sync",
-                     *       "email": "dev@acme.example",
-                     *       "description": "Nightly enrichment of our customer list"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description Unique among active keys (case-insensitive) */
-                        projectName: string;
-                        /**
-                         * Format: email
-                         * @description Receives the setup link
-                         */
-                        email: string;
-                        description?: string;
-                        /** @description Honeypot: leave empty */
-                        website?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Returned when the honeypot field is filled: no key is created. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "raw": "ncd_EXAMPLEkeyShownOnceNeverStoredInClear0",
-                         *       "keyPrefix": "ncd_EXAMPLEk",
-                         *       "projectName": "Acme CRM sync",
-                         *       "tier": "free",
-                         *       "setupUrl": "http://localhost:3000/setup?key=ncd_EXAMPLEkeyShownOnceNeverStoredInClear0",
-                         *       "limits": {
-                         *         "rateLimitPerMinute": 20,
-                         *         "dailyLimit": 500,
-                         *         "monthlyLimit": 5000,
-                         *         "maxPageSize": 20
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @description The API key. Shown once; only a keyed hash is stored. */
-                            raw: string;
-                            keyPrefix: string;
-                            projectName: string;
-                            tier: string;
-                            setupUrl: string;
-                            /**
-                             * @example {
-                             *       "rateLimitPerMinute": 20,
-                             *       "dailyLimit": 500,
-                             *       "monthlyLimit": 5000,
-                             *       "maxPageSize": 20
-                             *     }
-                             */
-                            limits: {
-                                /** @description Requests per minute; null = unlimited */
-                                rateLimitPerMinute: number | null;
-                                /** @description Requests per UTC day; null = unlimited */
-                                dailyLimit: number | null;
-                                /** @description Requests per UTC month; null = unlimited */
-                                monthlyLimit: number | null;
-                                /** @description Largest page a list endpoint returns */
-                                maxPageSize: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postKeysRegister"];
         delete?: never;
         options?: never;
         head?: never;
@@ -163,88 +35,7 @@ export interface paths {
          * Rotate the presented API key
          * @description Deactivates the presented key at once and issues a new one with the same tier, limits and usage counters. Not counted against quotas.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "raw": "ncd_EXAMPLEreplacementKeyShownOnce00000000",
-                         *       "keyPrefix": "ncd_EXAMPLEr",
-                         *       "projectName": "Acme CRM sync",
-                         *       "tier": "free",
-                         *       "rotatedFrom": "ncd_EXAMPLEk"
-                         *     }
-                         */
-                        "application/json": {
-                            /** @description The new API key, shown once */
-                            raw: string;
-                            keyPrefix: string;
-                            projectName: string;
-                            tier: string;
-                            /** @description keyPrefix of the key that was deactivated */
-                            rotatedFrom: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postKeysRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -259,124 +50,7 @@ export interface paths {
             cookie?: never;
         };
         /** Usage and limits of the presented key */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "projectName": "Acme CRM sync",
-                         *       "tier": "free",
-                         *       "keyPrefix": "ncd_EXAMPLEk",
-                         *       "limits": {
-                         *         "rateLimitPerMinute": 20,
-                         *         "dailyLimit": 500,
-                         *         "monthlyLimit": 5000,
-                         *         "maxPageSize": 20,
-                         *         "canPush": false,
-                         *         "requireFilterOnSearch": true
-                         *       },
-                         *       "usage": {
-                         *         "today": 42,
-                         *         "thisMonth": 1210,
-                         *         "total": 8634,
-                         *         "dailyRemaining": 458,
-                         *         "monthlyRemaining": 3790
-                         *       },
-                         *       "resets": {
-                         *         "daily": "2026-04-21T00:00:00.000Z",
-                         *         "monthly": "2026-05-01T00:00:00.000Z"
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            projectName: string;
-                            tier: string;
-                            keyPrefix: string;
-                            limits: {
-                                /** @description Requests per minute; null = unlimited */
-                                rateLimitPerMinute: number | null;
-                                /** @description Requests per UTC day; null = unlimited */
-                                dailyLimit: number | null;
-                                /** @description Requests per UTC month; null = unlimited */
-                                monthlyLimit: number | null;
-                                maxPageSize: number;
-                                canPush: boolean;
-                                requireFilterOnSearch: boolean;
-                            };
-                            usage: {
-                                today: number;
-                                thisMonth: number;
-                                total: number;
-                                /** @description null when unlimited */
-                                dailyRemaining: number | null;
-                                /** @description null when unlimited */
-                                monthlyRemaining: number | null;
-                            };
-                            resets: {
-                                /**
-                                 * Format: date-time
-                                 * @description Next UTC midnight
-                                 */
-                                daily: string;
-                                /**
-                                 * Format: date-time
-                                 * @description First of next month, UTC
-                                 */
-                                monthly: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getKeysUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -395,99 +69,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Request access to a higher tier */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "projectName": "Acme CRM sync",
-                     *       "email": "dev@acme.example",
-                     *       "organisation": "Acme AS",
-                     *       "requestedTier": "pro",
-                     *       "message": "We enrich about 40 000 customers a month and push them to our CRM."
-                     *     }
-                     */
-                    "application/json": {
-                        projectName: string;
-                        /** Format: email */
-                        email: string;
-                        organisation?: string;
-                        /** @enum {string} */
-                        requestedTier: "pro" | "enterprise";
-                        message?: string;
-                        /** @description Honeypot: leave empty */
-                        website?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "17",
-                         *       "status": "pending",
-                         *       "createdAt": "2026-04-20T12:34:56.000Z"
-                         *     }
-                         */
-                        "application/json": {
-                            id: string;
-                            status: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postAccessRequests"];
         delete?: never;
         options?: never;
         head?: never;
@@ -505,183 +87,7 @@ export interface paths {
          * Health probe
          * @description No key, no rate limit. With `X-Sync-Secret` equal to SYNC_SECRET the diagnostic shape is returned; any other value is ignored.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "x-sync-secret"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description "ok", or "error" with status 503 */
-                            status: string;
-                            /** Format: date-time */
-                            timestamp?: string;
-                            database?: string;
-                            engine?: string;
-                            records?: {
-                                companies: number;
-                                financials: number;
-                                roles: number;
-                                inspections: number;
-                                licenses: number;
-                                procurementNotices: number;
-                            };
-                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
-                            dataSources?: {
-                                [key: string]: {
-                                    /** @description End (or start, while running) of the latest run; null = never synced */
-                                    lastSync: string | null;
-                                    /** @description ok | error | running | never */
-                                    status: string;
-                                    recordsProcessed: number;
-                                    lastSuccess: string | null;
-                                    /** @description Short reason when the latest run failed */
-                                    message?: string | null;
-                                };
-                            };
-                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
-                            upstreams?: {
-                                host: string;
-                                /** @enum {string} */
-                                breaker: "closed" | "open" | "half-open";
-                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
-                                ratePerSecond: number;
-                                /** @description Requests answered at once by the open breaker since start */
-                                shortCircuited: number;
-                                /** @description Requests refused for want of the shared budget since start */
-                                throttled: number;
-                                /** @description Failures in the breaker's rolling window */
-                                failures: number;
-                            }[];
-                            liveFetch?: {
-                                negativeCacheHours: number;
-                                /** @description Numbers currently answered 404 without asking brreg */
-                                rememberedNotFound: number;
-                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
-                                dailyBudgets: {
-                                    [key: string]: number | null;
-                                };
-                            };
-                            /** @description This process's cache of serialised company records (README "Record cache") */
-                            recordCache?: {
-                                entries: number;
-                                /** @description Estimated memory of the cached bodies */
-                                bytes: number;
-                                /** @description RECORD_CACHE_ENTRIES (0: off) */
-                                maxEntries: number;
-                                /** @description RECORD_CACHE_MB in bytes */
-                                maxBytes: number;
-                                hits: number;
-                                misses: number;
-                                /** @description hits / (hits + misses) since start */
-                                hitRate: number;
-                                /** @description Least recently used records dropped for room */
-                                capacityEvictions: number;
-                                /** @description Cached records dropped because they changed */
-                                invalidations: number;
-                                /** @description Lookups not served from the cache while it was not known fresh */
-                                bypassed: number;
-                                /** @description The last change poll began within 1 s: the cache serves */
-                                following: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description "ok", or "error" with status 503 */
-                            status: string;
-                            /** Format: date-time */
-                            timestamp?: string;
-                            database?: string;
-                            engine?: string;
-                            records?: {
-                                companies: number;
-                                financials: number;
-                                roles: number;
-                                inspections: number;
-                                licenses: number;
-                                procurementNotices: number;
-                            };
-                            /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
-                            dataSources?: {
-                                [key: string]: {
-                                    /** @description End (or start, while running) of the latest run; null = never synced */
-                                    lastSync: string | null;
-                                    /** @description ok | error | running | never */
-                                    status: string;
-                                    recordsProcessed: number;
-                                    lastSuccess: string | null;
-                                    /** @description Short reason when the latest run failed */
-                                    message?: string | null;
-                                };
-                            };
-                            /** @description Protection of the registries behind live fetches (README "Upstream protection") */
-                            upstreams?: {
-                                host: string;
-                                /** @enum {string} */
-                                breaker: "closed" | "open" | "half-open";
-                                /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
-                                ratePerSecond: number;
-                                /** @description Requests answered at once by the open breaker since start */
-                                shortCircuited: number;
-                                /** @description Requests refused for want of the shared budget since start */
-                                throttled: number;
-                                /** @description Failures in the breaker's rolling window */
-                                failures: number;
-                            }[];
-                            liveFetch?: {
-                                negativeCacheHours: number;
-                                /** @description Numbers currently answered 404 without asking brreg */
-                                rememberedNotFound: number;
-                                /** @description Upstream requests per key and UTC day by tier; null is unlimited */
-                                dailyBudgets: {
-                                    [key: string]: number | null;
-                                };
-                            };
-                            /** @description This process's cache of serialised company records (README "Record cache") */
-                            recordCache?: {
-                                entries: number;
-                                /** @description Estimated memory of the cached bodies */
-                                bytes: number;
-                                /** @description RECORD_CACHE_ENTRIES (0: off) */
-                                maxEntries: number;
-                                /** @description RECORD_CACHE_MB in bytes */
-                                maxBytes: number;
-                                hits: number;
-                                misses: number;
-                                /** @description hits / (hits + misses) since start */
-                                hitRate: number;
-                                /** @description Least recently used records dropped for room */
-                                capacityEvictions: number;
-                                /** @description Cached records dropped because they changed */
-                                invalidations: number;
-                                /** @description Lookups not served from the cache while it was not known fresh */
-                                bypassed: number;
-                                /** @description The last change poll began within 1 s: the cache serves */
-                                following: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -698,120 +104,7 @@ export interface paths {
             cookie?: never;
         };
         /** Municipalities grouped by county */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description County code, zero-padded: two digits (e.g. 03); a Danish region has four (e.g. 1084)
-                     * @example 03
-                     */
-                    county?: string;
-                    /** @description NO (default), SE, FI or DK */
-                    country?: "NO" | "SE" | "FI" | "DK";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "countyCode": "03",
-                         *           "countyName": "Oslo",
-                         *           "municipalities": [
-                         *             {
-                         *               "code": "0301",
-                         *               "name": "Oslo"
-                         *             }
-                         *           ]
-                         *         },
-                         *         {
-                         *           "countyCode": "11",
-                         *           "countyName": "Rogaland",
-                         *           "municipalities": [
-                         *             {
-                         *               "code": "1103",
-                         *               "name": "Stavanger"
-                         *             },
-                         *             {
-                         *               "code": "1108",
-                         *               "name": "Sandnes"
-                         *             }
-                         *           ]
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                /** @description NO/SE/FI 2 digits, DK 4 (1081–1085) */
-                                countyCode: string;
-                                countyName: string;
-                                municipalities: {
-                                    /** @description NO/SE 4 digits, FI/DK 3 */
-                                    code: string;
-                                    name: string;
-                                }[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getMunicipalities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -833,265 +126,7 @@ export interface paths {
          * Full records for up to 100 companies
          * @description Norwegian misses are fetched live (at most 10 upstream requests in flight per call). Finnish and Swedish misses are not fetched. Numbers the registry could not answer for are listed in `unavailable`; the rest is answered. Duplicates are answered once.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description Exactly one of orgNumbers or pairs */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 9-digit Norwegian numbers */
-                        orgNumbers?: string[];
-                        /** @description Each country in its own format: NO 9 digits, FI NNNNNNN-N, SE 10 digits */
-                        pairs?: {
-                            orgNumber: string;
-                            /**
-                             * @default NO
-                             * @enum {string}
-                             */
-                            country?: "NO" | "FI" | "SE";
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "1042",
-                         *           "orgNumber": "923609016",
-                         *           "country": "NO",
-                         *           "name": "EQUINOR ASA",
-                         *           "orgFormCode": "ASA",
-                         *           "orgFormDescription": "Allmennaksjeselskap",
-                         *           "naceCode1": "06.100",
-                         *           "naceDescription1": "Utvinning av råolje",
-                         *           "naceCode2": null,
-                         *           "naceDescription2": null,
-                         *           "naceCode3": null,
-                         *           "naceDescription3": null,
-                         *           "sectorCode": "1120",
-                         *           "employeeCount": 21408,
-                         *           "hasRegisteredEmployees": true,
-                         *           "businessAddressStreet": "Forusbeen 50",
-                         *           "businessAddressPostalCode": "4035",
-                         *           "businessAddressCity": "STAVANGER",
-                         *           "businessAddressMunicipality": "STAVANGER",
-                         *           "businessAddressMuniNo": "1103",
-                         *           "businessAddressCountryCode": "NO",
-                         *           "postalAddressStreet": "Postboks 8500 Forus",
-                         *           "postalAddressPostalCode": "4035",
-                         *           "postalAddressCity": "STAVANGER",
-                         *           "postalAddressMunicipality": "STAVANGER",
-                         *           "postalAddressMuniNo": "1103",
-                         *           "postalAddressCountryCode": "NO",
-                         *           "website": "www.equinor.com",
-                         *           "phone": "51 99 00 00",
-                         *           "parentOrgNumber": null,
-                         *           "isInGroup": true,
-                         *           "foundingDate": "1972-09-18",
-                         *           "registrationDate": "1995-03-12",
-                         *           "registeredInVat": true,
-                         *           "registeredInBiz": true,
-                         *           "isBankrupt": false,
-                         *           "isBeingDissolved": false,
-                         *           "isInForcedDissolution": false,
-                         *           "isDeleted": false,
-                         *           "deletedDate": null,
-                         *           "status": "active",
-                         *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
-                         *           "lastSubmittedAccountsYear": "2024",
-                         *           "primaryDomain": "equinor.com",
-                         *           "enrichedDomains": [
-                         *             "equinor.com"
-                         *           ],
-                         *           "linkedinHandle": "equinor",
-                         *           "facebookHandle": "Equinor",
-                         *           "instagramHandle": "equinor",
-                         *           "twitterHandle": "Equinor",
-                         *           "technologies": [
-                         *             {
-                         *               "name": "Adobe Experience Manager",
-                         *               "category": "CMS",
-                         *               "confidence": 0.9
-                         *             }
-                         *           ],
-                         *           "hasAnyAdPixel": true,
-                         *           "majorityOwner": {
-                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *             "orgNumber": "912660680",
-                         *             "ownershipPct": 67,
-                         *             "year": 2024
-                         *           },
-                         *           "largestShareholder": {
-                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *             "orgNumber": "912660680",
-                         *             "ownershipPct": 67,
-                         *             "year": 2024
-                         *           },
-                         *           "createdAt": "2026-01-05T03:12:44.000Z",
-                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *           "financials": [
-                         *             {
-                         *               "orgNumber": "923609016",
-                         *               "regnskapstype": "SELSKAP",
-                         *               "periodFrom": "2024-01-01",
-                         *               "periodTo": "2024-12-31",
-                         *               "currency": "USD",
-                         *               "revenue": 72543000000,
-                         *               "operatingProfit": 13001000000,
-                         *               "netResult": 8141000000,
-                         *               "equity": 41090000000,
-                         *               "totalAssets": 109150000000,
-                         *               "totalLiabilities": 68060000000,
-                         *               "profitMargin": 11.22,
-                         *               "operatingMargin": 17.92,
-                         *               "returnOnEquity": 19.81,
-                         *               "equityRatio": 37.65,
-                         *               "revenueGrowthYoY": -8.4
-                         *             }
-                         *           ],
-                         *           "roles": [
-                         *             {
-                         *               "roleTypeCode": "DAGL",
-                         *               "roleTypeDescription": "Daglig leder/ adm.direktør",
-                         *               "groupCode": "DAGL",
-                         *               "groupDescription": "Daglig leder/ adm.direktør",
-                         *               "personFirstName": "Kari",
-                         *               "personMiddleName": null,
-                         *               "personLastName": "Nordmann",
-                         *               "personBirthYear": 1971,
-                         *               "entityOrgNumber": null,
-                         *               "entityName": null,
-                         *               "electedBy": null,
-                         *               "ownershipPercent": null
-                         *             }
-                         *           ],
-                         *           "subUnits": [
-                         *             {
-                         *               "orgNumber": "973152351",
-                         *               "name": "EQUINOR ASA AVD FORUS",
-                         *               "orgFormCode": "BEDR",
-                         *               "naceCode1": "06.100",
-                         *               "naceDescription1": "Utvinning av råolje",
-                         *               "employeeCount": 1800,
-                         *               "addressStreet": "Forusbeen 50",
-                         *               "addressPostalCode": "4035",
-                         *               "addressCity": "STAVANGER",
-                         *               "addressMunicipality": "STAVANGER",
-                         *               "addressMuniNo": "1103",
-                         *               "addressLat": 58.8916,
-                         *               "addressLng": 5.7211,
-                         *               "startDate": "1995-03-01",
-                         *               "closureDate": null,
-                         *               "isDeleted": false
-                         *             }
-                         *           ],
-                         *           "licenses": [],
-                         *           "_sources": {
-                         *             "attribution": [
-                         *               "Brønnøysundregistrene",
-                         *               "Regnskapsregisteret"
-                         *             ],
-                         *             "fields": {
-                         *               "companyCore": "Brønnøysundregistrene",
-                         *               "roles": "Brønnøysundregistrene",
-                         *               "financials": "Regnskapsregisteret",
-                         *               "financialRatios": {
-                         *                 "source": "Regnskapsregisteret",
-                         *                 "computed": true
-                         *               },
-                         *               "industryLabel": "SSB Klass",
-                         *               "orgFormLabel": "SSB Klass",
-                         *               "countryLabel": "SSB Klass"
-                         *             }
-                         *           }
-                         *         }
-                         *       ],
-                         *       "notFound": [
-                         *         "111111111"
-                         *       ],
-                         *       "unavailable": []
-                         *     }
-                         */
-                        "application/json": {
-                            data: components["schemas"]["CompanyRecord"][];
-                            /** @description string[] for orgNumbers, {orgNumber, country}[] for pairs */
-                            notFound: string[] | {
-                                orgNumber: string;
-                                /** @enum {string} */
-                                country: "NO" | "FI" | "SE";
-                            }[];
-                            unavailable: string[] | {
-                                orgNumber: string;
-                                /** @enum {string} */
-                                country: "NO" | "FI" | "SE";
-                            }[];
-                            /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
-                            unavailableReasons?: {
-                                [key: string]: "upstream_error" | "upstream_circuit_open" | "upstream_rate_limited" | "live_fetch_budget";
-                            };
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postCompaniesEnrich"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1109,98 +144,7 @@ export interface paths {
          * Look up one company
          * @description Norwegian companies missing from the store are fetched live from Brønnøysundregistrene and stored. Finnish and Swedish companies come from bulk syncs only: a miss is 404. Adds classification labels, county hydration and, with include=context, aggregate context.
          */
-        get: {
-            parameters: {
-                query?: {
-                    country?: "NO" | "FI" | "SE";
-                    include?: "context";
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits
-                     * @example 923609016
-                     */
-                    orgNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CompanyLookup"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getCompaniesByOrgNumber"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1220,262 +164,7 @@ export interface paths {
          * Search companies
          * @description Keyset-paginated: follow `nextCursor` until `hasMore` is false. Free keys must give at least one filter (country, sort, order, limit, cursor and include do not count). At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Scope to one registry */
-                    country?: "NO" | "FI" | "SE";
-                    /**
-                     * @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters
-                     * @example equinor
-                     */
-                    q?: string;
-                    /**
-                     * @description NACE code or prefix, e.g. 56, 56.1, 56.101
-                     * @example 06.1
-                     */
-                    nace?: string;
-                    /** @description Legal form code, e.g. AS, ASA, ENK, AB, 16 */
-                    orgForm?: string;
-                    /** @description 4-digit municipality number (NO) */
-                    municipality?: string;
-                    /** @description 2-digit county number (NO) */
-                    county?: string;
-                    minEmployees?: number;
-                    maxEmployees?: number;
-                    /** @description NOK, on the latest financial */
-                    minRevenue?: number;
-                    /** @description NOK, on the latest financial */
-                    maxRevenue?: number;
-                    isBankrupt?: boolean;
-                    isInGroup?: boolean;
-                    /** @description true: parentOrgNumber is set */
-                    hasParent?: boolean;
-                    /** @description Exact technology name, e.g. WordPress, Shopify */
-                    hasTechnology?: string;
-                    hasAnyAdPixel?: boolean;
-                    /** @description Also return deleted/deregistered companies (default false) */
-                    includeDeleted?: boolean;
-                    /** @description Append aggregate context per row */
-                    include?: "context";
-                    sort?: "name" | "employeeCount" | "foundingDate" | "updatedAt";
-                    order?: "asc" | "desc";
-                    /** @description 1–100; values above your tier’s maxPageSize are capped */
-                    limit?: number;
-                    /** @description nextCursor of the previous page (same query) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "1042",
-                         *           "orgNumber": "923609016",
-                         *           "country": "NO",
-                         *           "name": "EQUINOR ASA",
-                         *           "orgFormCode": "ASA",
-                         *           "orgFormDescription": "Allmennaksjeselskap",
-                         *           "naceCode1": "06.100",
-                         *           "naceDescription1": "Utvinning av råolje",
-                         *           "naceCode2": null,
-                         *           "naceDescription2": null,
-                         *           "naceCode3": null,
-                         *           "naceDescription3": null,
-                         *           "sectorCode": "1120",
-                         *           "employeeCount": 21408,
-                         *           "hasRegisteredEmployees": true,
-                         *           "businessAddressStreet": "Forusbeen 50",
-                         *           "businessAddressPostalCode": "4035",
-                         *           "businessAddressCity": "STAVANGER",
-                         *           "businessAddressMunicipality": "STAVANGER",
-                         *           "businessAddressMuniNo": "1103",
-                         *           "businessAddressCountryCode": "NO",
-                         *           "postalAddressStreet": "Postboks 8500 Forus",
-                         *           "postalAddressPostalCode": "4035",
-                         *           "postalAddressCity": "STAVANGER",
-                         *           "postalAddressMunicipality": "STAVANGER",
-                         *           "postalAddressMuniNo": "1103",
-                         *           "postalAddressCountryCode": "NO",
-                         *           "website": "www.equinor.com",
-                         *           "phone": "51 99 00 00",
-                         *           "parentOrgNumber": null,
-                         *           "isInGroup": true,
-                         *           "foundingDate": "1972-09-18",
-                         *           "registrationDate": "1995-03-12",
-                         *           "registeredInVat": true,
-                         *           "registeredInBiz": true,
-                         *           "isBankrupt": false,
-                         *           "isBeingDissolved": false,
-                         *           "isInForcedDissolution": false,
-                         *           "isDeleted": false,
-                         *           "deletedDate": null,
-                         *           "status": "active",
-                         *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
-                         *           "lastSubmittedAccountsYear": "2024",
-                         *           "primaryDomain": "equinor.com",
-                         *           "enrichedDomains": [
-                         *             "equinor.com"
-                         *           ],
-                         *           "linkedinHandle": "equinor",
-                         *           "facebookHandle": "Equinor",
-                         *           "instagramHandle": "equinor",
-                         *           "twitterHandle": "Equinor",
-                         *           "technologies": [
-                         *             {
-                         *               "name": "Adobe Experience Manager",
-                         *               "category": "CMS",
-                         *               "confidence": 0.9
-                         *             }
-                         *           ],
-                         *           "hasAnyAdPixel": true,
-                         *           "majorityOwner": {
-                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *             "orgNumber": "912660680",
-                         *             "ownershipPct": 67,
-                         *             "year": 2024
-                         *           },
-                         *           "largestShareholder": {
-                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *             "orgNumber": "912660680",
-                         *             "ownershipPct": 67,
-                         *             "year": 2024
-                         *           },
-                         *           "createdAt": "2026-01-05T03:12:44.000Z",
-                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *           "naceName": "Utvinning av råolje",
-                         *           "orgFormName": "Allmennaksjeselskap",
-                         *           "countryName": "Norge",
-                         *           "municipalityName": "Stavanger",
-                         *           "countyCode": "11",
-                         *           "countyName": "Rogaland",
-                         *           "financials": [
-                         *             {
-                         *               "orgNumber": "923609016",
-                         *               "regnskapstype": "SELSKAP",
-                         *               "periodFrom": "2024-01-01",
-                         *               "periodTo": "2024-12-31",
-                         *               "currency": "USD",
-                         *               "revenue": 72543000000,
-                         *               "operatingProfit": 13001000000,
-                         *               "netResult": 8141000000,
-                         *               "equity": 41090000000,
-                         *               "totalAssets": 109150000000,
-                         *               "totalLiabilities": 68060000000,
-                         *               "profitMargin": 11.22,
-                         *               "operatingMargin": 17.92,
-                         *               "returnOnEquity": 19.81,
-                         *               "equityRatio": 37.65,
-                         *               "revenueGrowthYoY": -8.4
-                         *             }
-                         *           ],
-                         *           "roles": [
-                         *             {
-                         *               "roleTypeCode": "DAGL",
-                         *               "roleTypeDescription": "Daglig leder/ adm.direktør",
-                         *               "groupCode": "DAGL",
-                         *               "groupDescription": "Daglig leder/ adm.direktør",
-                         *               "personFirstName": "Kari",
-                         *               "personMiddleName": null,
-                         *               "personLastName": "Nordmann",
-                         *               "personBirthYear": 1971,
-                         *               "entityOrgNumber": null,
-                         *               "entityName": null,
-                         *               "electedBy": null,
-                         *               "ownershipPercent": null
-                         *             }
-                         *           ],
-                         *           "_sources": {
-                         *             "attribution": [
-                         *               "Brønnøysundregistrene",
-                         *               "Regnskapsregisteret",
-                         *               "SSB Klass"
-                         *             ],
-                         *             "fields": {
-                         *               "companyCore": "Brønnøysundregistrene",
-                         *               "roles": "Brønnøysundregistrene",
-                         *               "financials": "Regnskapsregisteret",
-                         *               "financialRatios": {
-                         *                 "source": "Regnskapsregisteret",
-                         *                 "computed": true
-                         *               },
-                         *               "industryLabel": "SSB Klass",
-                         *               "orgFormLabel": "SSB Klass",
-                         *               "countryLabel": "SSB Klass"
-                         *             }
-                         *           }
-                         *         }
-                         *       ],
-                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
-                         *       "hasMore": true
-                         *     }
-                         */
-                        "application/json": {
-                            data: components["schemas"]["CompanyRow"][];
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                            hasMore: boolean;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getCompanies"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1495,230 +184,7 @@ export interface paths {
          * Companies changed since a time
          * @description Ordered by updatedAt ascending (ties by id), inclusive of `since`. Store the latest updatedAt you saw and pass it as `since` next time. Deleted and deregistered companies appear too (isDeleted). Upstream refresh: Norway every 15 minutes, Finland and Sweden daily.
          */
-        get: {
-            parameters: {
-                query: {
-                    /**
-                     * @description ISO 8601 date or timestamp (UTC when no offset)
-                     * @example 2026-04-20T12:34:56Z
-                     */
-                    since: string;
-                    /** @description 1–100; values above your tier’s maxPageSize are capped */
-                    limit?: number;
-                    /** @description nextCursor of the previous page (same query) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "1042",
-                         *           "orgNumber": "923609016",
-                         *           "country": "NO",
-                         *           "name": "EQUINOR ASA",
-                         *           "orgFormCode": "ASA",
-                         *           "orgFormDescription": "Allmennaksjeselskap",
-                         *           "naceCode1": "06.100",
-                         *           "naceDescription1": "Utvinning av råolje",
-                         *           "naceCode2": null,
-                         *           "naceDescription2": null,
-                         *           "naceCode3": null,
-                         *           "naceDescription3": null,
-                         *           "sectorCode": "1120",
-                         *           "employeeCount": 21408,
-                         *           "hasRegisteredEmployees": true,
-                         *           "businessAddressStreet": "Forusbeen 50",
-                         *           "businessAddressPostalCode": "4035",
-                         *           "businessAddressCity": "STAVANGER",
-                         *           "businessAddressMunicipality": "STAVANGER",
-                         *           "businessAddressMuniNo": "1103",
-                         *           "businessAddressCountryCode": "NO",
-                         *           "postalAddressStreet": "Postboks 8500 Forus",
-                         *           "postalAddressPostalCode": "4035",
-                         *           "postalAddressCity": "STAVANGER",
-                         *           "postalAddressMunicipality": "STAVANGER",
-                         *           "postalAddressMuniNo": "1103",
-                         *           "postalAddressCountryCode": "NO",
-                         *           "website": "www.equinor.com",
-                         *           "phone": "51 99 00 00",
-                         *           "parentOrgNumber": null,
-                         *           "isInGroup": true,
-                         *           "foundingDate": "1972-09-18",
-                         *           "registrationDate": "1995-03-12",
-                         *           "registeredInVat": true,
-                         *           "registeredInBiz": true,
-                         *           "isBankrupt": false,
-                         *           "isBeingDissolved": false,
-                         *           "isInForcedDissolution": false,
-                         *           "isDeleted": false,
-                         *           "deletedDate": null,
-                         *           "status": "active",
-                         *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
-                         *           "lastSubmittedAccountsYear": "2024",
-                         *           "primaryDomain": "equinor.com",
-                         *           "enrichedDomains": [
-                         *             "equinor.com"
-                         *           ],
-                         *           "linkedinHandle": "equinor",
-                         *           "facebookHandle": "Equinor",
-                         *           "instagramHandle": "equinor",
-                         *           "twitterHandle": "Equinor",
-                         *           "technologies": [
-                         *             {
-                         *               "name": "Adobe Experience Manager",
-                         *               "category": "CMS",
-                         *               "confidence": 0.9
-                         *             }
-                         *           ],
-                         *           "hasAnyAdPixel": true,
-                         *           "majorityOwner": {
-                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *             "orgNumber": "912660680",
-                         *             "ownershipPct": 67,
-                         *             "year": 2024
-                         *           },
-                         *           "largestShareholder": {
-                         *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *             "orgNumber": "912660680",
-                         *             "ownershipPct": 67,
-                         *             "year": 2024
-                         *           },
-                         *           "createdAt": "2026-01-05T03:12:44.000Z",
-                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *           "naceName": "Utvinning av råolje",
-                         *           "orgFormName": "Allmennaksjeselskap",
-                         *           "countryName": "Norge",
-                         *           "municipalityName": "Stavanger",
-                         *           "countyCode": "11",
-                         *           "countyName": "Rogaland",
-                         *           "financials": [
-                         *             {
-                         *               "orgNumber": "923609016",
-                         *               "regnskapstype": "SELSKAP",
-                         *               "periodFrom": "2024-01-01",
-                         *               "periodTo": "2024-12-31",
-                         *               "currency": "USD",
-                         *               "revenue": 72543000000,
-                         *               "operatingProfit": 13001000000,
-                         *               "netResult": 8141000000,
-                         *               "equity": 41090000000,
-                         *               "totalAssets": 109150000000,
-                         *               "totalLiabilities": 68060000000,
-                         *               "profitMargin": 11.22,
-                         *               "operatingMargin": 17.92,
-                         *               "returnOnEquity": 19.81,
-                         *               "equityRatio": 37.65,
-                         *               "revenueGrowthYoY": -8.4
-                         *             }
-                         *           ],
-                         *           "roles": [
-                         *             {
-                         *               "roleTypeCode": "DAGL",
-                         *               "roleTypeDescription": "Daglig leder/ adm.direktør",
-                         *               "groupCode": "DAGL",
-                         *               "groupDescription": "Daglig leder/ adm.direktør",
-                         *               "personFirstName": "Kari",
-                         *               "personMiddleName": null,
-                         *               "personLastName": "Nordmann",
-                         *               "personBirthYear": 1971,
-                         *               "entityOrgNumber": null,
-                         *               "entityName": null,
-                         *               "electedBy": null,
-                         *               "ownershipPercent": null
-                         *             }
-                         *           ],
-                         *           "_sources": {
-                         *             "attribution": [
-                         *               "Brønnøysundregistrene",
-                         *               "Regnskapsregisteret",
-                         *               "SSB Klass"
-                         *             ],
-                         *             "fields": {
-                         *               "companyCore": "Brønnøysundregistrene",
-                         *               "roles": "Brønnøysundregistrene",
-                         *               "financials": "Regnskapsregisteret",
-                         *               "financialRatios": {
-                         *                 "source": "Regnskapsregisteret",
-                         *                 "computed": true
-                         *               },
-                         *               "industryLabel": "SSB Klass",
-                         *               "orgFormLabel": "SSB Klass",
-                         *               "countryLabel": "SSB Klass"
-                         *             }
-                         *           }
-                         *         }
-                         *       ],
-                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
-                         *       "hasMore": true
-                         *     }
-                         */
-                        "application/json": {
-                            data: components["schemas"]["CompanyRow"][];
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                            hasMore: boolean;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getUpdates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1735,271 +201,13 @@ export interface paths {
             cookie?: never;
         };
         /** The project's destinations, sorted by name */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
-                         *           "name": "crm-webhook",
-                         *           "type": "webhook",
-                         *           "isActive": true,
-                         *           "createdAt": "2026-04-20T12:34:56.000Z",
-                         *           "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *           "config": {
-                         *             "url": "https://hooks.acme.example/ncd",
-                         *             "method": "POST",
-                         *             "headers": {
-                         *               "Authorization": "***"
-                         *             },
-                         *             "signing": true
-                         *           }
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                type: string;
-                                isActive: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** @description Absent only when the stored config cannot be decrypted (see warnings) */
-                                config?: {
-                                    url: string;
-                                    method: string;
-                                    /** @description Header names; every value is masked as "***" */
-                                    headers: {
-                                        [key: string]: string;
-                                    };
-                                    /** @description Whether a signing secret is set (the secret is never served) */
-                                    signing: boolean;
-                                };
-                                /** @description E.g. a plain-http URL */
-                                warnings?: string[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getDestinations"];
         put?: never;
         /**
          * Create a destination
          * @description A webhook that `POST /api/push/{name}` sends company records to. The config is stored encrypted (AES-256-GCM); header values and the signing secret are never served back. A URL whose host resolves to a private, loopback or link-local address is refused. Plain http is accepted with a warning.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "name": "crm-webhook",
-                     *       "type": "webhook",
-                     *       "config": {
-                     *         "url": "https://hooks.acme.example/ncd",
-                     *         "method": "POST",
-                     *         "headers": {
-                     *           "Authorization": "Bearer token-for-the-receiver"
-                     *         },
-                     *         "signingSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-                     *       },
-                     *       "isActive": true
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                        name: string;
-                        /**
-                         * @description Destination kind; `webhook` is the one supported
-                         * @enum {string}
-                         */
-                        type: "webhook";
-                        config: {
-                            /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
-                            url: string;
-                            /**
-                             * @description Default POST
-                             * @enum {string}
-                             */
-                            method?: "POST" | "PUT" | "PATCH";
-                            /** @description Extra request headers (at most 20; values at most 1 KB, no CR/LF). Host, Content-Length, Transfer-Encoding, Connection, Content-Type and the webhook-* signing headers cannot be set. Values are stored encrypted and never served back. */
-                            headers?: {
-                                [key: string]: string;
-                            };
-                            /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
-                            signingSecret?: string;
-                        };
-                        /** @description Default true */
-                        isActive?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
-                         *       "name": "crm-webhook",
-                         *       "type": "webhook",
-                         *       "isActive": true,
-                         *       "createdAt": "2026-04-20T12:34:56.000Z",
-                         *       "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *       "config": {
-                         *         "url": "https://hooks.acme.example/ncd",
-                         *         "method": "POST",
-                         *         "headers": {
-                         *           "Authorization": "***"
-                         *         },
-                         *         "signing": true
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            type: string;
-                            isActive: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
-                            config?: {
-                                url: string;
-                                method: string;
-                                /** @description Header names; every value is masked as "***" */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /** @description Whether a signing secret is set (the secret is never served) */
-                                signing: boolean;
-                            };
-                            /** @description E.g. a plain-http URL */
-                            warnings?: string[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postDestinations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2014,349 +222,15 @@ export interface paths {
             cookie?: never;
         };
         /** One destination */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
-                         *       "name": "crm-webhook",
-                         *       "type": "webhook",
-                         *       "isActive": true,
-                         *       "createdAt": "2026-04-20T12:34:56.000Z",
-                         *       "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *       "config": {
-                         *         "url": "https://hooks.acme.example/ncd",
-                         *         "method": "POST",
-                         *         "headers": {
-                         *           "Authorization": "***"
-                         *         },
-                         *         "signing": true
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            type: string;
-                            isActive: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
-                            config?: {
-                                url: string;
-                                method: string;
-                                /** @description Header names; every value is masked as "***" */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /** @description Whether a signing secret is set (the secret is never served) */
-                                signing: boolean;
-                            };
-                            /** @description E.g. a plain-http URL */
-                            warnings?: string[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getDestinationsByName"];
         /**
          * Change a destination
          * @description `type`, `config` and `isActive`, each optional (at least one). A given `config` replaces the whole config, headers and signing secret included.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "isActive": false
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description Destination kind; `webhook` is the one supported
-                         * @enum {string}
-                         */
-                        type?: "webhook";
-                        config?: {
-                            /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
-                            url: string;
-                            /**
-                             * @description Default POST
-                             * @enum {string}
-                             */
-                            method?: "POST" | "PUT" | "PATCH";
-                            /** @description Extra request headers (at most 20; values at most 1 KB, no CR/LF). Host, Content-Length, Transfer-Encoding, Connection, Content-Type and the webhook-* signing headers cannot be set. Values are stored encrypted and never served back. */
-                            headers?: {
-                                [key: string]: string;
-                            };
-                            /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
-                            signingSecret?: string;
-                        };
-                        isActive?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
-                         *       "name": "crm-webhook",
-                         *       "type": "webhook",
-                         *       "isActive": true,
-                         *       "createdAt": "2026-04-20T12:34:56.000Z",
-                         *       "updatedAt": "2026-04-20T12:34:56.000Z",
-                         *       "config": {
-                         *         "url": "https://hooks.acme.example/ncd",
-                         *         "method": "POST",
-                         *         "headers": {
-                         *           "Authorization": "***"
-                         *         },
-                         *         "signing": true
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            id: string;
-                            name: string;
-                            type: string;
-                            isActive: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
-                            config?: {
-                                url: string;
-                                method: string;
-                                /** @description Header names; every value is masked as "***" */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /** @description Whether a signing secret is set (the secret is never served) */
-                                signing: boolean;
-                            };
-                            /** @description E.g. a plain-http URL */
-                            warnings?: string[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["putDestinationsByName"];
         post?: never;
         /** Delete a destination */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteDestinationsByName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2375,146 +249,7 @@ export interface paths {
          * Push companies to a destination
          * @description Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver's answer. Counts as one request against quotas. Free-tier keys cannot push.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    destinationName: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "orgNumbers": [
-                     *         "923609016",
-                     *         "111111111"
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description 9-digit Norwegian organisation numbers */
-                        orgNumbers: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "destination": "crm-webhook",
-                         *       "requested": 2,
-                         *       "delivered": 1,
-                         *       "notFound": [
-                         *         "111111111"
-                         *       ],
-                         *       "unavailable": [],
-                         *       "errors": []
-                         *     }
-                         */
-                        "application/json": {
-                            destination: string;
-                            /** @description Distinct org numbers asked for */
-                            requested: number;
-                            /** @description Companies the destination accepted (2xx); 0 when the batch failed */
-                            delivered: number;
-                            notFound: string[];
-                            /** @description The registry did not answer in time; not sent */
-                            unavailable: string[];
-                            /** @description The failed batch (a push is one batch); empty on success */
-                            errors: {
-                                batch: number;
-                                /** @enum {string} */
-                                class: "http_status" | "timeout" | "network" | "blocked" | "invalid_request";
-                                /** @description The destination's HTTP status, for http_status */
-                                status?: number;
-                                /** @description Fixed text per class; never what the destination answered */
-                                message: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postPushByDestinationName"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2532,132 +267,7 @@ export interface paths {
          * Shareholders of a Norwegian company
          * @description Annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Register year (the snapshot as of 31 December) */
-                    year?: number;
-                    includePersons?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description 9-digit Norwegian organisation number */
-                    orgNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "shareholderName": "NÆRINGS- OG FISKERIDEPARTEMENTET",
-                         *           "shareholderOrgNumber": "912660680",
-                         *           "shareholderType": "company",
-                         *           "postalCode": "0032",
-                         *           "location": "OSLO",
-                         *           "countryCode": "NO",
-                         *           "shareClass": "Ordinære aksjer",
-                         *           "shareCount": 1867621466,
-                         *           "totalSharesInCompany": 2787574286,
-                         *           "year": 2024,
-                         *           "ownershipPct": 67
-                         *         },
-                         *         {
-                         *           "shareholderName": "Kari Nordmann",
-                         *           "shareholderType": "person",
-                         *           "shareholderBirthYear": 1971,
-                         *           "shareClass": "Ordinære aksjer",
-                         *           "shareCount": 1200,
-                         *           "totalSharesInCompany": 2787574286,
-                         *           "year": 2024,
-                         *           "ownershipPct": 0
-                         *         }
-                         *       ],
-                         *       "availableYears": [
-                         *         2024,
-                         *         2023,
-                         *         2022
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                shareholderName: string | null;
-                                shareholderOrgNumber?: string | null;
-                                /** @enum {string} */
-                                shareholderType: "company" | "person" | "foreign";
-                                shareholderBirthYear?: number | null;
-                                postalCode?: string | null;
-                                location?: string | null;
-                                countryCode?: string | null;
-                                shareClass: string;
-                                shareCount: number;
-                                /** @description Shares of the class; the sum of the stored positions when the register gives none */
-                                totalSharesInCompany: number;
-                                year: number;
-                                /** @description shareCount / totalSharesInCompany × 100, computed at read time */
-                                ownershipPct: number;
-                            }[];
-                            /** @description Years with data for this company, newest first */
-                            availableYears: number[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getCompaniesByOrgNumberShareholders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2677,127 +287,7 @@ export interface paths {
          * Corporate group tree
          * @description Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret. Counts as one request. 404 when the company is not in the store: call the lookup first.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description 9-digit Norwegian organisation number */
-                    orgNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "root": {
-                         *         "orgNumber": "923609016",
-                         *         "name": "EQUINOR ASA",
-                         *         "orgFormCode": "ASA",
-                         *         "employeeCount": 21408,
-                         *         "children": [
-                         *           {
-                         *             "orgNumber": "987654321",
-                         *             "name": "EQUINOR ENERGY AS",
-                         *             "orgFormCode": "AS",
-                         *             "employeeCount": 4500,
-                         *             "children": []
-                         *           }
-                         *         ]
-                         *       },
-                         *       "totalMembers": 2,
-                         *       "_sources": {
-                         *         "attribution": [
-                         *           "Brønnøysundregistrene"
-                         *         ],
-                         *         "fields": {
-                         *           "companyCore": "Brønnøysundregistrene",
-                         *           "groupHierarchy": "Brønnøysundregistrene"
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            root: components["schemas"]["GroupNode"];
-                            /** @description Members in this tree (at most 500) */
-                            totalMembers: number;
-                            /** @description Present (true) when the group has more than 500 members */
-                            truncated?: boolean;
-                            /** @description Set for a company with no parent and no subsidiaries */
-                            message?: string;
-                            _sources: {
-                                attribution: string[];
-                                fields: {
-                                    companyCore: string;
-                                    groupHierarchy: string;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getCompaniesByOrgNumberGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2817,110 +307,7 @@ export interface paths {
          * Holdings of a shareholder company
          * @description Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.
          */
-        get: {
-            parameters: {
-                query: {
-                    /**
-                     * @description 9-digit Norwegian organisation number of the holder
-                     * @example 923609016
-                     */
-                    shareholderOrgNumber: string;
-                    /** @description Register year (the snapshot as of 31 December) */
-                    year?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "shareholderOrgNumber": "923609016",
-                         *       "data": [
-                         *         {
-                         *           "orgNumber": "987654321",
-                         *           "companyName": "EQUINOR ENERGY AS",
-                         *           "orgFormCode": "AS",
-                         *           "employeeCount": 4500,
-                         *           "shareClass": "Ordinære aksjer",
-                         *           "shareCount": 1000,
-                         *           "totalSharesInCompany": 1000,
-                         *           "year": 2024,
-                         *           "ownershipPct": 100
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            shareholderOrgNumber: string;
-                            data: {
-                                orgNumber: string;
-                                companyName: string;
-                                orgFormCode: string | null;
-                                employeeCount: number | null;
-                                shareClass: string;
-                                shareCount: number;
-                                totalSharesInCompany: number;
-                                year: number;
-                                ownershipPct: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getShareholdersByOwner"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2940,253 +327,7 @@ export interface paths {
          * Domain-enrichment results with their scoring ledger
          * @description One row per Norwegian company the pipeline has seen, ordered by confidence (highest first), then org number. Status: confirmed (score ≥ 65), ambiguous (35–64), rejected (< 35), pending (not scored yet). Offset pagination; `summary` counts companies per status at or above minConfidence.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Default: every status except pending */
-                    status?: "confirmed" | "ambiguous" | "rejected" | "pending";
-                    minConfidence?: number;
-                    limit?: number;
-                    /** @description Offset pagination (not a cursor) */
-                    offset?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "summary": {
-                         *         "confirmed": 120000,
-                         *         "ambiguous": 8000,
-                         *         "rejected": 4500
-                         *       },
-                         *       "total": 132500,
-                         *       "limit": 50,
-                         *       "offset": 0,
-                         *       "data": [
-                         *         {
-                         *           "orgNumber": "912345671",
-                         *           "companyName": "KAFFEBAR AS",
-                         *           "status": "confirmed",
-                         *           "confidence": 92,
-                         *           "primaryDomain": "kaffebar.no",
-                         *           "linkedinHandle": "kaffebar-as",
-                         *           "facebookHandle": null,
-                         *           "confirmedDomains": [
-                         *             "kaffebar.no"
-                         *           ],
-                         *           "candidates": [
-                         *             {
-                         *               "domain": "kaffebar.no",
-                         *               "host": "www.kaffebar.no",
-                         *               "origin": "brreg-website",
-                         *               "status": "confirmed",
-                         *               "score": 92,
-                         *               "ledger": [
-                         *                 {
-                         *                   "signal": "origin",
-                         *                   "points": 40,
-                         *                   "note": "website reported to the registry"
-                         *                 },
-                         *                 {
-                         *                   "signal": "org-number",
-                         *                   "points": 40,
-                         *                   "note": "org number 912345671 on the page"
-                         *                 },
-                         *                 {
-                         *                   "signal": "name-in-title",
-                         *                   "points": 12,
-                         *                   "note": "title names the company"
-                         *                 }
-                         *               ],
-                         *               "sharedByCompanies": 1,
-                         *               "url": "https://www.kaffebar.no/",
-                         *               "finalUrl": "https://www.kaffebar.no/",
-                         *               "httpStatus": 200,
-                         *               "redirects": [],
-                         *               "error": null,
-                         *               "errorCode": null,
-                         *               "title": "Kaffebar – kaffe og kaker på Grünerløkka",
-                         *               "signals": {
-                         *                 "reachable": true,
-                         *                 "orgNumberOnPage": true,
-                         *                 "otherOrgNumbers": [],
-                         *                 "nameOnPage": true,
-                         *                 "nameInTitle": true,
-                         *                 "nameIsShort": false,
-                         *                 "parkedMarkers": [],
-                         *                 "defaultPageMarkers": [],
-                         *                 "finalDomain": "kaffebar.no",
-                         *                 "redirectedToOtherDomain": false
-                         *               },
-                         *               "redirectsToCandidate": null,
-                         *               "probedAt": "2026-04-19T02:10:00.000Z"
-                         *             }
-                         *           ],
-                         *           "stage": "done",
-                         *           "completedAt": "2026-04-19T02:10:05.000Z",
-                         *           "brregWebsite": "www.kaffebar.no",
-                         *           "orgForm": "AS",
-                         *           "city": "OSLO",
-                         *           "employees": 12
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            /** @description Companies per status at or above minConfidence (the status filter does not apply) */
-                            summary: {
-                                confirmed: number;
-                                ambiguous: number;
-                                rejected: number;
-                            };
-                            /** @description Rows matching every filter */
-                            total: number;
-                            limit: number;
-                            offset: number;
-                            data: {
-                                orgNumber: string;
-                                companyName: string;
-                                /** @enum {string} */
-                                status: "confirmed" | "ambiguous" | "rejected" | "pending";
-                                /** @description The best candidate's score */
-                                confidence: number;
-                                primaryDomain: string | null;
-                                linkedinHandle: string | null;
-                                facebookHandle: string | null;
-                                confirmedDomains: string[];
-                                candidates: {
-                                    /** @description Registrable domain, the unit scored */
-                                    domain: string;
-                                    /** @description Host tried first */
-                                    host: string;
-                                    /** @enum {string} */
-                                    origin: "brreg-website" | "email-domain" | "name-guess";
-                                    /**
-                                     * @description pending until scored
-                                     * @enum {string}
-                                     */
-                                    status: "confirmed" | "ambiguous" | "rejected" | "pending";
-                                    score: number | null;
-                                    /** @description Every point given or taken; score = clamp(sum, 0, 100) */
-                                    ledger: {
-                                        /** @description origin, live-page, unreachable, org-number, other-org-number, name-in-title, name-on-page, parked, default-page, redirected-away, redirects-to-candidate, shared-domain */
-                                        signal: string;
-                                        points: number;
-                                        note: string;
-                                    }[];
-                                    /** @description Companies whose registry website or e-mail domain is this domain (this one counted) */
-                                    sharedByCompanies: number | null;
-                                    /** @description First URL requested */
-                                    url: string | null;
-                                    /** @description URL of the last answer */
-                                    finalUrl: string | null;
-                                    /** @description Status of the last answer */
-                                    httpStatus: number | null;
-                                    redirects: string[];
-                                    /**
-                                     * @description Why no usable page: failure class
-                                     * @enum {string|null}
-                                     */
-                                    error: "dns" | "private-address" | "blocked" | "timeout" | "network" | "too-many-redirects" | "robots-disallowed" | "not-html" | "http-error" | null;
-                                    /** @description System code of a network failure, or what was blocked */
-                                    errorCode: string | null;
-                                    title: string | null;
-                                    signals: {
-                                        /** @description 2xx with HTML */
-                                        reachable: boolean;
-                                        orgNumberOnPage: boolean;
-                                        /** @description Other valid org numbers on the page (at most 5) */
-                                        otherOrgNumbers: string[];
-                                        nameOnPage: boolean;
-                                        nameInTitle: boolean;
-                                        /** @description Core name under 4 letters: name matches count half */
-                                        nameIsShort: boolean;
-                                        parkedMarkers: string[];
-                                        defaultPageMarkers: string[];
-                                        finalDomain: string | null;
-                                        redirectedToOtherDomain: boolean;
-                                    } | null;
-                                    /** @description The final domain is this other candidate (an alias) */
-                                    redirectsToCandidate: string | null;
-                                    /** Format: date-time */
-                                    probedAt: string | null;
-                                }[];
-                                /**
-                                 * @description Last stage completed in the current pass
-                                 * @enum {string}
-                                 */
-                                stage: "candidates" | "probed" | "scored" | "done";
-                                /**
-                                 * Format: date-time
-                                 * @description End of the last complete pass
-                                 */
-                                completedAt: string | null;
-                                /** @description The website the company reported to the registry */
-                                brregWebsite: string | null;
-                                orgForm: string | null;
-                                city: string | null;
-                                employees: number | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getEnrichment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3206,192 +347,7 @@ export interface paths {
          * Food-safety inspections (Mattilsynet, Norway)
          * @description One row per inspection visit from Mattilsynet's smilefjes register. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 9-digit Norwegian organisation number */
-                    orgNumber?: string;
-                    /** @description Lowest totalRating, inclusive (0 best … 3 worst) */
-                    minRating?: number;
-                    /** @description Highest totalRating, inclusive */
-                    maxRating?: number;
-                    /** @description 4-digit postal code */
-                    postnr?: string;
-                    /** @description Visits on or after this day (YYYY-MM-DD) */
-                    fromDate?: string;
-                    /** @description Visits on or before this day (YYYY-MM-DD) */
-                    toDate?: string;
-                    sort?: "date" | "totalRating" | "name";
-                    order?: "asc" | "desc";
-                    /** @description 1–100; values above your tier’s maxPageSize are capped */
-                    limit?: number;
-                    /** @description nextCursor of the previous page (same query) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "88213",
-                         *           "orgNumber": "912345671",
-                         *           "name": "Kaffebar AS",
-                         *           "postnr": "0150",
-                         *           "totalRating": 0,
-                         *           "date": "2026-02-14T00:00:00.000Z",
-                         *           "office": "Region Stor-Oslo",
-                         *           "municipality": "Oslo",
-                         *           "municipalityNo": "0301",
-                         *           "upstreamId": "Z2602141030219990111KDDBT",
-                         *           "venueId": "Z0601051347188430269OGPIQ",
-                         *           "address": "Markveien 35",
-                         *           "poststed": "OSLO",
-                         *           "inspectionType": "ordinary",
-                         *           "themes": [
-                         *             {
-                         *               "number": 1,
-                         *               "nameNo": "Rutiner og ledelse",
-                         *               "nameNn": "Rutinar og leiing",
-                         *               "grade": 0,
-                         *               "applicable": true,
-                         *               "assessed": true
-                         *             },
-                         *             {
-                         *               "number": 2,
-                         *               "nameNo": "Lokaler og utstyr",
-                         *               "nameNn": "Lokale og utstyr",
-                         *               "grade": 1,
-                         *               "applicable": true,
-                         *               "assessed": true
-                         *             },
-                         *             {
-                         *               "number": 3,
-                         *               "nameNo": "Mathåndtering og tilberedning",
-                         *               "nameNn": "Mathandtering og tilverking",
-                         *               "grade": 0,
-                         *               "applicable": true,
-                         *               "assessed": true
-                         *             },
-                         *             {
-                         *               "number": 4,
-                         *               "nameNo": "Merking og sporbarhet",
-                         *               "nameNn": "Merking og sporbarheit",
-                         *               "grade": 4,
-                         *               "applicable": false,
-                         *               "assessed": false
-                         *             }
-                         *           ]
-                         *         }
-                         *       ],
-                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
-                         *       "hasMore": true
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                id: string;
-                                /** @description As Mattilsynet gives it (venue or legal entity); null when blank or invalid upstream */
-                                orgNumber: string | null;
-                                name: string;
-                                /** @description 4-digit postal code */
-                                postnr: string | null;
-                                /** @description 0 best … 3 worst */
-                                totalRating: number;
-                                /**
-                                 * Format: date-time
-                                 * @description Day of the visit, midnight UTC
-                                 */
-                                date: string;
-                                /** @description Mattilsynet region, derived from the municipality */
-                                office: string | null;
-                                /** @description Municipality name, from the postal code */
-                                municipality: string | null;
-                                /** @description 4-digit municipality number, from the postal code */
-                                municipalityNo: string | null;
-                                /** @description Mattilsynet's tilsynid */
-                                upstreamId: string;
-                                /** @description Mattilsynet's tilsynsobjektid (the venue) */
-                                venueId: string | null;
-                                address: string | null;
-                                poststed: string | null;
-                                /** @description ordinary or follow-up (oppfølgingstilsyn) */
-                                inspectionType: string | null;
-                                themes: {
-                                    number: number;
-                                    nameNo: string | null;
-                                    nameNn: string | null;
-                                    /** @description 0 no breach … 3 serious; 4 not applicable, 5 not assessed */
-                                    grade: number | null;
-                                    /** @description false for grade 4 (ikke aktuelt) */
-                                    applicable: boolean;
-                                    /** @description true when graded 0–3 */
-                                    assessed: boolean;
-                                }[];
-                            }[];
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                            hasMore: boolean;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getInspections"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3411,119 +367,7 @@ export interface paths {
          * Alcohol and tobacco licences (Norway)
          * @description Licences from the import format of docs/licenses-import-format.md. Keyset-paginated: follow `nextCursor` until `hasMore` is false. A missing validFrom sorts as the earliest, a missing validTo as the latest. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 9-digit Norwegian organisation number */
-                    orgNumber?: string;
-                    registerType?: "Alkoholsbevilling" | "Tobakksbevilling";
-                    /** @description e.g. 01SKJE (on-premise serving), 11ENGR (wholesale), 18TBIM, 19TBEK */
-                    licenseTypeCode?: string;
-                    /** @description 4-digit municipality number */
-                    municipalityNo?: string;
-                    /** @description true: only licences whose validTo is in the future (no validTo = open-ended = active) */
-                    activeOnly?: boolean;
-                    sort?: "validFrom" | "validTo" | "venueName" | "municipality";
-                    order?: "asc" | "desc";
-                    /** @description 1–100; values above your tier’s maxPageSize are capped */
-                    limit?: number;
-                    /** @description nextCursor of the previous page (same query) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "id": "4812",
-                         *           "licenseNumber": "0301-2024-00153",
-                         *           "orgNumber": "912345671",
-                         *           "registerType": "Alkoholsbevilling",
-                         *           "licenseTypeCode": "01SKJE",
-                         *           "licenseTypeDescription": "Skjenkebevilling",
-                         *           "venueName": "Kaffebar Grünerløkka",
-                         *           "venueOrgNumber": "998877665",
-                         *           "productGroups": [
-                         *             "Gruppe 1",
-                         *             "Gruppe 2"
-                         *           ],
-                         *           "municipality": "Oslo",
-                         *           "municipalityNo": "0301",
-                         *           "issuingAuthority": "Oslo kommune",
-                         *           "validFrom": "2024-07-01T00:00:00.000Z",
-                         *           "validTo": "2028-06-30T00:00:00.000Z"
-                         *         }
-                         *       ],
-                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
-                         *       "hasMore": true
-                         *     }
-                         */
-                        "application/json": {
-                            data: components["schemas"]["License"][];
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                            hasMore: boolean;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getLicenses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3543,296 +387,7 @@ export interface paths {
          * Screen a company against PEP and sanctions lists
          * @description Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year against every loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above `threshold` (default 0.75), for a person to review. Persons are never matched with organisations. The company must be in the store (404 otherwise; look it up first). Counts as one request.
          */
-        get: {
-            parameters: {
-                query?: {
-                    country?: "NO" | "FI" | "SE";
-                    /** @description Lowest score reported as a possible match (default 0.75; 0.5–1) */
-                    threshold?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits */
-                    orgNumber: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "orgNumber": "923609016",
-                         *       "country": "NO",
-                         *       "companyName": "EKSEMPEL HOLDING AS",
-                         *       "screenedAt": "2025-03-01T09:30:00.000Z",
-                         *       "threshold": 0.75,
-                         *       "algorithm": {
-                         *         "name": "ncd-name-matcher",
-                         *         "version": "2.1.0"
-                         *       },
-                         *       "lists": [
-                         *         {
-                         *           "name": "opensanctions-default",
-                         *           "version": "20250301000000-abc",
-                         *           "entityCount": 301234,
-                         *           "lastSync": "2025-03-01T04:31:12.000Z"
-                         *         }
-                         *       ],
-                         *       "subjects": [
-                         *         {
-                         *           "id": "company",
-                         *           "kind": "company",
-                         *           "role": "company",
-                         *           "roles": [
-                         *             "company"
-                         *           ],
-                         *           "name": "EKSEMPEL HOLDING AS"
-                         *         },
-                         *         {
-                         *           "id": "p1",
-                         *           "kind": "person",
-                         *           "role": "role:DAGL",
-                         *           "roles": [
-                         *             "role:DAGL",
-                         *             "shareholder"
-                         *           ],
-                         *           "name": "Aleksandr Petrov",
-                         *           "birthYear": 1968
-                         *         },
-                         *         {
-                         *           "id": "o1",
-                         *           "kind": "organisation",
-                         *           "role": "shareholder",
-                         *           "roles": [
-                         *             "shareholder"
-                         *           ],
-                         *           "name": "NORDISK KAPITAL AS"
-                         *         }
-                         *       ],
-                         *       "matches": [
-                         *         {
-                         *           "subject": "p1",
-                         *           "list": "opensanctions-default",
-                         *           "entityId": "NK-example",
-                         *           "entityName": "Alexander Ivanovich PETROV",
-                         *           "matchedName": "Alexander Ivanovich PETROV",
-                         *           "schema": "Person",
-                         *           "topics": [
-                         *             "sanction"
-                         *           ],
-                         *           "datasets": [
-                         *             "eu_fsf"
-                         *           ],
-                         *           "score": 0.88,
-                         *           "matchType": "fuzzy",
-                         *           "explanation": {
-                         *             "nameSimilarity": 0.889,
-                         *             "tokenOverlap": 0.667,
-                         *             "phonetic": 0.667,
-                         *             "tokens": [
-                         *               {
-                         *                 "query": "aleksandr",
-                         *                 "candidate": "alexander",
-                         *                 "similarity": 1,
-                         *                 "how": "spelling"
-                         *               },
-                         *               {
-                         *                 "query": "petrov",
-                         *                 "candidate": "petrov",
-                         *                 "similarity": 1,
-                         *                 "how": "exact"
-                         *               }
-                         *             ],
-                         *             "unmatched": {
-                         *               "query": [],
-                         *               "candidate": [
-                         *                 "ivanovich"
-                         *               ]
-                         *             },
-                         *             "birthYear": "match",
-                         *             "country": "unknown",
-                         *             "adjustments": [
-                         *               {
-                         *                 "feature": "birthYear",
-                         *                 "delta": 0.08,
-                         *                 "reason": "born 1968 as listed"
-                         *               }
-                         *             ]
-                         *           }
-                         *         }
-                         *       ],
-                         *       "summary": {
-                         *         "subjectsScreened": 3,
-                         *         "possibleMatches": 1,
-                         *         "highestScore": 0.88,
-                         *         "listsChecked": 1
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            orgNumber: string;
-                            /** @enum {string} */
-                            country: "NO" | "FI" | "SE";
-                            companyName: string;
-                            /** Format: date-time */
-                            screenedAt: string;
-                            threshold: number;
-                            /** @description The matcher and its version: the same version scores the same input the same way */
-                            algorithm: {
-                                name: string;
-                                version: string;
-                            };
-                            /** @description Every loaded list, with its version and last successful sync */
-                            lists: {
-                                name: string;
-                                version: string | null;
-                                entityCount: number;
-                                /** Format: date-time */
-                                lastSync: string;
-                            }[];
-                            /** @description The company, its active roles (auditor and accountant excepted) and the holders of its latest shareholder year */
-                            subjects: {
-                                /** @description Referenced by matches[].subject */
-                                id: string;
-                                /** @enum {string} */
-                                kind: "company" | "person" | "organisation";
-                                /** @description Why the subject is screened: 'company', 'role:<code>' (DAGL, LEDE, MEDL …) or 'shareholder' */
-                                role: string;
-                                /** @description Every reason, when one person or organisation holds several */
-                                roles: string[];
-                                name: string;
-                                /** @description Persons only, when known; never a full birth date */
-                                birthYear?: number;
-                            }[];
-                            /** @description Possible matches at or above the threshold, best first */
-                            matches: {
-                                /** @description The id of the screened subject */
-                                subject: string;
-                                /** @description The list the entity is on */
-                                list: string;
-                                entityId: string;
-                                /** @description Primary name on the list */
-                                entityName: string;
-                                /** @description The listed name (primary or alias) that matched best */
-                                matchedName: string;
-                                /** @description Person, Organization, Company or LegalEntity */
-                                schema: string;
-                                /** @description sanction, role.pep, role.rca, … */
-                                topics: string[];
-                                datasets: string[];
-                                score: number;
-                                /** @enum {string} */
-                                matchType: "exact" | "alias" | "transliterated" | "phonetic" | "fuzzy";
-                                explanation: {
-                                    /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
-                                    nameSimilarity: number;
-                                    /** @description Share of name tokens aligned with a similar token of the other name */
-                                    tokenOverlap: number;
-                                    /** @description Share of name tokens whose partner has the same Double Metaphone code */
-                                    phonetic: number;
-                                    /** @description The word pairs that drove the name similarity */
-                                    tokens: {
-                                        /** @description Word of the screened name (as transliterated) */
-                                        query: string;
-                                        /** @description Word of the listed name it was aligned with */
-                                        candidate: string;
-                                        similarity: number;
-                                        /**
-                                         * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
-                                         * @enum {string}
-                                         */
-                                        how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
-                                    }[];
-                                    /** @description Words without a partner on the other side */
-                                    unmatched: {
-                                        query: string[];
-                                        candidate: string[];
-                                    };
-                                    /** @enum {string} */
-                                    birthYear: "match" | "close" | "mismatch" | "unknown";
-                                    /** @enum {string} */
-                                    country: "match" | "mismatch" | "unknown";
-                                    adjustments: {
-                                        /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
-                                        feature: string;
-                                        delta: number;
-                                        reason: string;
-                                    }[];
-                                };
-                            }[];
-                            summary: {
-                                subjectsScreened: number;
-                                possibleMatches: number;
-                                highestScore: number | null;
-                                listsChecked: number;
-                            };
-                            /** @description Set when no list is loaded */
-                            message?: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getScreeningByOrgNumber"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3854,304 +409,7 @@ export interface paths {
          * Screen any persons or organisations against PEP and sanctions lists
          * @description Screens 1–100 entities (name, schema Person/Company/Organization, optional birth date, nationality or country) that need not be in our store. The answer is shaped like yente’s /match: per query key the best results with score, `match` flag (score ≥ threshold), features and an explanation naming the word pairs and rules that drove the score, plus the list versions (name, version, last sync) and the algorithm version for the audit trail. Persons are never matched with organisations. Counts as one request, whatever the number of entities.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "queries": {
-                     *         "q1": {
-                     *           "schema": "Person",
-                     *           "name": "Vladimir Putin",
-                     *           "birthDate": "1952",
-                     *           "nationality": "ru"
-                     *         },
-                     *         "q2": {
-                     *           "schema": "Company",
-                     *           "name": "Gazprom Neft PJSC"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description 1–100 entities, keyed by your own id (letters, digits, _ . : -) */
-                        queries: {
-                            [key: string]: {
-                                /** @enum {string} */
-                                schema: "Person" | "Company" | "Organization";
-                                name: string;
-                                /** @description YYYY, YYYY-MM or YYYY-MM-DD (persons only); only the year is compared */
-                                birthDate?: string;
-                                /** @description ISO 3166-1 alpha-2 */
-                                nationality?: string;
-                                /** @description ISO 3166-1 alpha-2 */
-                                country?: string;
-                                /** @description Echoed in the response for the record; not compared (the stored lists keep no identifiers) */
-                                identifiers?: string[];
-                            };
-                        };
-                        /** @description Score at or above which a result has match: true (default 0.75) */
-                        threshold?: number;
-                        /** @description Results per query (default 5), best first, each scoring at least 0.5 */
-                        limit?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "threshold": 0.75,
-                         *       "limit": 5,
-                         *       "responses": {
-                         *         "q1": {
-                         *           "query": {
-                         *             "schema": "Person",
-                         *             "name": "Aleksandr Petrov",
-                         *             "birthDate": "1968"
-                         *           },
-                         *           "total": 1,
-                         *           "matches": 1,
-                         *           "results": [
-                         *             {
-                         *               "id": "NK-example",
-                         *               "caption": "Alexander Ivanovich PETROV",
-                         *               "schema": "Person",
-                         *               "list": "opensanctions-default",
-                         *               "listVersion": "20250301000000-abc",
-                         *               "datasets": [
-                         *                 "eu_fsf"
-                         *               ],
-                         *               "topics": [
-                         *                 "sanction"
-                         *               ],
-                         *               "score": 0.88,
-                         *               "match": true,
-                         *               "matchType": "fuzzy",
-                         *               "matchedName": "Alexander Ivanovich PETROV",
-                         *               "features": {
-                         *                 "nameSimilarity": 0.889,
-                         *                 "tokenOverlap": 0.667,
-                         *                 "phonetic": 0.667,
-                         *                 "birthYear": 0.08,
-                         *                 "country": 0
-                         *               },
-                         *               "explanation": {
-                         *                 "nameSimilarity": 0.889,
-                         *                 "tokenOverlap": 0.667,
-                         *                 "phonetic": 0.667,
-                         *                 "tokens": [
-                         *                   {
-                         *                     "query": "aleksandr",
-                         *                     "candidate": "alexander",
-                         *                     "similarity": 1,
-                         *                     "how": "spelling"
-                         *                   },
-                         *                   {
-                         *                     "query": "petrov",
-                         *                     "candidate": "petrov",
-                         *                     "similarity": 1,
-                         *                     "how": "exact"
-                         *                   }
-                         *                 ],
-                         *                 "unmatched": {
-                         *                   "query": [],
-                         *                   "candidate": [
-                         *                     "ivanovich"
-                         *                   ]
-                         *                 },
-                         *                 "birthYear": "match",
-                         *                 "country": "unknown",
-                         *                 "adjustments": [
-                         *                   {
-                         *                     "feature": "birthYear",
-                         *                     "delta": 0.08,
-                         *                     "reason": "born 1968 as listed"
-                         *                   }
-                         *                 ]
-                         *               }
-                         *             }
-                         *           ]
-                         *         }
-                         *       },
-                         *       "screenedAt": "2025-03-01T09:30:00.000Z",
-                         *       "algorithm": {
-                         *         "name": "ncd-name-matcher",
-                         *         "version": "2.1.0"
-                         *       },
-                         *       "lists": [
-                         *         {
-                         *           "name": "opensanctions-default",
-                         *           "version": "20250301000000-abc",
-                         *           "entityCount": 301234,
-                         *           "lastSync": "2025-03-01T04:31:12.000Z"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            threshold: number;
-                            limit: number;
-                            responses: {
-                                [key: string]: {
-                                    query: {
-                                        /** @enum {string} */
-                                        schema: "Person" | "Company" | "Organization";
-                                        name: string;
-                                        /** @description YYYY, YYYY-MM or YYYY-MM-DD (persons only); only the year is compared */
-                                        birthDate?: string;
-                                        /** @description ISO 3166-1 alpha-2 */
-                                        nationality?: string;
-                                        /** @description ISO 3166-1 alpha-2 */
-                                        country?: string;
-                                        /** @description Echoed in the response for the record; not compared (the stored lists keep no identifiers) */
-                                        identifiers?: string[];
-                                    };
-                                    /** @description Candidates scoring at least the lower bound */
-                                    total: number;
-                                    /** @description Results with match: true */
-                                    matches: number;
-                                    results: {
-                                        id: string;
-                                        /** @description Primary name on the list */
-                                        caption: string;
-                                        schema: string;
-                                        list: string;
-                                        listVersion: string | null;
-                                        datasets: string[];
-                                        topics: string[];
-                                        score: number;
-                                        /** @description score ≥ threshold: a possible match for a person to review */
-                                        match: boolean;
-                                        /** @enum {string} */
-                                        matchType: "exact" | "alias" | "transliterated" | "phonetic" | "fuzzy";
-                                        matchedName: string;
-                                        features: {
-                                            nameSimilarity: number;
-                                            tokenOverlap: number;
-                                            phonetic: number;
-                                            /** @description Score change from the birth year */
-                                            birthYear: number;
-                                            /** @description Score change from the countries */
-                                            country: number;
-                                        };
-                                        explanation: {
-                                            /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
-                                            nameSimilarity: number;
-                                            /** @description Share of name tokens aligned with a similar token of the other name */
-                                            tokenOverlap: number;
-                                            /** @description Share of name tokens whose partner has the same Double Metaphone code */
-                                            phonetic: number;
-                                            /** @description The word pairs that drove the name similarity */
-                                            tokens: {
-                                                /** @description Word of the screened name (as transliterated) */
-                                                query: string;
-                                                /** @description Word of the listed name it was aligned with */
-                                                candidate: string;
-                                                similarity: number;
-                                                /**
-                                                 * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
-                                                 * @enum {string}
-                                                 */
-                                                how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
-                                            }[];
-                                            /** @description Words without a partner on the other side */
-                                            unmatched: {
-                                                query: string[];
-                                                candidate: string[];
-                                            };
-                                            /** @enum {string} */
-                                            birthYear: "match" | "close" | "mismatch" | "unknown";
-                                            /** @enum {string} */
-                                            country: "match" | "mismatch" | "unknown";
-                                            adjustments: {
-                                                /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
-                                                feature: string;
-                                                delta: number;
-                                                reason: string;
-                                            }[];
-                                        };
-                                    }[];
-                                };
-                            };
-                            /** Format: date-time */
-                            screenedAt: string;
-                            /** @description The matcher and its version: the same version scores the same input the same way */
-                            algorithm: {
-                                name: string;
-                                version: string;
-                            };
-                            /** @description Every loaded list, with its version and last successful sync */
-                            lists: {
-                                name: string;
-                                version: string | null;
-                                entityCount: number;
-                                /** Format: date-time */
-                                lastSync: string;
-                            }[];
-                            /** @description Set when no list is loaded */
-                            message?: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postScreeningMatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4169,128 +427,7 @@ export interface paths {
          * Coverage by country and category
          * @description No key. What the store holds per country (NO, FI, SE) and category (companies, financials, roles, sub-units, shareholders, licences, inspections, domains, technologies, screening lists): record counts, the share of companies covered, last successful sync and the sync schedule. Measured from the store by a nightly snapshot; cached for one hour.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "snapshotAt": "2026-05-20T02:00:03.120Z",
-                         *       "countries": [
-                         *         "FI",
-                         *         "NO",
-                         *         "SE"
-                         *       ],
-                         *       "categories": [
-                         *         "companies",
-                         *         "financials",
-                         *         "roles",
-                         *         "subUnits",
-                         *         "shareholders",
-                         *         "licenses",
-                         *         "inspections",
-                         *         "domains",
-                         *         "technologies",
-                         *         "screeningLists",
-                         *         "procurement"
-                         *       ],
-                         *       "rows": [
-                         *         {
-                         *           "country": "NO",
-                         *           "category": "companies",
-                         *           "records": 1162000,
-                         *           "companiesWith": 1162000,
-                         *           "share": 1,
-                         *           "lastSync": "2026-05-20T01:45:09.000Z",
-                         *           "cadence": [
-                         *             {
-                         *               "job": "brreg-updates",
-                         *               "cron": "*\/15 * * * *"
-                         *             },
-                         *             {
-                         *               "job": "brreg",
-                         *               "cron": "0 3 1 * *"
-                         *             }
-                         *           ],
-                         *           "sources": [
-                         *             "brreg-updates",
-                         *             "brreg-snapshot"
-                         *           ]
-                         *         },
-                         *         {
-                         *           "country": "NO",
-                         *           "category": "financials",
-                         *           "records": 2410331,
-                         *           "companiesWith": 402118,
-                         *           "share": 0.3461,
-                         *           "lastSync": "2026-05-18T04:12:40.000Z",
-                         *           "cadence": [],
-                         *           "sources": [
-                         *             "regnskap"
-                         *           ]
-                         *         },
-                         *         {
-                         *           "country": "SE",
-                         *           "category": "shareholders",
-                         *           "records": 0,
-                         *           "companiesWith": 0,
-                         *           "share": 0,
-                         *           "lastSync": null,
-                         *           "cadence": [],
-                         *           "sources": []
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            snapshotAt: string | null;
-                            countries: string[];
-                            categories: string[];
-                            /** @description One row per country and category */
-                            rows: {
-                                /** @description ISO 3166-1 alpha-2 country code */
-                                country: string;
-                                /** @enum {string} */
-                                category: "companies" | "financials" | "roles" | "subUnits" | "shareholders" | "licenses" | "inspections" | "domains" | "technologies" | "screeningLists" | "procurement";
-                                /** @description Rows stored in this category for the country (technologies: detections; screeningLists: listed entities, shared by every country) */
-                                records: number;
-                                companiesWith: number | null;
-                                share: number | null;
-                                lastSync: string | null;
-                                /** @description Schedules of the jobs that keep the category fresh on this server (empty: on demand only) */
-                                cadence: {
-                                    job: string;
-                                    /** @description UTC cron expression */
-                                    cron: string;
-                                }[];
-                                /** @description Data-source names (as in /api/health dataSources) feeding the category */
-                                sources: string[];
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getCoverage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4310,284 +447,7 @@ export interface paths {
          * Market context of a municipality and an industry
          * @description Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; per NACE division the average monthly wage, enterprises and, for NO and DK, the startup survival rate. Each figure names its bureau, table, year and unit; `tables` lists the tables with licence and vintage. A figure the bureau does not publish, or that is not synced yet, is null.
          */
-        get: {
-            parameters: {
-                query?: {
-                    country?: "NO" | "SE" | "FI" | "DK";
-                    /**
-                     * @description NO/SE 4 digits, FI/DK 3 digits
-                     * @example 0301
-                     */
-                    municipality?: string;
-                    /**
-                     * @description NACE code or division
-                     * @example 47.1
-                     */
-                    nace?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Market context of a municipality and a NACE division */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "country": "NO",
-                         *       "municipality": {
-                         *         "code": "0301",
-                         *         "name": "Oslo",
-                         *         "countyCode": "03",
-                         *         "countyName": "Oslo",
-                         *         "population": {
-                         *           "value": 724290,
-                         *           "unit": "persons",
-                         *           "year": 2025,
-                         *           "source": "SSB",
-                         *           "table": "07459"
-                         *         },
-                         *         "householdIncome": {
-                         *           "value": 565000,
-                         *           "unit": "NOK",
-                         *           "year": 2023,
-                         *           "source": "SSB",
-                         *           "table": "06944"
-                         *         },
-                         *         "enterprises": {
-                         *           "value": 105876,
-                         *           "unit": "enterprises",
-                         *           "year": 2025,
-                         *           "source": "SSB",
-                         *           "table": "07091"
-                         *         },
-                         *         "enterprisesPer1000": {
-                         *           "value": 146.18,
-                         *           "unit": "enterprises per 1,000 inhabitants",
-                         *           "year": 2025,
-                         *           "source": "SSB",
-                         *           "table": "07091+07459",
-                         *           "computed": true
-                         *         }
-                         *       },
-                         *       "industry": {
-                         *         "naceDivision": "47",
-                         *         "averageMonthlyWage": {
-                         *           "value": 41460,
-                         *           "unit": "NOK per month",
-                         *           "year": 2025,
-                         *           "source": "SSB",
-                         *           "table": "11418"
-                         *         },
-                         *         "enterprises": {
-                         *           "value": 29876,
-                         *           "unit": "enterprises",
-                         *           "year": 2025,
-                         *           "source": "SSB",
-                         *           "table": "10308"
-                         *         },
-                         *         "startupSurvivalRate": {
-                         *           "value": 24.3,
-                         *           "unit": "percent",
-                         *           "year": 2019,
-                         *           "source": "SSB",
-                         *           "table": "09016"
-                         *         }
-                         *       },
-                         *       "tables": [
-                         *         {
-                         *           "source": "SSB",
-                         *           "scope": "municipality",
-                         *           "measure": "population",
-                         *           "table": "07459",
-                         *           "title": "Population, by region (1 January)",
-                         *           "unit": "persons",
-                         *           "year": 2025,
-                         *           "licence": "CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)",
-                         *           "url": "https://data.ssb.no/api/v0/no/table/07459/",
-                         *           "fetchedAt": "2026-11-03T05:00:12.000Z"
-                         *         }
-                         *       ],
-                         *       "_sources": {
-                         *         "attribution": [
-                         *           "SSB"
-                         *         ]
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            country: string;
-                            municipality: {
-                                code: string;
-                                name: string | null;
-                                countyCode: string | null;
-                                countyName: string | null;
-                                population: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                                householdIncome: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                                enterprises: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                                enterprisesPer1000: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                            } | null;
-                            industry: {
-                                naceDivision: string;
-                                averageMonthlyWage: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                                enterprises: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                                startupSurvivalRate: {
-                                    value: number;
-                                    /** @description e.g. persons, NOK, EUR per month, percent */
-                                    unit: string;
-                                    /** @description Reference year of the figure */
-                                    year: number;
-                                    /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
-                                    source: string;
-                                    /** @description The bureau's table id (two for a computed figure, joined with +) */
-                                    table: string;
-                                    /** @description true: computed by us from the tables named */
-                                    computed?: boolean;
-                                } | null;
-                            } | null;
-                            tables: {
-                                source: string;
-                                scope: "municipality" | "industry";
-                                measure: string;
-                                table: string;
-                                title: string;
-                                unit: string;
-                                year: number;
-                                licence: string;
-                                url: string;
-                                /** @description Vintage: when the figures were fetched */
-                                fetchedAt: string;
-                            }[];
-                            _sources: {
-                                attribution: string[];
-                            };
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getMarketContext"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4609,148 +469,7 @@ export interface paths {
          * Model Context Protocol endpoint (Streamable HTTP)
          * @description For MCP clients (Claude, Cursor, the MCP SDKs), not for hand-written calls. Stateless Streamable HTTP: no session id; send `Accept: application/json, text/event-stream`; answers are JSON. Authorization: an API key as Bearer token, or an OAuth access token (sign-in discovered from the 401’s `WWW-Authenticate` header: /.well-known/oauth-protected-resource). Tools: lookup_company, search_companies, find_prospects, get_financials, get_corporate_group, get_shareholders, get_ownership_network, search_inspections, search_licenses, list_municipalities, screen_company, list_destinations, push_to_destination, manage_destination. Each HTTP request counts once against the key’s per-minute rate and daily/monthly quotas (initialize, tools/list and each tools/call are separate requests). Tools apply the key’s tier (page-size cap, search filter rule, push right). A tool failure (unknown company, invalid number, refused by tier) is a tool result with `isError: true`. GET and DELETE answer 405.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description One JSON-RPC 2.0 message (batches are not accepted) */
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "jsonrpc": "2.0",
-                     *       "id": 2,
-                     *       "method": "tools/call",
-                     *       "params": {
-                     *         "name": "lookup_company",
-                     *         "arguments": {
-                     *           "orgNumber": "923609016",
-                     *           "country": "NO"
-                     *         }
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        /** @enum {string} */
-                        jsonrpc: "2.0";
-                        id?: string | number;
-                        /** @description initialize, notifications/initialized, tools/list, tools/call, ping */
-                        method?: string;
-                        params?: {
-                            [key: string]: unknown;
-                        };
-                        result?: unknown;
-                        error?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description The JSON-RPC response (application/json) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "jsonrpc": "2.0",
-                         *       "id": 2,
-                         *       "result": {
-                         *         "content": [
-                         *           {
-                         *             "type": "text",
-                         *             "text": "{\"orgNumber\":\"923609016\",\"country\":\"NO\",\"name\":\"EQUINOR ASA\", …}"
-                         *           }
-                         *         ],
-                         *         "structuredContent": {
-                         *           "orgNumber": "923609016",
-                         *           "country": "NO",
-                         *           "name": "EQUINOR ASA",
-                         *           "orgFormCode": "ASA",
-                         *           "employeeCount": 21408
-                         *         }
-                         *       }
-                         *     }
-                         */
-                        "application/json": {
-                            /** @enum {string} */
-                            jsonrpc: "2.0";
-                            id: string | number | null;
-                            result?: unknown;
-                            error?: {
-                                code: number;
-                                message: string;
-                                data?: unknown;
-                            };
-                        };
-                    };
-                };
-                /** @description Accepted: the message was a notification or a response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postMcp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4768,156 +487,7 @@ export interface paths {
          * Public procurement notices (Doffin, TED)
          * @description Competition, result and cancellation notices from Doffin (Norway) and TED (Nordic buyers), one row per notice even when both publish it. `status` is derived: ACTIVE while the deadline is ahead, CLOSED after it, AWARDED once a result names a winner, CANCELLED. `value` sorts by the estimated value, else the awarded value. Keyset-paginated: follow `nextCursor` until `hasMore` is false. At most 50 consecutive cursor follows per key per 5 minutes (429 cursor_depth_exceeded).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 9-digit Norwegian organisation number */
-                    orgNumber?: string;
-                    /** @description With orgNumber: the company as buyer or as a winner (default: either) */
-                    role?: "buyer" | "winner";
-                    status?: "ACTIVE" | "CLOSED" | "AWARDED" | "CANCELLED";
-                    /** @description A CPV code or its prefix (2–8 digits), e.g. 909 or 90911200 */
-                    cpv?: string;
-                    /** @description Notices whose tender deadline is after this date or instant (ISO) */
-                    deadlineAfter?: string;
-                    /** @description Notices published after this date or instant (ISO) */
-                    publishedAfter?: string;
-                    /** @description Words of the title, case-insensitive */
-                    q?: string;
-                    /** @description The buyer's country */
-                    country?: "NO" | "SE" | "DK" | "FI" | "IS";
-                    sort?: "publishedAt" | "deadline" | "value";
-                    order?: "asc" | "desc";
-                    /** @description 1–100; values above your tier’s maxPageSize are capped */
-                    limit?: number;
-                    /** @description nextCursor of the previous page (same query) */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "noticeId": "2026-107304",
-                         *           "doffinId": "2026-107304",
-                         *           "tedId": "712345-2026",
-                         *           "eformsId": "3f1c9a52-6d0e-4b7a-9a7e-1c2d3e4f5a60",
-                         *           "procedureId": "b7e21f04-58c3-4d1a-8e6f-0a9b8c7d6e51",
-                         *           "noticeType": "competition",
-                         *           "noticeTypeCode": "cn-standard",
-                         *           "status": "ACTIVE",
-                         *           "title": "Rammeavtale for renhold av skolebygg",
-                         *           "description": "Utdanningsetaten inviterer til åpen anbudskonkurranse om rammeavtale for daglig renhold.",
-                         *           "orgNumber": "974760673",
-                         *           "contractingAuthority": "Oslo kommune v/ Utdanningsetaten",
-                         *           "country": "NO",
-                         *           "cpvCodes": [
-                         *             "90911200",
-                         *             "90919200"
-                         *           ],
-                         *           "procedureType": "open",
-                         *           "publishedDate": "2026-11-02T08:15:00.000Z",
-                         *           "deadline": "2026-12-15T11:00:00.000Z",
-                         *           "estimatedValue": 12500000,
-                         *           "currency": "NOK",
-                         *           "awardedValue": null,
-                         *           "lots": [
-                         *             {
-                         *               "lotId": "LOT-0001",
-                         *               "title": "Delområde 1: Oslo sentrum og øst",
-                         *               "cpvCodes": [
-                         *                 "90911200"
-                         *               ],
-                         *               "estimatedValue": 7000000,
-                         *               "currency": "NOK",
-                         *               "deadline": "2026-12-15T11:00:00.000Z",
-                         *               "nutsCodes": [
-                         *                 "NO081"
-                         *               ]
-                         *             }
-                         *           ],
-                         *           "placeOfPerformance": [
-                         *             "NO081"
-                         *           ],
-                         *           "winners": [],
-                         *           "url": "https://www.doffin.no/notices/2026-107304",
-                         *           "sources": [
-                         *             "doffin",
-                         *             "ted"
-                         *           ],
-                         *           "updatedAt": "2026-11-05T06:00:00.000Z"
-                         *         }
-                         *       ],
-                         *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
-                         *       "hasMore": true
-                         *     }
-                         */
-                        "application/json": {
-                            data: components["schemas"]["ProcurementNotice"][];
-                            /** @description Pass as `cursor` for the next page; null on the last page */
-                            nextCursor: string | null;
-                            hasMore: boolean;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getProcurement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4934,83 +504,7 @@ export interface paths {
             cookie?: never;
         };
         /** One procurement notice */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Doffin id (2026-107304), TED publication number (712345-2026) or eForms notice id (a UUID) */
-                    noticeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ProcurementNotice"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getProcurementByNoticeId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5030,156 +524,7 @@ export interface paths {
          * Typed company change events after a seq
          * @description Every change an ingest commits (status, name, address, industry, roles, accounts, sub-units, deletion, …) as an event with before/after of the changed fields, numbered by a global, gapless, increasing `seq`. Pass the `nextAfter` of a page as `after` to read on; a reader resuming from its last seq sees every committed event exactly once, in order. `after` below what retention removed answers 410 `events_expired` with `resumeAfter`. A page holds at most 10 × your page size.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Events with a seq above this (default 0: the oldest kept) */
-                    after?: number;
-                    orgNumber?: string;
-                    country?: "NO" | "SE" | "FI" | "DK";
-                    /** @description One category or a comma-separated list */
-                    category?: string;
-                    /** @description Default 100; capped by tier (10 × the key's page size) */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "seq": 1042,
-                         *           "id": "3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11",
-                         *           "orgNumber": "923609016",
-                         *           "country": "NO",
-                         *           "category": "status",
-                         *           "type": "bankrupt",
-                         *           "fieldsChanged": [
-                         *             "isBankrupt",
-                         *             "status"
-                         *           ],
-                         *           "before": {
-                         *             "isBankrupt": false,
-                         *             "status": "active"
-                         *           },
-                         *           "after": {
-                         *             "isBankrupt": true,
-                         *             "status": "bankrupt"
-                         *           },
-                         *           "occurredAt": "2026-11-27T06:00:00.000Z",
-                         *           "source": "Brønnøysundregistrene"
-                         *         }
-                         *       ],
-                         *       "nextAfter": 1042,
-                         *       "hasMore": false
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                /** @description Global, gapless and increasing; resume after the last one you saw */
-                                seq: number;
-                                /** @description Unique id of the event */
-                                id: string;
-                                orgNumber: string;
-                                country: string;
-                                /**
-                                 * @description What kind of change
-                                 * @enum {string}
-                                 */
-                                category: "status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted";
-                                /** @description bankrupt, dissolved, deregistered, reinstated, status_changed, name_changed, address_changed, industry_changed, accounts_filed, ceo_changed, chair_changed, auditor_changed, board_changed, roles_changed, sub_units_changed, removed, match_appeared, match_disappeared */
-                                type: string;
-                                fieldsChanged: string[];
-                                /** @description The changed fields only (never a national id or birth date) */
-                                before: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description The changed fields only (never a national id or birth date) */
-                                after: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                occurredAt: string;
-                                source: string;
-                            }[];
-                            /** @description Pass as `after` for the next page (the last seq looked at) */
-                            nextAfter: number;
-                            hasMore: boolean;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            code: string;
-                            /** @description The lowest `after` that is still complete */
-                            resumeAfter: number;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5199,101 +544,7 @@ export interface paths {
          * Company events as Server-Sent Events
          * @description Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process).
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Events with a seq above this (default 0: the oldest kept) */
-                    after?: number;
-                    orgNumber?: string;
-                    country?: "NO" | "SE" | "FI" | "DK";
-                    /** @description One category or a comma-separated list */
-                    category?: string;
-                };
-                header?: {
-                    /** @description The last seq received */
-                    "last-event-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description text/event-stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example id: 1042
-                         *     event: status
-                         *     data: {"seq":1042,"id":"3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11","orgNumber":"923609016","country":"NO","category":"status","type":"bankrupt","fieldsChanged":["isBankrupt","status"],"before":{"isBankrupt":false,"status":"active"},"after":{"isBankrupt":true,"status":"bankrupt"},"occurredAt":"2026-11-27T06:00:00.000Z","source":"Brønnøysundregistrene"}
-                         */
-                        "application/json": string;
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Default Response */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: string;
-                            code: string;
-                            /** @description The lowest `after` that is still complete */
-                            resumeAfter: number;
-                            requestId?: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getEventsStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5310,240 +561,13 @@ export interface paths {
             cookie?: never;
         };
         /** The project's watchlists, sorted by name */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "name": "kyc-portfolio",
-                         *           "categories": [
-                         *             "status",
-                         *             "roles",
-                         *             "screening"
-                         *           ],
-                         *           "destination": "crm-webhook",
-                         *           "companyCount": 2,
-                         *           "paused": false,
-                         *           "pausedReason": null,
-                         *           "deliveredThrough": 1042,
-                         *           "createdAt": "2026-11-27T06:00:00.000Z",
-                         *           "updatedAt": "2026-11-27T06:00:00.000Z"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                name: string;
-                                categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
-                                /** @description Name of the destination alerts go to */
-                                destination: string;
-                                companyCount: number;
-                                paused: boolean;
-                                /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
-                                pausedReason: string | null;
-                                /** @description Every event up to this seq has been batched */
-                                deliveredThrough: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getWatchlists"];
         put?: never;
         /**
          * Create a watchlist
          * @description Companies to watch (add them with POST /api/watchlists/{name}/companies), the event categories to alert on, and the destination (see /api/destinations) alerts are sent to as batches `{watchlist, events}`, each with a `webhook-id` that stays the same on every retry (signed with Standard Webhooks when the destination has a signing secret). Alerts cover events committed after the watchlist was created.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "name": "kyc-portfolio",
-                     *       "categories": [
-                     *         "status",
-                     *         "roles"
-                     *       ],
-                     *       "destination": "crm-webhook"
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                        name: string;
-                        categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
-                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                        destination: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "name": "kyc-portfolio",
-                         *       "categories": [
-                         *         "status",
-                         *         "roles",
-                         *         "screening"
-                         *       ],
-                         *       "destination": "crm-webhook",
-                         *       "companyCount": 2,
-                         *       "paused": false,
-                         *       "pausedReason": null,
-                         *       "deliveredThrough": 1042,
-                         *       "createdAt": "2026-11-27T06:00:00.000Z",
-                         *       "updatedAt": "2026-11-27T06:00:00.000Z"
-                         *     }
-                         */
-                        "application/json": {
-                            name: string;
-                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
-                            /** @description Name of the destination alerts go to */
-                            destination: string;
-                            companyCount: number;
-                            paused: boolean;
-                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
-                            pausedReason: string | null;
-                            /** @description Every event up to this seq has been batched */
-                            deliveredThrough: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postWatchlists"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5558,323 +582,15 @@ export interface paths {
             cookie?: never;
         };
         /** One watchlist */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "name": "kyc-portfolio",
-                         *       "categories": [
-                         *         "status",
-                         *         "roles",
-                         *         "screening"
-                         *       ],
-                         *       "destination": "crm-webhook",
-                         *       "companyCount": 2,
-                         *       "paused": false,
-                         *       "pausedReason": null,
-                         *       "deliveredThrough": 1042,
-                         *       "createdAt": "2026-11-27T06:00:00.000Z",
-                         *       "updatedAt": "2026-11-27T06:00:00.000Z"
-                         *     }
-                         */
-                        "application/json": {
-                            name: string;
-                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
-                            /** @description Name of the destination alerts go to */
-                            destination: string;
-                            companyCount: number;
-                            paused: boolean;
-                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
-                            pausedReason: string | null;
-                            /** @description Every event up to this seq has been batched */
-                            deliveredThrough: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getWatchlistsByName"];
         /**
          * Change categories or destination, pause or resume
          * @description After 24 hours of failed deliveries a watchlist is paused with `pausedReason: delivery_failed`; `{"paused": false}` resumes it and sends the abandoned batch again.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "categories": [
-                     *         "status"
-                     *       ],
-                     *       "paused": false
-                     *     }
-                     */
-                    "application/json": {
-                        categories?: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
-                        /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                        destination?: string;
-                        /** @description false resumes a paused watchlist (an abandoned batch is sent again) */
-                        paused?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "name": "kyc-portfolio",
-                         *       "categories": [
-                         *         "status",
-                         *         "roles",
-                         *         "screening"
-                         *       ],
-                         *       "destination": "crm-webhook",
-                         *       "companyCount": 2,
-                         *       "paused": false,
-                         *       "pausedReason": null,
-                         *       "deliveredThrough": 1042,
-                         *       "createdAt": "2026-11-27T06:00:00.000Z",
-                         *       "updatedAt": "2026-11-27T06:00:00.000Z"
-                         *     }
-                         */
-                        "application/json": {
-                            name: string;
-                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
-                            /** @description Name of the destination alerts go to */
-                            destination: string;
-                            companyCount: number;
-                            paused: boolean;
-                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
-                            pausedReason: string | null;
-                            /** @description Every event up to this seq has been batched */
-                            deliveredThrough: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        put: operations["putWatchlistsByName"];
         post?: never;
         /** Delete a watchlist (its companies and delivery log go with it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWatchlistsByName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5893,239 +609,12 @@ export interface paths {
          * Add companies to a watchlist
          * @description Up to 1,000 `(orgNumber, country)` pairs per call; pairs already on the list are left. A watchlist holds at most: free 25, pro 5,000, enterprise and internal as configured. A call that would go over adds nothing (409 `watchlist_full`).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "companies": [
-                     *         {
-                     *           "orgNumber": "923609016",
-                     *           "country": "NO"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        companies: {
-                            orgNumber: string;
-                            /** @enum {string} */
-                            country: "NO" | "SE" | "FI" | "DK";
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "changed": 1,
-                         *       "companyCount": 3,
-                         *       "maxCompanies": 5000
-                         *     }
-                         */
-                        "application/json": {
-                            /** @description Companies added (or removed) by this call */
-                            changed: number;
-                            companyCount: number;
-                            /** @description The tier's size limit */
-                            maxCompanies: number;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        post: operations["postWatchlistsByNameCompanies"];
         /**
          * Remove companies from a watchlist
          * @description Up to 1,000 `(orgNumber, country)` pairs per call; pairs not on the list are ignored.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    /**
-                     * @example {
-                     *       "companies": [
-                     *         {
-                     *           "orgNumber": "923609016",
-                     *           "country": "NO"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        companies: {
-                            orgNumber: string;
-                            /** @enum {string} */
-                            country: "NO" | "SE" | "FI" | "DK";
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "changed": 1,
-                         *       "companyCount": 3,
-                         *       "maxCompanies": 5000
-                         *     }
-                         */
-                        "application/json": {
-                            /** @description Companies added (or removed) by this call */
-                            changed: number;
-                            companyCount: number;
-                            /** @description The tier's size limit */
-                            maxCompanies: number;
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWatchlistsByNameCompanies"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6142,122 +631,7 @@ export interface paths {
          * A watchlist's alert deliveries, newest first
          * @description Each batch with its webhook-id, seq range, attempts, last status or error class, and the next retry (exponential backoff with jitter, for up to 24 hours).
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "data": [
-                         *         {
-                         *           "webhookId": "msg_5f1c2b7e-0d1a-4f57-9d3e-7b3a8c2e9f10",
-                         *           "fromSeq": 1040,
-                         *           "toSeq": 1042,
-                         *           "eventCount": 2,
-                         *           "status": "delivered",
-                         *           "attempts": 3,
-                         *           "lastStatus": 204,
-                         *           "lastError": null,
-                         *           "nextAttemptAt": null,
-                         *           "createdAt": "2026-11-27T06:00:00.000Z",
-                         *           "deliveredAt": "2026-11-27T06:01:10.000Z"
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": {
-                            data: {
-                                /** @description The webhook-id header: the same on every attempt of this batch */
-                                webhookId: string;
-                                fromSeq: number;
-                                toSeq: number;
-                                eventCount: number;
-                                /** @enum {string} */
-                                status: "pending" | "delivered" | "abandoned";
-                                attempts: number;
-                                /** @description The receiver's last HTTP status */
-                                lastStatus: number | null;
-                                lastError: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                deliveredAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                402: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-                /** @description Every error has this shape; `details` on validation errors. */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorBody"];
-                    };
-                };
-            };
-        };
+        get: operations["getWatchlistsByNameDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6281,12 +655,14 @@ export interface components {
          *           "message": "must be 9 digits with a valid check digit"
          *         }
          *       ],
-         *       "requestId": "6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f"
+         *       "requestId": "6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f",
+         *       "docs": "http://localhost:3000/errors#validation_failed"
          *     }
          */
         ErrorBody: {
             error: string;
-            code: string;
+            /** @enum {string} */
+            code: "validation_failed" | "invalid_json" | "search_filter_required" | "invalid_cursor" | "cursor_query_mismatch" | "bad_request" | "missing_api_key" | "invalid_api_key" | "trial_expired" | "push_not_allowed" | "destination_inactive" | "route_not_found" | "key_not_found" | "company_not_found" | "destination_not_found" | "notice_not_found" | "watchlist_not_found" | "method_not_allowed" | "watchlist_name_taken" | "watchlist_full" | "events_expired" | "too_many_streams" | "project_name_taken" | "destination_name_taken" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_quota_exceeded" | "monthly_quota_exceeded" | "registration_limited" | "live_fetch_budget_exceeded" | "cursor_depth_exceeded" | "internal_error" | "query_failed" | "destination_unreadable" | "upstream_unavailable" | "service_unavailable";
             details?: {
                 path: string;
                 message: string;
@@ -6294,6 +670,11 @@ export interface components {
             requestId?: string;
             upgradeUrl?: string;
             retryAfter?: number;
+            /**
+             * Format: uri
+             * @description This code's entry on the errors page: meaning and what to do
+             */
+            docs?: string;
         };
         /**
          * @example {
@@ -7567,8 +1948,7848 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id (yours when you sent a valid `X-Request-Id`, else generated); quote it in reports. */
+        XRequestId: string;
+        /** @description Requests allowed per minute for this key. */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window resets. */
+        RateLimitReset: number;
+        /** @description The policy, e.g. `60;w=60` (limit; window in seconds). */
+        RateLimitPolicy: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    postKeysRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "projectName": "Acme CRM sync",
+                 *       "email": "dev@acme.example",
+                 *       "description": "Nightly enrichment of our customer list"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique among active keys (case-insensitive) */
+                    projectName: string;
+                    /**
+                     * Format: email
+                     * @description Receives the setup link
+                     */
+                    email: string;
+                    description?: string;
+                    /** @description Honeypot: leave empty */
+                    website?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Returned when the honeypot field is filled: no key is created. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raw": "ncd_EXAMPLEkeyShownOnceNeverStoredInClear0",
+                     *       "keyPrefix": "ncd_EXAMPLEk",
+                     *       "projectName": "Acme CRM sync",
+                     *       "tier": "free",
+                     *       "setupUrl": "http://localhost:3000/setup?key=ncd_EXAMPLEkeyShownOnceNeverStoredInClear0",
+                     *       "limits": {
+                     *         "rateLimitPerMinute": 20,
+                     *         "dailyLimit": 500,
+                     *         "monthlyLimit": 5000,
+                     *         "maxPageSize": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The API key. Shown once; only a keyed hash is stored. */
+                        raw: string;
+                        keyPrefix: string;
+                        projectName: string;
+                        tier: string;
+                        setupUrl: string;
+                        /**
+                         * @example {
+                         *       "rateLimitPerMinute": 20,
+                         *       "dailyLimit": 500,
+                         *       "monthlyLimit": 5000,
+                         *       "maxPageSize": 20
+                         *     }
+                         */
+                        limits: {
+                            /** @description Requests per minute; null = unlimited */
+                            rateLimitPerMinute: number | null;
+                            /** @description Requests per UTC day; null = unlimited */
+                            dailyLimit: number | null;
+                            /** @description Requests per UTC month; null = unlimited */
+                            monthlyLimit: number | null;
+                            /** @description Largest page a list endpoint returns */
+                            maxPageSize: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: `watchlist_name_taken`, `watchlist_full`, `project_name_taken`. See /errors */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `registration_limited`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postKeysRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "raw": "ncd_EXAMPLEreplacementKeyShownOnce00000000",
+                     *       "keyPrefix": "ncd_EXAMPLEr",
+                     *       "projectName": "Acme CRM sync",
+                     *       "tier": "free",
+                     *       "rotatedFrom": "ncd_EXAMPLEk"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The new API key, shown once */
+                        raw: string;
+                        keyPrefix: string;
+                        projectName: string;
+                        tier: string;
+                        /** @description keyPrefix of the key that was deactivated */
+                        rotatedFrom: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `key_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getKeysUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "projectName": "Acme CRM sync",
+                     *       "tier": "free",
+                     *       "keyPrefix": "ncd_EXAMPLEk",
+                     *       "limits": {
+                     *         "rateLimitPerMinute": 20,
+                     *         "dailyLimit": 500,
+                     *         "monthlyLimit": 5000,
+                     *         "maxPageSize": 20,
+                     *         "canPush": false,
+                     *         "requireFilterOnSearch": true
+                     *       },
+                     *       "usage": {
+                     *         "today": 42,
+                     *         "thisMonth": 1210,
+                     *         "total": 8634,
+                     *         "dailyRemaining": 458,
+                     *         "monthlyRemaining": 3790
+                     *       },
+                     *       "resets": {
+                     *         "daily": "2026-04-21T00:00:00.000Z",
+                     *         "monthly": "2026-05-01T00:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        projectName: string;
+                        tier: string;
+                        keyPrefix: string;
+                        limits: {
+                            /** @description Requests per minute; null = unlimited */
+                            rateLimitPerMinute: number | null;
+                            /** @description Requests per UTC day; null = unlimited */
+                            dailyLimit: number | null;
+                            /** @description Requests per UTC month; null = unlimited */
+                            monthlyLimit: number | null;
+                            maxPageSize: number;
+                            canPush: boolean;
+                            requireFilterOnSearch: boolean;
+                        };
+                        usage: {
+                            today: number;
+                            thisMonth: number;
+                            total: number;
+                            /** @description null when unlimited */
+                            dailyRemaining: number | null;
+                            /** @description null when unlimited */
+                            monthlyRemaining: number | null;
+                        };
+                        resets: {
+                            /**
+                             * Format: date-time
+                             * @description Next UTC midnight
+                             */
+                            daily: string;
+                            /**
+                             * Format: date-time
+                             * @description First of next month, UTC
+                             */
+                            monthly: string;
+                        };
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAccessRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "projectName": "Acme CRM sync",
+                 *       "email": "dev@acme.example",
+                 *       "organisation": "Acme AS",
+                 *       "requestedTier": "pro",
+                 *       "message": "We enrich about 40 000 customers a month and push them to our CRM."
+                 *     }
+                 */
+                "application/json": {
+                    projectName: string;
+                    /** Format: email */
+                    email: string;
+                    organisation?: string;
+                    /** @enum {string} */
+                    requestedTier: "pro" | "enterprise";
+                    message?: string;
+                    /** @description Honeypot: leave empty */
+                    website?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "17",
+                     *       "status": "pending",
+                     *       "createdAt": "2026-04-20T12:34:56.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        status: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `registration_limited`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-sync-secret"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description "ok", or "error" with status 503 */
+                        status: string;
+                        /** Format: date-time */
+                        timestamp?: string;
+                        database?: string;
+                        engine?: string;
+                        records?: {
+                            companies: number;
+                            financials: number;
+                            roles: number;
+                            inspections: number;
+                            licenses: number;
+                            procurementNotices: number;
+                        };
+                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
+                        dataSources?: {
+                            [key: string]: {
+                                /** @description End (or start, while running) of the latest run; null = never synced */
+                                lastSync: string | null;
+                                /** @description ok | error | running | never */
+                                status: string;
+                                recordsProcessed: number;
+                                lastSuccess: string | null;
+                                /** @description Short reason when the latest run failed */
+                                message?: string | null;
+                            };
+                        };
+                        /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                        upstreams?: {
+                            host: string;
+                            /** @enum {string} */
+                            breaker: "closed" | "open" | "half-open";
+                            /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                            ratePerSecond: number;
+                            /** @description Requests answered at once by the open breaker since start */
+                            shortCircuited: number;
+                            /** @description Requests refused for want of the shared budget since start */
+                            throttled: number;
+                            /** @description Failures in the breaker's rolling window */
+                            failures: number;
+                        }[];
+                        liveFetch?: {
+                            negativeCacheHours: number;
+                            /** @description Numbers currently answered 404 without asking brreg */
+                            rememberedNotFound: number;
+                            /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                            dailyBudgets: {
+                                [key: string]: number | null;
+                            };
+                        };
+                        /** @description This process's cache of serialised company records (README "Record cache") */
+                        recordCache?: {
+                            entries: number;
+                            /** @description Estimated memory of the cached bodies */
+                            bytes: number;
+                            /** @description RECORD_CACHE_ENTRIES (0: off) */
+                            maxEntries: number;
+                            /** @description RECORD_CACHE_MB in bytes */
+                            maxBytes: number;
+                            hits: number;
+                            misses: number;
+                            /** @description hits / (hits + misses) since start */
+                            hitRate: number;
+                            /** @description Least recently used records dropped for room */
+                            capacityEvictions: number;
+                            /** @description Cached records dropped because they changed */
+                            invalidations: number;
+                            /** @description Lookups not served from the cache while it was not known fresh */
+                            bypassed: number;
+                            /** @description The last change poll began within 1 s: the cache serves */
+                            following: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description "ok", or "error" with status 503 */
+                        status: string;
+                        /** Format: date-time */
+                        timestamp?: string;
+                        database?: string;
+                        engine?: string;
+                        records?: {
+                            companies: number;
+                            financials: number;
+                            roles: number;
+                            inspections: number;
+                            licenses: number;
+                            procurementNotices: number;
+                        };
+                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
+                        dataSources?: {
+                            [key: string]: {
+                                /** @description End (or start, while running) of the latest run; null = never synced */
+                                lastSync: string | null;
+                                /** @description ok | error | running | never */
+                                status: string;
+                                recordsProcessed: number;
+                                lastSuccess: string | null;
+                                /** @description Short reason when the latest run failed */
+                                message?: string | null;
+                            };
+                        };
+                        /** @description Protection of the registries behind live fetches (README "Upstream protection") */
+                        upstreams?: {
+                            host: string;
+                            /** @enum {string} */
+                            breaker: "closed" | "open" | "half-open";
+                            /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
+                            ratePerSecond: number;
+                            /** @description Requests answered at once by the open breaker since start */
+                            shortCircuited: number;
+                            /** @description Requests refused for want of the shared budget since start */
+                            throttled: number;
+                            /** @description Failures in the breaker's rolling window */
+                            failures: number;
+                        }[];
+                        liveFetch?: {
+                            negativeCacheHours: number;
+                            /** @description Numbers currently answered 404 without asking brreg */
+                            rememberedNotFound: number;
+                            /** @description Upstream requests per key and UTC day by tier; null is unlimited */
+                            dailyBudgets: {
+                                [key: string]: number | null;
+                            };
+                        };
+                        /** @description This process's cache of serialised company records (README "Record cache") */
+                        recordCache?: {
+                            entries: number;
+                            /** @description Estimated memory of the cached bodies */
+                            bytes: number;
+                            /** @description RECORD_CACHE_ENTRIES (0: off) */
+                            maxEntries: number;
+                            /** @description RECORD_CACHE_MB in bytes */
+                            maxBytes: number;
+                            hits: number;
+                            misses: number;
+                            /** @description hits / (hits + misses) since start */
+                            hitRate: number;
+                            /** @description Least recently used records dropped for room */
+                            capacityEvictions: number;
+                            /** @description Cached records dropped because they changed */
+                            invalidations: number;
+                            /** @description Lookups not served from the cache while it was not known fresh */
+                            bypassed: number;
+                            /** @description The last change poll began within 1 s: the cache serves */
+                            following: boolean;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getMunicipalities: {
+        parameters: {
+            query?: {
+                /**
+                 * @description County code, zero-padded: two digits (e.g. 03); a Danish region has four (e.g. 1084)
+                 * @example 03
+                 */
+                county?: string;
+                /** @description NO (default), SE, FI or DK */
+                country?: "NO" | "SE" | "FI" | "DK";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "countyCode": "03",
+                     *           "countyName": "Oslo",
+                     *           "municipalities": [
+                     *             {
+                     *               "code": "0301",
+                     *               "name": "Oslo"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "countyCode": "11",
+                     *           "countyName": "Rogaland",
+                     *           "municipalities": [
+                     *             {
+                     *               "code": "1103",
+                     *               "name": "Stavanger"
+                     *             },
+                     *             {
+                     *               "code": "1108",
+                     *               "name": "Sandnes"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description NO/SE/FI 2 digits, DK 4 (1081–1085) */
+                            countyCode: string;
+                            countyName: string;
+                            municipalities: {
+                                /** @description NO/SE 4 digits, FI/DK 3 */
+                                code: string;
+                                name: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCompaniesEnrich: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of orgNumbers or pairs */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 9-digit Norwegian numbers */
+                    orgNumbers?: string[];
+                    /** @description Each country in its own format: NO 9 digits, FI NNNNNNN-N, SE 10 digits */
+                    pairs?: {
+                        orgNumber: string;
+                        /**
+                         * @default NO
+                         * @enum {string}
+                         */
+                        country?: "NO" | "FI" | "SE";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1042",
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "name": "EQUINOR ASA",
+                     *           "orgFormCode": "ASA",
+                     *           "orgFormDescription": "Allmennaksjeselskap",
+                     *           "naceCode1": "06.100",
+                     *           "naceDescription1": "Utvinning av råolje",
+                     *           "naceCode2": null,
+                     *           "naceDescription2": null,
+                     *           "naceCode3": null,
+                     *           "naceDescription3": null,
+                     *           "sectorCode": "1120",
+                     *           "employeeCount": 21408,
+                     *           "hasRegisteredEmployees": true,
+                     *           "businessAddressStreet": "Forusbeen 50",
+                     *           "businessAddressPostalCode": "4035",
+                     *           "businessAddressCity": "STAVANGER",
+                     *           "businessAddressMunicipality": "STAVANGER",
+                     *           "businessAddressMuniNo": "1103",
+                     *           "businessAddressCountryCode": "NO",
+                     *           "postalAddressStreet": "Postboks 8500 Forus",
+                     *           "postalAddressPostalCode": "4035",
+                     *           "postalAddressCity": "STAVANGER",
+                     *           "postalAddressMunicipality": "STAVANGER",
+                     *           "postalAddressMuniNo": "1103",
+                     *           "postalAddressCountryCode": "NO",
+                     *           "website": "www.equinor.com",
+                     *           "phone": "51 99 00 00",
+                     *           "parentOrgNumber": null,
+                     *           "isInGroup": true,
+                     *           "foundingDate": "1972-09-18",
+                     *           "registrationDate": "1995-03-12",
+                     *           "registeredInVat": true,
+                     *           "registeredInBiz": true,
+                     *           "isBankrupt": false,
+                     *           "isBeingDissolved": false,
+                     *           "isInForcedDissolution": false,
+                     *           "isDeleted": false,
+                     *           "deletedDate": null,
+                     *           "status": "active",
+                     *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+                     *           "lastSubmittedAccountsYear": "2024",
+                     *           "primaryDomain": "equinor.com",
+                     *           "enrichedDomains": [
+                     *             "equinor.com"
+                     *           ],
+                     *           "linkedinHandle": "equinor",
+                     *           "facebookHandle": "Equinor",
+                     *           "instagramHandle": "equinor",
+                     *           "twitterHandle": "Equinor",
+                     *           "technologies": [
+                     *             {
+                     *               "name": "Adobe Experience Manager",
+                     *               "category": "CMS",
+                     *               "confidence": 0.9
+                     *             }
+                     *           ],
+                     *           "hasAnyAdPixel": true,
+                     *           "majorityOwner": {
+                     *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *             "orgNumber": "912660680",
+                     *             "ownershipPct": 67,
+                     *             "year": 2024
+                     *           },
+                     *           "largestShareholder": {
+                     *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *             "orgNumber": "912660680",
+                     *             "ownershipPct": 67,
+                     *             "year": 2024
+                     *           },
+                     *           "createdAt": "2026-01-05T03:12:44.000Z",
+                     *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *           "financials": [
+                     *             {
+                     *               "orgNumber": "923609016",
+                     *               "regnskapstype": "SELSKAP",
+                     *               "periodFrom": "2024-01-01",
+                     *               "periodTo": "2024-12-31",
+                     *               "currency": "USD",
+                     *               "revenue": 72543000000,
+                     *               "operatingProfit": 13001000000,
+                     *               "netResult": 8141000000,
+                     *               "equity": 41090000000,
+                     *               "totalAssets": 109150000000,
+                     *               "totalLiabilities": 68060000000,
+                     *               "profitMargin": 11.22,
+                     *               "operatingMargin": 17.92,
+                     *               "returnOnEquity": 19.81,
+                     *               "equityRatio": 37.65,
+                     *               "revenueGrowthYoY": -8.4
+                     *             }
+                     *           ],
+                     *           "roles": [
+                     *             {
+                     *               "roleTypeCode": "DAGL",
+                     *               "roleTypeDescription": "Daglig leder/ adm.direktør",
+                     *               "groupCode": "DAGL",
+                     *               "groupDescription": "Daglig leder/ adm.direktør",
+                     *               "personFirstName": "Kari",
+                     *               "personMiddleName": null,
+                     *               "personLastName": "Nordmann",
+                     *               "personBirthYear": 1971,
+                     *               "entityOrgNumber": null,
+                     *               "entityName": null,
+                     *               "electedBy": null,
+                     *               "ownershipPercent": null
+                     *             }
+                     *           ],
+                     *           "subUnits": [
+                     *             {
+                     *               "orgNumber": "973152351",
+                     *               "name": "EQUINOR ASA AVD FORUS",
+                     *               "orgFormCode": "BEDR",
+                     *               "naceCode1": "06.100",
+                     *               "naceDescription1": "Utvinning av råolje",
+                     *               "employeeCount": 1800,
+                     *               "addressStreet": "Forusbeen 50",
+                     *               "addressPostalCode": "4035",
+                     *               "addressCity": "STAVANGER",
+                     *               "addressMunicipality": "STAVANGER",
+                     *               "addressMuniNo": "1103",
+                     *               "addressLat": 58.8916,
+                     *               "addressLng": 5.7211,
+                     *               "startDate": "1995-03-01",
+                     *               "closureDate": null,
+                     *               "isDeleted": false
+                     *             }
+                     *           ],
+                     *           "licenses": [],
+                     *           "_sources": {
+                     *             "attribution": [
+                     *               "Brønnøysundregistrene",
+                     *               "Regnskapsregisteret"
+                     *             ],
+                     *             "fields": {
+                     *               "companyCore": "Brønnøysundregistrene",
+                     *               "roles": "Brønnøysundregistrene",
+                     *               "financials": "Regnskapsregisteret",
+                     *               "financialRatios": {
+                     *                 "source": "Regnskapsregisteret",
+                     *                 "computed": true
+                     *               },
+                     *               "industryLabel": "SSB Klass",
+                     *               "orgFormLabel": "SSB Klass",
+                     *               "countryLabel": "SSB Klass"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "notFound": [
+                     *         "111111111"
+                     *       ],
+                     *       "unavailable": []
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyRecord"][];
+                        /** @description string[] for orgNumbers, {orgNumber, country}[] for pairs */
+                        notFound: string[] | {
+                            orgNumber: string;
+                            /** @enum {string} */
+                            country: "NO" | "FI" | "SE";
+                        }[];
+                        unavailable: string[] | {
+                            orgNumber: string;
+                            /** @enum {string} */
+                            country: "NO" | "FI" | "SE";
+                        }[];
+                        /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
+                        unavailableReasons?: {
+                            [key: string]: "upstream_error" | "upstream_circuit_open" | "upstream_rate_limited" | "live_fetch_budget";
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompaniesByOrgNumber: {
+        parameters: {
+            query?: {
+                country?: "NO" | "FI" | "SE";
+                include?: "context";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits
+                 * @example 923609016
+                 */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyLookup"];
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Bad gateway: `upstream_unavailable`. See /errors */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompanies: {
+        parameters: {
+            query?: {
+                /** @description Scope to one registry */
+                country?: "NO" | "FI" | "SE";
+                /**
+                 * @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters
+                 * @example equinor
+                 */
+                q?: string;
+                /**
+                 * @description NACE code or prefix, e.g. 56, 56.1, 56.101
+                 * @example 06.1
+                 */
+                nace?: string;
+                /** @description Legal form code, e.g. AS, ASA, ENK, AB, 16 */
+                orgForm?: string;
+                /** @description 4-digit municipality number (NO) */
+                municipality?: string;
+                /** @description 2-digit county number (NO) */
+                county?: string;
+                minEmployees?: number;
+                maxEmployees?: number;
+                /** @description NOK, on the latest financial */
+                minRevenue?: number;
+                /** @description NOK, on the latest financial */
+                maxRevenue?: number;
+                isBankrupt?: boolean;
+                isInGroup?: boolean;
+                /** @description true: parentOrgNumber is set */
+                hasParent?: boolean;
+                /** @description Exact technology name, e.g. WordPress, Shopify */
+                hasTechnology?: string;
+                hasAnyAdPixel?: boolean;
+                /** @description Also return deleted/deregistered companies (default false) */
+                includeDeleted?: boolean;
+                /** @description Append aggregate context per row */
+                include?: "context";
+                sort?: "name" | "employeeCount" | "foundingDate" | "updatedAt";
+                order?: "asc" | "desc";
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1042",
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "name": "EQUINOR ASA",
+                     *           "orgFormCode": "ASA",
+                     *           "orgFormDescription": "Allmennaksjeselskap",
+                     *           "naceCode1": "06.100",
+                     *           "naceDescription1": "Utvinning av råolje",
+                     *           "naceCode2": null,
+                     *           "naceDescription2": null,
+                     *           "naceCode3": null,
+                     *           "naceDescription3": null,
+                     *           "sectorCode": "1120",
+                     *           "employeeCount": 21408,
+                     *           "hasRegisteredEmployees": true,
+                     *           "businessAddressStreet": "Forusbeen 50",
+                     *           "businessAddressPostalCode": "4035",
+                     *           "businessAddressCity": "STAVANGER",
+                     *           "businessAddressMunicipality": "STAVANGER",
+                     *           "businessAddressMuniNo": "1103",
+                     *           "businessAddressCountryCode": "NO",
+                     *           "postalAddressStreet": "Postboks 8500 Forus",
+                     *           "postalAddressPostalCode": "4035",
+                     *           "postalAddressCity": "STAVANGER",
+                     *           "postalAddressMunicipality": "STAVANGER",
+                     *           "postalAddressMuniNo": "1103",
+                     *           "postalAddressCountryCode": "NO",
+                     *           "website": "www.equinor.com",
+                     *           "phone": "51 99 00 00",
+                     *           "parentOrgNumber": null,
+                     *           "isInGroup": true,
+                     *           "foundingDate": "1972-09-18",
+                     *           "registrationDate": "1995-03-12",
+                     *           "registeredInVat": true,
+                     *           "registeredInBiz": true,
+                     *           "isBankrupt": false,
+                     *           "isBeingDissolved": false,
+                     *           "isInForcedDissolution": false,
+                     *           "isDeleted": false,
+                     *           "deletedDate": null,
+                     *           "status": "active",
+                     *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+                     *           "lastSubmittedAccountsYear": "2024",
+                     *           "primaryDomain": "equinor.com",
+                     *           "enrichedDomains": [
+                     *             "equinor.com"
+                     *           ],
+                     *           "linkedinHandle": "equinor",
+                     *           "facebookHandle": "Equinor",
+                     *           "instagramHandle": "equinor",
+                     *           "twitterHandle": "Equinor",
+                     *           "technologies": [
+                     *             {
+                     *               "name": "Adobe Experience Manager",
+                     *               "category": "CMS",
+                     *               "confidence": 0.9
+                     *             }
+                     *           ],
+                     *           "hasAnyAdPixel": true,
+                     *           "majorityOwner": {
+                     *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *             "orgNumber": "912660680",
+                     *             "ownershipPct": 67,
+                     *             "year": 2024
+                     *           },
+                     *           "largestShareholder": {
+                     *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *             "orgNumber": "912660680",
+                     *             "ownershipPct": 67,
+                     *             "year": 2024
+                     *           },
+                     *           "createdAt": "2026-01-05T03:12:44.000Z",
+                     *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *           "naceName": "Utvinning av råolje",
+                     *           "orgFormName": "Allmennaksjeselskap",
+                     *           "countryName": "Norge",
+                     *           "municipalityName": "Stavanger",
+                     *           "countyCode": "11",
+                     *           "countyName": "Rogaland",
+                     *           "financials": [
+                     *             {
+                     *               "orgNumber": "923609016",
+                     *               "regnskapstype": "SELSKAP",
+                     *               "periodFrom": "2024-01-01",
+                     *               "periodTo": "2024-12-31",
+                     *               "currency": "USD",
+                     *               "revenue": 72543000000,
+                     *               "operatingProfit": 13001000000,
+                     *               "netResult": 8141000000,
+                     *               "equity": 41090000000,
+                     *               "totalAssets": 109150000000,
+                     *               "totalLiabilities": 68060000000,
+                     *               "profitMargin": 11.22,
+                     *               "operatingMargin": 17.92,
+                     *               "returnOnEquity": 19.81,
+                     *               "equityRatio": 37.65,
+                     *               "revenueGrowthYoY": -8.4
+                     *             }
+                     *           ],
+                     *           "roles": [
+                     *             {
+                     *               "roleTypeCode": "DAGL",
+                     *               "roleTypeDescription": "Daglig leder/ adm.direktør",
+                     *               "groupCode": "DAGL",
+                     *               "groupDescription": "Daglig leder/ adm.direktør",
+                     *               "personFirstName": "Kari",
+                     *               "personMiddleName": null,
+                     *               "personLastName": "Nordmann",
+                     *               "personBirthYear": 1971,
+                     *               "entityOrgNumber": null,
+                     *               "entityName": null,
+                     *               "electedBy": null,
+                     *               "ownershipPercent": null
+                     *             }
+                     *           ],
+                     *           "_sources": {
+                     *             "attribution": [
+                     *               "Brønnøysundregistrene",
+                     *               "Regnskapsregisteret",
+                     *               "SSB Klass"
+                     *             ],
+                     *             "fields": {
+                     *               "companyCore": "Brønnøysundregistrene",
+                     *               "roles": "Brønnøysundregistrene",
+                     *               "financials": "Regnskapsregisteret",
+                     *               "financialRatios": {
+                     *                 "source": "Regnskapsregisteret",
+                     *                 "computed": true
+                     *               },
+                     *               "industryLabel": "SSB Klass",
+                     *               "orgFormLabel": "SSB Klass",
+                     *               "countryLabel": "SSB Klass"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyRow"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `search_filter_required`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getUpdates: {
+        parameters: {
+            query: {
+                /**
+                 * @description ISO 8601 date or timestamp (UTC when no offset)
+                 * @example 2026-04-20T12:34:56Z
+                 */
+                since: string;
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "1042",
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "name": "EQUINOR ASA",
+                     *           "orgFormCode": "ASA",
+                     *           "orgFormDescription": "Allmennaksjeselskap",
+                     *           "naceCode1": "06.100",
+                     *           "naceDescription1": "Utvinning av råolje",
+                     *           "naceCode2": null,
+                     *           "naceDescription2": null,
+                     *           "naceCode3": null,
+                     *           "naceDescription3": null,
+                     *           "sectorCode": "1120",
+                     *           "employeeCount": 21408,
+                     *           "hasRegisteredEmployees": true,
+                     *           "businessAddressStreet": "Forusbeen 50",
+                     *           "businessAddressPostalCode": "4035",
+                     *           "businessAddressCity": "STAVANGER",
+                     *           "businessAddressMunicipality": "STAVANGER",
+                     *           "businessAddressMuniNo": "1103",
+                     *           "businessAddressCountryCode": "NO",
+                     *           "postalAddressStreet": "Postboks 8500 Forus",
+                     *           "postalAddressPostalCode": "4035",
+                     *           "postalAddressCity": "STAVANGER",
+                     *           "postalAddressMunicipality": "STAVANGER",
+                     *           "postalAddressMuniNo": "1103",
+                     *           "postalAddressCountryCode": "NO",
+                     *           "website": "www.equinor.com",
+                     *           "phone": "51 99 00 00",
+                     *           "parentOrgNumber": null,
+                     *           "isInGroup": true,
+                     *           "foundingDate": "1972-09-18",
+                     *           "registrationDate": "1995-03-12",
+                     *           "registeredInVat": true,
+                     *           "registeredInBiz": true,
+                     *           "isBankrupt": false,
+                     *           "isBeingDissolved": false,
+                     *           "isInForcedDissolution": false,
+                     *           "isDeleted": false,
+                     *           "deletedDate": null,
+                     *           "status": "active",
+                     *           "description": "Utvinning av olje og gass, fornybar energi og lavkarbonløsninger.",
+                     *           "lastSubmittedAccountsYear": "2024",
+                     *           "primaryDomain": "equinor.com",
+                     *           "enrichedDomains": [
+                     *             "equinor.com"
+                     *           ],
+                     *           "linkedinHandle": "equinor",
+                     *           "facebookHandle": "Equinor",
+                     *           "instagramHandle": "equinor",
+                     *           "twitterHandle": "Equinor",
+                     *           "technologies": [
+                     *             {
+                     *               "name": "Adobe Experience Manager",
+                     *               "category": "CMS",
+                     *               "confidence": 0.9
+                     *             }
+                     *           ],
+                     *           "hasAnyAdPixel": true,
+                     *           "majorityOwner": {
+                     *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *             "orgNumber": "912660680",
+                     *             "ownershipPct": 67,
+                     *             "year": 2024
+                     *           },
+                     *           "largestShareholder": {
+                     *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *             "orgNumber": "912660680",
+                     *             "ownershipPct": 67,
+                     *             "year": 2024
+                     *           },
+                     *           "createdAt": "2026-01-05T03:12:44.000Z",
+                     *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *           "naceName": "Utvinning av råolje",
+                     *           "orgFormName": "Allmennaksjeselskap",
+                     *           "countryName": "Norge",
+                     *           "municipalityName": "Stavanger",
+                     *           "countyCode": "11",
+                     *           "countyName": "Rogaland",
+                     *           "financials": [
+                     *             {
+                     *               "orgNumber": "923609016",
+                     *               "regnskapstype": "SELSKAP",
+                     *               "periodFrom": "2024-01-01",
+                     *               "periodTo": "2024-12-31",
+                     *               "currency": "USD",
+                     *               "revenue": 72543000000,
+                     *               "operatingProfit": 13001000000,
+                     *               "netResult": 8141000000,
+                     *               "equity": 41090000000,
+                     *               "totalAssets": 109150000000,
+                     *               "totalLiabilities": 68060000000,
+                     *               "profitMargin": 11.22,
+                     *               "operatingMargin": 17.92,
+                     *               "returnOnEquity": 19.81,
+                     *               "equityRatio": 37.65,
+                     *               "revenueGrowthYoY": -8.4
+                     *             }
+                     *           ],
+                     *           "roles": [
+                     *             {
+                     *               "roleTypeCode": "DAGL",
+                     *               "roleTypeDescription": "Daglig leder/ adm.direktør",
+                     *               "groupCode": "DAGL",
+                     *               "groupDescription": "Daglig leder/ adm.direktør",
+                     *               "personFirstName": "Kari",
+                     *               "personMiddleName": null,
+                     *               "personLastName": "Nordmann",
+                     *               "personBirthYear": 1971,
+                     *               "entityOrgNumber": null,
+                     *               "entityName": null,
+                     *               "electedBy": null,
+                     *               "ownershipPercent": null
+                     *             }
+                     *           ],
+                     *           "_sources": {
+                     *             "attribution": [
+                     *               "Brønnøysundregistrene",
+                     *               "Regnskapsregisteret",
+                     *               "SSB Klass"
+                     *             ],
+                     *             "fields": {
+                     *               "companyCore": "Brønnøysundregistrene",
+                     *               "roles": "Brønnøysundregistrene",
+                     *               "financials": "Regnskapsregisteret",
+                     *               "financialRatios": {
+                     *                 "source": "Regnskapsregisteret",
+                     *                 "computed": true
+                     *               },
+                     *               "industryLabel": "SSB Klass",
+                     *               "orgFormLabel": "SSB Klass",
+                     *               "countryLabel": "SSB Klass"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CompanyRow"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `cursor_depth_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                     *           "name": "crm-webhook",
+                     *           "type": "webhook",
+                     *           "isActive": true,
+                     *           "createdAt": "2026-04-20T12:34:56.000Z",
+                     *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *           "config": {
+                     *             "url": "https://hooks.acme.example/ncd",
+                     *             "method": "POST",
+                     *             "headers": {
+                     *               "Authorization": "***"
+                     *             },
+                     *             "signing": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            type: string;
+                            isActive: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                            config?: {
+                                url: string;
+                                method: string;
+                                /** @description Header names; every value is masked as "***" */
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                /** @description Whether a signing secret is set (the secret is never served) */
+                                signing: boolean;
+                            };
+                            /** @description E.g. a plain-http URL */
+                            warnings?: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "crm-webhook",
+                 *       "type": "webhook",
+                 *       "config": {
+                 *         "url": "https://hooks.acme.example/ncd",
+                 *         "method": "POST",
+                 *         "headers": {
+                 *           "Authorization": "Bearer token-for-the-receiver"
+                 *         },
+                 *         "signingSecret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                 *       },
+                 *       "isActive": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                    /**
+                     * @description Destination kind; `webhook` is the one supported
+                     * @enum {string}
+                     */
+                    type: "webhook";
+                    config: {
+                        /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @enum {string}
+                         */
+                        method?: "POST" | "PUT" | "PATCH";
+                        /** @description Extra request headers (at most 20; values at most 1 KB, no CR/LF). Host, Content-Length, Transfer-Encoding, Connection, Content-Type and the webhook-* signing headers cannot be set. Values are stored encrypted and never served back. */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
+                        signingSecret?: string;
+                    };
+                    /** @description Default true */
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                     *       "name": "crm-webhook",
+                     *       "type": "webhook",
+                     *       "isActive": true,
+                     *       "createdAt": "2026-04-20T12:34:56.000Z",
+                     *       "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *       "config": {
+                     *         "url": "https://hooks.acme.example/ncd",
+                     *         "method": "POST",
+                     *         "headers": {
+                     *           "Authorization": "***"
+                     *         },
+                     *         "signing": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type: string;
+                        isActive: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                        config?: {
+                            url: string;
+                            method: string;
+                            /** @description Header names; every value is masked as "***" */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description Whether a signing secret is set (the secret is never served) */
+                            signing: boolean;
+                        };
+                        /** @description E.g. a plain-http URL */
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: `destination_inactive`, `watchlist_name_taken`, `watchlist_full`, `destination_name_taken`. See /errors */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDestinationsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                     *       "name": "crm-webhook",
+                     *       "type": "webhook",
+                     *       "isActive": true,
+                     *       "createdAt": "2026-04-20T12:34:56.000Z",
+                     *       "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *       "config": {
+                     *         "url": "https://hooks.acme.example/ncd",
+                     *         "method": "POST",
+                     *         "headers": {
+                     *           "Authorization": "***"
+                     *         },
+                     *         "signing": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type: string;
+                        isActive: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                        config?: {
+                            url: string;
+                            method: string;
+                            /** @description Header names; every value is masked as "***" */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description Whether a signing secret is set (the secret is never served) */
+                            signing: boolean;
+                        };
+                        /** @description E.g. a plain-http URL */
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putDestinationsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "isActive": false
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Destination kind; `webhook` is the one supported
+                     * @enum {string}
+                     */
+                    type?: "webhook";
+                    config?: {
+                        /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @enum {string}
+                         */
+                        method?: "POST" | "PUT" | "PATCH";
+                        /** @description Extra request headers (at most 20; values at most 1 KB, no CR/LF). Host, Content-Length, Transfer-Encoding, Connection, Content-Type and the webhook-* signing headers cannot be set. Values are stored encrypted and never served back. */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
+                        signingSecret?: string;
+                    };
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b9c7f4e-8d1a-4f6b-9a55-2e3c4d5f6a7b",
+                     *       "name": "crm-webhook",
+                     *       "type": "webhook",
+                     *       "isActive": true,
+                     *       "createdAt": "2026-04-20T12:34:56.000Z",
+                     *       "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *       "config": {
+                     *         "url": "https://hooks.acme.example/ncd",
+                     *         "method": "POST",
+                     *         "headers": {
+                     *           "Authorization": "***"
+                     *         },
+                     *         "signing": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        type: string;
+                        isActive: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                        config?: {
+                            url: string;
+                            method: string;
+                            /** @description Header names; every value is masked as "***" */
+                            headers: {
+                                [key: string]: string;
+                            };
+                            /** @description Whether a signing secret is set (the secret is never served) */
+                            signing: boolean;
+                        };
+                        /** @description E.g. a plain-http URL */
+                        warnings?: string[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteDestinationsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postPushByDestinationName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                destinationName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "orgNumbers": [
+                 *         "923609016",
+                 *         "111111111"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 9-digit Norwegian organisation numbers */
+                    orgNumbers: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "destination": "crm-webhook",
+                     *       "requested": 2,
+                     *       "delivered": 1,
+                     *       "notFound": [
+                     *         "111111111"
+                     *       ],
+                     *       "unavailable": [],
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": {
+                        destination: string;
+                        /** @description Distinct org numbers asked for */
+                        requested: number;
+                        /** @description Companies the destination accepted (2xx); 0 when the batch failed */
+                        delivered: number;
+                        notFound: string[];
+                        /** @description The registry did not answer in time; not sent */
+                        unavailable: string[];
+                        /** @description The failed batch (a push is one batch); empty on success */
+                        errors: {
+                            batch: number;
+                            /** @enum {string} */
+                            class: "http_status" | "timeout" | "network" | "blocked" | "invalid_request";
+                            /** @description The destination's HTTP status, for http_status */
+                            status?: number;
+                            /** @description Fixed text per class; never what the destination answered */
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: `push_not_allowed`. See /errors */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: `destination_inactive`, `watchlist_name_taken`, `watchlist_full`. See /errors */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompaniesByOrgNumberShareholders: {
+        parameters: {
+            query?: {
+                /** @description Register year (the snapshot as of 31 December) */
+                year?: number;
+                includePersons?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description 9-digit Norwegian organisation number */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "shareholderName": "NÆRINGS- OG FISKERIDEPARTEMENTET",
+                     *           "shareholderOrgNumber": "912660680",
+                     *           "shareholderType": "company",
+                     *           "postalCode": "0032",
+                     *           "location": "OSLO",
+                     *           "countryCode": "NO",
+                     *           "shareClass": "Ordinære aksjer",
+                     *           "shareCount": 1867621466,
+                     *           "totalSharesInCompany": 2787574286,
+                     *           "year": 2024,
+                     *           "ownershipPct": 67
+                     *         },
+                     *         {
+                     *           "shareholderName": "Kari Nordmann",
+                     *           "shareholderType": "person",
+                     *           "shareholderBirthYear": 1971,
+                     *           "shareClass": "Ordinære aksjer",
+                     *           "shareCount": 1200,
+                     *           "totalSharesInCompany": 2787574286,
+                     *           "year": 2024,
+                     *           "ownershipPct": 0
+                     *         }
+                     *       ],
+                     *       "availableYears": [
+                     *         2024,
+                     *         2023,
+                     *         2022
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            shareholderName: string | null;
+                            shareholderOrgNumber?: string | null;
+                            /** @enum {string} */
+                            shareholderType: "company" | "person" | "foreign";
+                            shareholderBirthYear?: number | null;
+                            postalCode?: string | null;
+                            location?: string | null;
+                            countryCode?: string | null;
+                            shareClass: string;
+                            shareCount: number;
+                            /** @description Shares of the class; the sum of the stored positions when the register gives none */
+                            totalSharesInCompany: number;
+                            year: number;
+                            /** @description shareCount / totalSharesInCompany × 100, computed at read time */
+                            ownershipPct: number;
+                        }[];
+                        /** @description Years with data for this company, newest first */
+                        availableYears: number[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompaniesByOrgNumberGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 9-digit Norwegian organisation number */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "root": {
+                     *         "orgNumber": "923609016",
+                     *         "name": "EQUINOR ASA",
+                     *         "orgFormCode": "ASA",
+                     *         "employeeCount": 21408,
+                     *         "children": [
+                     *           {
+                     *             "orgNumber": "987654321",
+                     *             "name": "EQUINOR ENERGY AS",
+                     *             "orgFormCode": "AS",
+                     *             "employeeCount": 4500,
+                     *             "children": []
+                     *           }
+                     *         ]
+                     *       },
+                     *       "totalMembers": 2,
+                     *       "_sources": {
+                     *         "attribution": [
+                     *           "Brønnøysundregistrene"
+                     *         ],
+                     *         "fields": {
+                     *           "companyCore": "Brønnøysundregistrene",
+                     *           "groupHierarchy": "Brønnøysundregistrene"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        root: components["schemas"]["GroupNode"];
+                        /** @description Members in this tree (at most 500) */
+                        totalMembers: number;
+                        /** @description Present (true) when the group has more than 500 members */
+                        truncated?: boolean;
+                        /** @description Set for a company with no parent and no subsidiaries */
+                        message?: string;
+                        _sources: {
+                            attribution: string[];
+                            fields: {
+                                companyCore: string;
+                                groupHierarchy: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getShareholdersByOwner: {
+        parameters: {
+            query: {
+                /**
+                 * @description 9-digit Norwegian organisation number of the holder
+                 * @example 923609016
+                 */
+                shareholderOrgNumber: string;
+                /** @description Register year (the snapshot as of 31 December) */
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shareholderOrgNumber": "923609016",
+                     *       "data": [
+                     *         {
+                     *           "orgNumber": "987654321",
+                     *           "companyName": "EQUINOR ENERGY AS",
+                     *           "orgFormCode": "AS",
+                     *           "employeeCount": 4500,
+                     *           "shareClass": "Ordinære aksjer",
+                     *           "shareCount": 1000,
+                     *           "totalSharesInCompany": 1000,
+                     *           "year": 2024,
+                     *           "ownershipPct": 100
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        shareholderOrgNumber: string;
+                        data: {
+                            orgNumber: string;
+                            companyName: string;
+                            orgFormCode: string | null;
+                            employeeCount: number | null;
+                            shareClass: string;
+                            shareCount: number;
+                            totalSharesInCompany: number;
+                            year: number;
+                            ownershipPct: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEnrichment: {
+        parameters: {
+            query?: {
+                /** @description Default: every status except pending */
+                status?: "confirmed" | "ambiguous" | "rejected" | "pending";
+                minConfidence?: number;
+                limit?: number;
+                /** @description Offset pagination (not a cursor) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "summary": {
+                     *         "confirmed": 120000,
+                     *         "ambiguous": 8000,
+                     *         "rejected": 4500
+                     *       },
+                     *       "total": 132500,
+                     *       "limit": 50,
+                     *       "offset": 0,
+                     *       "data": [
+                     *         {
+                     *           "orgNumber": "912345671",
+                     *           "companyName": "KAFFEBAR AS",
+                     *           "status": "confirmed",
+                     *           "confidence": 92,
+                     *           "primaryDomain": "kaffebar.no",
+                     *           "linkedinHandle": "kaffebar-as",
+                     *           "facebookHandle": null,
+                     *           "confirmedDomains": [
+                     *             "kaffebar.no"
+                     *           ],
+                     *           "candidates": [
+                     *             {
+                     *               "domain": "kaffebar.no",
+                     *               "host": "www.kaffebar.no",
+                     *               "origin": "brreg-website",
+                     *               "status": "confirmed",
+                     *               "score": 92,
+                     *               "ledger": [
+                     *                 {
+                     *                   "signal": "origin",
+                     *                   "points": 40,
+                     *                   "note": "website reported to the registry"
+                     *                 },
+                     *                 {
+                     *                   "signal": "org-number",
+                     *                   "points": 40,
+                     *                   "note": "org number 912345671 on the page"
+                     *                 },
+                     *                 {
+                     *                   "signal": "name-in-title",
+                     *                   "points": 12,
+                     *                   "note": "title names the company"
+                     *                 }
+                     *               ],
+                     *               "sharedByCompanies": 1,
+                     *               "url": "https://www.kaffebar.no/",
+                     *               "finalUrl": "https://www.kaffebar.no/",
+                     *               "httpStatus": 200,
+                     *               "redirects": [],
+                     *               "error": null,
+                     *               "errorCode": null,
+                     *               "title": "Kaffebar – kaffe og kaker på Grünerløkka",
+                     *               "signals": {
+                     *                 "reachable": true,
+                     *                 "orgNumberOnPage": true,
+                     *                 "otherOrgNumbers": [],
+                     *                 "nameOnPage": true,
+                     *                 "nameInTitle": true,
+                     *                 "nameIsShort": false,
+                     *                 "parkedMarkers": [],
+                     *                 "defaultPageMarkers": [],
+                     *                 "finalDomain": "kaffebar.no",
+                     *                 "redirectedToOtherDomain": false
+                     *               },
+                     *               "redirectsToCandidate": null,
+                     *               "probedAt": "2026-04-19T02:10:00.000Z"
+                     *             }
+                     *           ],
+                     *           "stage": "done",
+                     *           "completedAt": "2026-04-19T02:10:05.000Z",
+                     *           "brregWebsite": "www.kaffebar.no",
+                     *           "orgForm": "AS",
+                     *           "city": "OSLO",
+                     *           "employees": 12
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Companies per status at or above minConfidence (the status filter does not apply) */
+                        summary: {
+                            confirmed: number;
+                            ambiguous: number;
+                            rejected: number;
+                        };
+                        /** @description Rows matching every filter */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                        data: {
+                            orgNumber: string;
+                            companyName: string;
+                            /** @enum {string} */
+                            status: "confirmed" | "ambiguous" | "rejected" | "pending";
+                            /** @description The best candidate's score */
+                            confidence: number;
+                            primaryDomain: string | null;
+                            linkedinHandle: string | null;
+                            facebookHandle: string | null;
+                            confirmedDomains: string[];
+                            candidates: {
+                                /** @description Registrable domain, the unit scored */
+                                domain: string;
+                                /** @description Host tried first */
+                                host: string;
+                                /** @enum {string} */
+                                origin: "brreg-website" | "email-domain" | "name-guess";
+                                /**
+                                 * @description pending until scored
+                                 * @enum {string}
+                                 */
+                                status: "confirmed" | "ambiguous" | "rejected" | "pending";
+                                score: number | null;
+                                /** @description Every point given or taken; score = clamp(sum, 0, 100) */
+                                ledger: {
+                                    /** @description origin, live-page, unreachable, org-number, other-org-number, name-in-title, name-on-page, parked, default-page, redirected-away, redirects-to-candidate, shared-domain */
+                                    signal: string;
+                                    points: number;
+                                    note: string;
+                                }[];
+                                /** @description Companies whose registry website or e-mail domain is this domain (this one counted) */
+                                sharedByCompanies: number | null;
+                                /** @description First URL requested */
+                                url: string | null;
+                                /** @description URL of the last answer */
+                                finalUrl: string | null;
+                                /** @description Status of the last answer */
+                                httpStatus: number | null;
+                                redirects: string[];
+                                /**
+                                 * @description Why no usable page: failure class
+                                 * @enum {string|null}
+                                 */
+                                error: "dns" | "private-address" | "blocked" | "timeout" | "network" | "too-many-redirects" | "robots-disallowed" | "not-html" | "http-error" | null;
+                                /** @description System code of a network failure, or what was blocked */
+                                errorCode: string | null;
+                                title: string | null;
+                                signals: {
+                                    /** @description 2xx with HTML */
+                                    reachable: boolean;
+                                    orgNumberOnPage: boolean;
+                                    /** @description Other valid org numbers on the page (at most 5) */
+                                    otherOrgNumbers: string[];
+                                    nameOnPage: boolean;
+                                    nameInTitle: boolean;
+                                    /** @description Core name under 4 letters: name matches count half */
+                                    nameIsShort: boolean;
+                                    parkedMarkers: string[];
+                                    defaultPageMarkers: string[];
+                                    finalDomain: string | null;
+                                    redirectedToOtherDomain: boolean;
+                                } | null;
+                                /** @description The final domain is this other candidate (an alias) */
+                                redirectsToCandidate: string | null;
+                                /** Format: date-time */
+                                probedAt: string | null;
+                            }[];
+                            /**
+                             * @description Last stage completed in the current pass
+                             * @enum {string}
+                             */
+                            stage: "candidates" | "probed" | "scored" | "done";
+                            /**
+                             * Format: date-time
+                             * @description End of the last complete pass
+                             */
+                            completedAt: string | null;
+                            /** @description The website the company reported to the registry */
+                            brregWebsite: string | null;
+                            orgForm: string | null;
+                            city: string | null;
+                            employees: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInspections: {
+        parameters: {
+            query?: {
+                /** @description 9-digit Norwegian organisation number */
+                orgNumber?: string;
+                /** @description Lowest totalRating, inclusive (0 best … 3 worst) */
+                minRating?: number;
+                /** @description Highest totalRating, inclusive */
+                maxRating?: number;
+                /** @description 4-digit postal code */
+                postnr?: string;
+                /** @description Visits on or after this day (YYYY-MM-DD) */
+                fromDate?: string;
+                /** @description Visits on or before this day (YYYY-MM-DD) */
+                toDate?: string;
+                sort?: "date" | "totalRating" | "name";
+                order?: "asc" | "desc";
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "88213",
+                     *           "orgNumber": "912345671",
+                     *           "name": "Kaffebar AS",
+                     *           "postnr": "0150",
+                     *           "totalRating": 0,
+                     *           "date": "2026-02-14T00:00:00.000Z",
+                     *           "office": "Region Stor-Oslo",
+                     *           "municipality": "Oslo",
+                     *           "municipalityNo": "0301",
+                     *           "upstreamId": "Z2602141030219990111KDDBT",
+                     *           "venueId": "Z0601051347188430269OGPIQ",
+                     *           "address": "Markveien 35",
+                     *           "poststed": "OSLO",
+                     *           "inspectionType": "ordinary",
+                     *           "themes": [
+                     *             {
+                     *               "number": 1,
+                     *               "nameNo": "Rutiner og ledelse",
+                     *               "nameNn": "Rutinar og leiing",
+                     *               "grade": 0,
+                     *               "applicable": true,
+                     *               "assessed": true
+                     *             },
+                     *             {
+                     *               "number": 2,
+                     *               "nameNo": "Lokaler og utstyr",
+                     *               "nameNn": "Lokale og utstyr",
+                     *               "grade": 1,
+                     *               "applicable": true,
+                     *               "assessed": true
+                     *             },
+                     *             {
+                     *               "number": 3,
+                     *               "nameNo": "Mathåndtering og tilberedning",
+                     *               "nameNn": "Mathandtering og tilverking",
+                     *               "grade": 0,
+                     *               "applicable": true,
+                     *               "assessed": true
+                     *             },
+                     *             {
+                     *               "number": 4,
+                     *               "nameNo": "Merking og sporbarhet",
+                     *               "nameNn": "Merking og sporbarheit",
+                     *               "grade": 4,
+                     *               "applicable": false,
+                     *               "assessed": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @description As Mattilsynet gives it (venue or legal entity); null when blank or invalid upstream */
+                            orgNumber: string | null;
+                            name: string;
+                            /** @description 4-digit postal code */
+                            postnr: string | null;
+                            /** @description 0 best … 3 worst */
+                            totalRating: number;
+                            /**
+                             * Format: date-time
+                             * @description Day of the visit, midnight UTC
+                             */
+                            date: string;
+                            /** @description Mattilsynet region, derived from the municipality */
+                            office: string | null;
+                            /** @description Municipality name, from the postal code */
+                            municipality: string | null;
+                            /** @description 4-digit municipality number, from the postal code */
+                            municipalityNo: string | null;
+                            /** @description Mattilsynet's tilsynid */
+                            upstreamId: string;
+                            /** @description Mattilsynet's tilsynsobjektid (the venue) */
+                            venueId: string | null;
+                            address: string | null;
+                            poststed: string | null;
+                            /** @description ordinary or follow-up (oppfølgingstilsyn) */
+                            inspectionType: string | null;
+                            themes: {
+                                number: number;
+                                nameNo: string | null;
+                                nameNn: string | null;
+                                /** @description 0 no breach … 3 serious; 4 not applicable, 5 not assessed */
+                                grade: number | null;
+                                /** @description false for grade 4 (ikke aktuelt) */
+                                applicable: boolean;
+                                /** @description true when graded 0–3 */
+                                assessed: boolean;
+                            }[];
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLicenses: {
+        parameters: {
+            query?: {
+                /** @description 9-digit Norwegian organisation number */
+                orgNumber?: string;
+                registerType?: "Alkoholsbevilling" | "Tobakksbevilling";
+                /** @description e.g. 01SKJE (on-premise serving), 11ENGR (wholesale), 18TBIM, 19TBEK */
+                licenseTypeCode?: string;
+                /** @description 4-digit municipality number */
+                municipalityNo?: string;
+                /** @description true: only licences whose validTo is in the future (no validTo = open-ended = active) */
+                activeOnly?: boolean;
+                sort?: "validFrom" | "validTo" | "venueName" | "municipality";
+                order?: "asc" | "desc";
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "4812",
+                     *           "licenseNumber": "0301-2024-00153",
+                     *           "orgNumber": "912345671",
+                     *           "registerType": "Alkoholsbevilling",
+                     *           "licenseTypeCode": "01SKJE",
+                     *           "licenseTypeDescription": "Skjenkebevilling",
+                     *           "venueName": "Kaffebar Grünerløkka",
+                     *           "venueOrgNumber": "998877665",
+                     *           "productGroups": [
+                     *             "Gruppe 1",
+                     *             "Gruppe 2"
+                     *           ],
+                     *           "municipality": "Oslo",
+                     *           "municipalityNo": "0301",
+                     *           "issuingAuthority": "Oslo kommune",
+                     *           "validFrom": "2024-07-01T00:00:00.000Z",
+                     *           "validTo": "2028-06-30T00:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["License"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getScreeningByOrgNumber: {
+        parameters: {
+            query?: {
+                country?: "NO" | "FI" | "SE";
+                /** @description Lowest score reported as a possible match (default 0.75; 0.5–1) */
+                threshold?: number;
+            };
+            header?: never;
+            path: {
+                /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "orgNumber": "923609016",
+                     *       "country": "NO",
+                     *       "companyName": "EKSEMPEL HOLDING AS",
+                     *       "screenedAt": "2025-03-01T09:30:00.000Z",
+                     *       "threshold": 0.75,
+                     *       "algorithm": {
+                     *         "name": "ncd-name-matcher",
+                     *         "version": "2.1.0"
+                     *       },
+                     *       "lists": [
+                     *         {
+                     *           "name": "opensanctions-default",
+                     *           "version": "20250301000000-abc",
+                     *           "entityCount": 301234,
+                     *           "lastSync": "2025-03-01T04:31:12.000Z"
+                     *         }
+                     *       ],
+                     *       "subjects": [
+                     *         {
+                     *           "id": "company",
+                     *           "kind": "company",
+                     *           "role": "company",
+                     *           "roles": [
+                     *             "company"
+                     *           ],
+                     *           "name": "EKSEMPEL HOLDING AS"
+                     *         },
+                     *         {
+                     *           "id": "p1",
+                     *           "kind": "person",
+                     *           "role": "role:DAGL",
+                     *           "roles": [
+                     *             "role:DAGL",
+                     *             "shareholder"
+                     *           ],
+                     *           "name": "Aleksandr Petrov",
+                     *           "birthYear": 1968
+                     *         },
+                     *         {
+                     *           "id": "o1",
+                     *           "kind": "organisation",
+                     *           "role": "shareholder",
+                     *           "roles": [
+                     *             "shareholder"
+                     *           ],
+                     *           "name": "NORDISK KAPITAL AS"
+                     *         }
+                     *       ],
+                     *       "matches": [
+                     *         {
+                     *           "subject": "p1",
+                     *           "list": "opensanctions-default",
+                     *           "entityId": "NK-example",
+                     *           "entityName": "Alexander Ivanovich PETROV",
+                     *           "matchedName": "Alexander Ivanovich PETROV",
+                     *           "schema": "Person",
+                     *           "topics": [
+                     *             "sanction"
+                     *           ],
+                     *           "datasets": [
+                     *             "eu_fsf"
+                     *           ],
+                     *           "score": 0.88,
+                     *           "matchType": "fuzzy",
+                     *           "explanation": {
+                     *             "nameSimilarity": 0.889,
+                     *             "tokenOverlap": 0.667,
+                     *             "phonetic": 0.667,
+                     *             "tokens": [
+                     *               {
+                     *                 "query": "aleksandr",
+                     *                 "candidate": "alexander",
+                     *                 "similarity": 1,
+                     *                 "how": "spelling"
+                     *               },
+                     *               {
+                     *                 "query": "petrov",
+                     *                 "candidate": "petrov",
+                     *                 "similarity": 1,
+                     *                 "how": "exact"
+                     *               }
+                     *             ],
+                     *             "unmatched": {
+                     *               "query": [],
+                     *               "candidate": [
+                     *                 "ivanovich"
+                     *               ]
+                     *             },
+                     *             "birthYear": "match",
+                     *             "country": "unknown",
+                     *             "adjustments": [
+                     *               {
+                     *                 "feature": "birthYear",
+                     *                 "delta": 0.08,
+                     *                 "reason": "born 1968 as listed"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "summary": {
+                     *         "subjectsScreened": 3,
+                     *         "possibleMatches": 1,
+                     *         "highestScore": 0.88,
+                     *         "listsChecked": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        orgNumber: string;
+                        /** @enum {string} */
+                        country: "NO" | "FI" | "SE";
+                        companyName: string;
+                        /** Format: date-time */
+                        screenedAt: string;
+                        threshold: number;
+                        /** @description The matcher and its version: the same version scores the same input the same way */
+                        algorithm: {
+                            name: string;
+                            version: string;
+                        };
+                        /** @description Every loaded list, with its version and last successful sync */
+                        lists: {
+                            name: string;
+                            version: string | null;
+                            entityCount: number;
+                            /** Format: date-time */
+                            lastSync: string;
+                        }[];
+                        /** @description The company, its active roles (auditor and accountant excepted) and the holders of its latest shareholder year */
+                        subjects: {
+                            /** @description Referenced by matches[].subject */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "company" | "person" | "organisation";
+                            /** @description Why the subject is screened: 'company', 'role:<code>' (DAGL, LEDE, MEDL …) or 'shareholder' */
+                            role: string;
+                            /** @description Every reason, when one person or organisation holds several */
+                            roles: string[];
+                            name: string;
+                            /** @description Persons only, when known; never a full birth date */
+                            birthYear?: number;
+                        }[];
+                        /** @description Possible matches at or above the threshold, best first */
+                        matches: {
+                            /** @description The id of the screened subject */
+                            subject: string;
+                            /** @description The list the entity is on */
+                            list: string;
+                            entityId: string;
+                            /** @description Primary name on the list */
+                            entityName: string;
+                            /** @description The listed name (primary or alias) that matched best */
+                            matchedName: string;
+                            /** @description Person, Organization, Company or LegalEntity */
+                            schema: string;
+                            /** @description sanction, role.pep, role.rca, … */
+                            topics: string[];
+                            datasets: string[];
+                            score: number;
+                            /** @enum {string} */
+                            matchType: "exact" | "alias" | "transliterated" | "phonetic" | "fuzzy";
+                            explanation: {
+                                /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
+                                nameSimilarity: number;
+                                /** @description Share of name tokens aligned with a similar token of the other name */
+                                tokenOverlap: number;
+                                /** @description Share of name tokens whose partner has the same Double Metaphone code */
+                                phonetic: number;
+                                /** @description The word pairs that drove the name similarity */
+                                tokens: {
+                                    /** @description Word of the screened name (as transliterated) */
+                                    query: string;
+                                    /** @description Word of the listed name it was aligned with */
+                                    candidate: string;
+                                    similarity: number;
+                                    /**
+                                     * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
+                                     * @enum {string}
+                                     */
+                                    how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
+                                }[];
+                                /** @description Words without a partner on the other side */
+                                unmatched: {
+                                    query: string[];
+                                    candidate: string[];
+                                };
+                                /** @enum {string} */
+                                birthYear: "match" | "close" | "mismatch" | "unknown";
+                                /** @enum {string} */
+                                country: "match" | "mismatch" | "unknown";
+                                adjustments: {
+                                    /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
+                                    feature: string;
+                                    delta: number;
+                                    reason: string;
+                                }[];
+                            };
+                        }[];
+                        summary: {
+                            subjectsScreened: number;
+                            possibleMatches: number;
+                            highestScore: number | null;
+                            listsChecked: number;
+                        };
+                        /** @description Set when no list is loaded */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postScreeningMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queries": {
+                 *         "q1": {
+                 *           "schema": "Person",
+                 *           "name": "Vladimir Putin",
+                 *           "birthDate": "1952",
+                 *           "nationality": "ru"
+                 *         },
+                 *         "q2": {
+                 *           "schema": "Company",
+                 *           "name": "Gazprom Neft PJSC"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–100 entities, keyed by your own id (letters, digits, _ . : -) */
+                    queries: {
+                        [key: string]: {
+                            /** @enum {string} */
+                            schema: "Person" | "Company" | "Organization";
+                            name: string;
+                            /** @description YYYY, YYYY-MM or YYYY-MM-DD (persons only); only the year is compared */
+                            birthDate?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            nationality?: string;
+                            /** @description ISO 3166-1 alpha-2 */
+                            country?: string;
+                            /** @description Echoed in the response for the record; not compared (the stored lists keep no identifiers) */
+                            identifiers?: string[];
+                        };
+                    };
+                    /** @description Score at or above which a result has match: true (default 0.75) */
+                    threshold?: number;
+                    /** @description Results per query (default 5), best first, each scoring at least 0.5 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "threshold": 0.75,
+                     *       "limit": 5,
+                     *       "responses": {
+                     *         "q1": {
+                     *           "query": {
+                     *             "schema": "Person",
+                     *             "name": "Aleksandr Petrov",
+                     *             "birthDate": "1968"
+                     *           },
+                     *           "total": 1,
+                     *           "matches": 1,
+                     *           "results": [
+                     *             {
+                     *               "id": "NK-example",
+                     *               "caption": "Alexander Ivanovich PETROV",
+                     *               "schema": "Person",
+                     *               "list": "opensanctions-default",
+                     *               "listVersion": "20250301000000-abc",
+                     *               "datasets": [
+                     *                 "eu_fsf"
+                     *               ],
+                     *               "topics": [
+                     *                 "sanction"
+                     *               ],
+                     *               "score": 0.88,
+                     *               "match": true,
+                     *               "matchType": "fuzzy",
+                     *               "matchedName": "Alexander Ivanovich PETROV",
+                     *               "features": {
+                     *                 "nameSimilarity": 0.889,
+                     *                 "tokenOverlap": 0.667,
+                     *                 "phonetic": 0.667,
+                     *                 "birthYear": 0.08,
+                     *                 "country": 0
+                     *               },
+                     *               "explanation": {
+                     *                 "nameSimilarity": 0.889,
+                     *                 "tokenOverlap": 0.667,
+                     *                 "phonetic": 0.667,
+                     *                 "tokens": [
+                     *                   {
+                     *                     "query": "aleksandr",
+                     *                     "candidate": "alexander",
+                     *                     "similarity": 1,
+                     *                     "how": "spelling"
+                     *                   },
+                     *                   {
+                     *                     "query": "petrov",
+                     *                     "candidate": "petrov",
+                     *                     "similarity": 1,
+                     *                     "how": "exact"
+                     *                   }
+                     *                 ],
+                     *                 "unmatched": {
+                     *                   "query": [],
+                     *                   "candidate": [
+                     *                     "ivanovich"
+                     *                   ]
+                     *                 },
+                     *                 "birthYear": "match",
+                     *                 "country": "unknown",
+                     *                 "adjustments": [
+                     *                   {
+                     *                     "feature": "birthYear",
+                     *                     "delta": 0.08,
+                     *                     "reason": "born 1968 as listed"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "screenedAt": "2025-03-01T09:30:00.000Z",
+                     *       "algorithm": {
+                     *         "name": "ncd-name-matcher",
+                     *         "version": "2.1.0"
+                     *       },
+                     *       "lists": [
+                     *         {
+                     *           "name": "opensanctions-default",
+                     *           "version": "20250301000000-abc",
+                     *           "entityCount": 301234,
+                     *           "lastSync": "2025-03-01T04:31:12.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        threshold: number;
+                        limit: number;
+                        responses: {
+                            [key: string]: {
+                                query: {
+                                    /** @enum {string} */
+                                    schema: "Person" | "Company" | "Organization";
+                                    name: string;
+                                    /** @description YYYY, YYYY-MM or YYYY-MM-DD (persons only); only the year is compared */
+                                    birthDate?: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    nationality?: string;
+                                    /** @description ISO 3166-1 alpha-2 */
+                                    country?: string;
+                                    /** @description Echoed in the response for the record; not compared (the stored lists keep no identifiers) */
+                                    identifiers?: string[];
+                                };
+                                /** @description Candidates scoring at least the lower bound */
+                                total: number;
+                                /** @description Results with match: true */
+                                matches: number;
+                                results: {
+                                    id: string;
+                                    /** @description Primary name on the list */
+                                    caption: string;
+                                    schema: string;
+                                    list: string;
+                                    listVersion: string | null;
+                                    datasets: string[];
+                                    topics: string[];
+                                    score: number;
+                                    /** @description score ≥ threshold: a possible match for a person to review */
+                                    match: boolean;
+                                    /** @enum {string} */
+                                    matchType: "exact" | "alias" | "transliterated" | "phonetic" | "fuzzy";
+                                    matchedName: string;
+                                    features: {
+                                        nameSimilarity: number;
+                                        tokenOverlap: number;
+                                        phonetic: number;
+                                        /** @description Score change from the birth year */
+                                        birthYear: number;
+                                        /** @description Score change from the countries */
+                                        country: number;
+                                    };
+                                    explanation: {
+                                        /** @description Best name-to-name similarity (0–1) before adjustments; the score is 0.9 × this + adjustments */
+                                        nameSimilarity: number;
+                                        /** @description Share of name tokens aligned with a similar token of the other name */
+                                        tokenOverlap: number;
+                                        /** @description Share of name tokens whose partner has the same Double Metaphone code */
+                                        phonetic: number;
+                                        /** @description The word pairs that drove the name similarity */
+                                        tokens: {
+                                            /** @description Word of the screened name (as transliterated) */
+                                            query: string;
+                                            /** @description Word of the listed name it was aligned with */
+                                            candidate: string;
+                                            similarity: number;
+                                            /**
+                                             * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
+                                             * @enum {string}
+                                             */
+                                            how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
+                                        }[];
+                                        /** @description Words without a partner on the other side */
+                                        unmatched: {
+                                            query: string[];
+                                            candidate: string[];
+                                        };
+                                        /** @enum {string} */
+                                        birthYear: "match" | "close" | "mismatch" | "unknown";
+                                        /** @enum {string} */
+                                        country: "match" | "mismatch" | "unknown";
+                                        adjustments: {
+                                            /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
+                                            feature: string;
+                                            delta: number;
+                                            reason: string;
+                                        }[];
+                                    };
+                                }[];
+                            };
+                        };
+                        /** Format: date-time */
+                        screenedAt: string;
+                        /** @description The matcher and its version: the same version scores the same input the same way */
+                        algorithm: {
+                            name: string;
+                            version: string;
+                        };
+                        /** @description Every loaded list, with its version and last successful sync */
+                        lists: {
+                            name: string;
+                            version: string | null;
+                            entityCount: number;
+                            /** Format: date-time */
+                            lastSync: string;
+                        }[];
+                        /** @description Set when no list is loaded */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "snapshotAt": "2026-05-20T02:00:03.120Z",
+                     *       "countries": [
+                     *         "FI",
+                     *         "NO",
+                     *         "SE"
+                     *       ],
+                     *       "categories": [
+                     *         "companies",
+                     *         "financials",
+                     *         "roles",
+                     *         "subUnits",
+                     *         "shareholders",
+                     *         "licenses",
+                     *         "inspections",
+                     *         "domains",
+                     *         "technologies",
+                     *         "screeningLists",
+                     *         "procurement"
+                     *       ],
+                     *       "rows": [
+                     *         {
+                     *           "country": "NO",
+                     *           "category": "companies",
+                     *           "records": 1162000,
+                     *           "companiesWith": 1162000,
+                     *           "share": 1,
+                     *           "lastSync": "2026-05-20T01:45:09.000Z",
+                     *           "cadence": [
+                     *             {
+                     *               "job": "brreg-updates",
+                     *               "cron": "*\/15 * * * *"
+                     *             },
+                     *             {
+                     *               "job": "brreg",
+                     *               "cron": "0 3 1 * *"
+                     *             }
+                     *           ],
+                     *           "sources": [
+                     *             "brreg-updates",
+                     *             "brreg-snapshot"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "country": "NO",
+                     *           "category": "financials",
+                     *           "records": 2410331,
+                     *           "companiesWith": 402118,
+                     *           "share": 0.3461,
+                     *           "lastSync": "2026-05-18T04:12:40.000Z",
+                     *           "cadence": [],
+                     *           "sources": [
+                     *             "regnskap"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "country": "SE",
+                     *           "category": "shareholders",
+                     *           "records": 0,
+                     *           "companiesWith": 0,
+                     *           "share": 0,
+                     *           "lastSync": null,
+                     *           "cadence": [],
+                     *           "sources": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        snapshotAt: string | null;
+                        countries: string[];
+                        categories: string[];
+                        /** @description One row per country and category */
+                        rows: {
+                            /** @description ISO 3166-1 alpha-2 country code */
+                            country: string;
+                            /** @enum {string} */
+                            category: "companies" | "financials" | "roles" | "subUnits" | "shareholders" | "licenses" | "inspections" | "domains" | "technologies" | "screeningLists" | "procurement";
+                            /** @description Rows stored in this category for the country (technologies: detections; screeningLists: listed entities, shared by every country) */
+                            records: number;
+                            companiesWith: number | null;
+                            share: number | null;
+                            lastSync: string | null;
+                            /** @description Schedules of the jobs that keep the category fresh on this server (empty: on demand only) */
+                            cadence: {
+                                job: string;
+                                /** @description UTC cron expression */
+                                cron: string;
+                            }[];
+                            /** @description Data-source names (as in /api/health dataSources) feeding the category */
+                            sources: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMarketContext: {
+        parameters: {
+            query?: {
+                country?: "NO" | "SE" | "FI" | "DK";
+                /**
+                 * @description NO/SE 4 digits, FI/DK 3 digits
+                 * @example 0301
+                 */
+                municipality?: string;
+                /**
+                 * @description NACE code or division
+                 * @example 47.1
+                 */
+                nace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Market context of a municipality and a NACE division */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "country": "NO",
+                     *       "municipality": {
+                     *         "code": "0301",
+                     *         "name": "Oslo",
+                     *         "countyCode": "03",
+                     *         "countyName": "Oslo",
+                     *         "population": {
+                     *           "value": 724290,
+                     *           "unit": "persons",
+                     *           "year": 2025,
+                     *           "source": "SSB",
+                     *           "table": "07459"
+                     *         },
+                     *         "householdIncome": {
+                     *           "value": 565000,
+                     *           "unit": "NOK",
+                     *           "year": 2023,
+                     *           "source": "SSB",
+                     *           "table": "06944"
+                     *         },
+                     *         "enterprises": {
+                     *           "value": 105876,
+                     *           "unit": "enterprises",
+                     *           "year": 2025,
+                     *           "source": "SSB",
+                     *           "table": "07091"
+                     *         },
+                     *         "enterprisesPer1000": {
+                     *           "value": 146.18,
+                     *           "unit": "enterprises per 1,000 inhabitants",
+                     *           "year": 2025,
+                     *           "source": "SSB",
+                     *           "table": "07091+07459",
+                     *           "computed": true
+                     *         }
+                     *       },
+                     *       "industry": {
+                     *         "naceDivision": "47",
+                     *         "averageMonthlyWage": {
+                     *           "value": 41460,
+                     *           "unit": "NOK per month",
+                     *           "year": 2025,
+                     *           "source": "SSB",
+                     *           "table": "11418"
+                     *         },
+                     *         "enterprises": {
+                     *           "value": 29876,
+                     *           "unit": "enterprises",
+                     *           "year": 2025,
+                     *           "source": "SSB",
+                     *           "table": "10308"
+                     *         },
+                     *         "startupSurvivalRate": {
+                     *           "value": 24.3,
+                     *           "unit": "percent",
+                     *           "year": 2019,
+                     *           "source": "SSB",
+                     *           "table": "09016"
+                     *         }
+                     *       },
+                     *       "tables": [
+                     *         {
+                     *           "source": "SSB",
+                     *           "scope": "municipality",
+                     *           "measure": "population",
+                     *           "table": "07459",
+                     *           "title": "Population, by region (1 January)",
+                     *           "unit": "persons",
+                     *           "year": 2025,
+                     *           "licence": "CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)",
+                     *           "url": "https://data.ssb.no/api/v0/no/table/07459/",
+                     *           "fetchedAt": "2026-11-03T05:00:12.000Z"
+                     *         }
+                     *       ],
+                     *       "_sources": {
+                     *         "attribution": [
+                     *           "SSB"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        country: string;
+                        municipality: {
+                            code: string;
+                            name: string | null;
+                            countyCode: string | null;
+                            countyName: string | null;
+                            population: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                            householdIncome: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                            enterprises: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                            enterprisesPer1000: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                        } | null;
+                        industry: {
+                            naceDivision: string;
+                            averageMonthlyWage: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                            enterprises: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                            startupSurvivalRate: {
+                                value: number;
+                                /** @description e.g. persons, NOK, EUR per month, percent */
+                                unit: string;
+                                /** @description Reference year of the figure */
+                                year: number;
+                                /** @description The bureau: SSB, SCB, Statistics Finland or Statistics Denmark */
+                                source: string;
+                                /** @description The bureau's table id (two for a computed figure, joined with +) */
+                                table: string;
+                                /** @description true: computed by us from the tables named */
+                                computed?: boolean;
+                            } | null;
+                        } | null;
+                        tables: {
+                            source: string;
+                            scope: "municipality" | "industry";
+                            measure: string;
+                            table: string;
+                            title: string;
+                            unit: string;
+                            year: number;
+                            licence: string;
+                            url: string;
+                            /** @description Vintage: when the figures were fetched */
+                            fetchedAt: string;
+                        }[];
+                        _sources: {
+                            attribution: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC 2.0 message (batches are not accepted) */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 2,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "lookup_company",
+                 *         "arguments": {
+                 *           "orgNumber": "923609016",
+                 *           "country": "NO"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    /** @description initialize, notifications/initialized, tools/list, tools/call, ping */
+                    method?: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                    result?: unknown;
+                    error?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (application/json) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"orgNumber\":\"923609016\",\"country\":\"NO\",\"name\":\"EQUINOR ASA\", …}"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "name": "EQUINOR ASA",
+                     *           "orgFormCode": "ASA",
+                     *           "employeeCount": 21408
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: string | number | null;
+                        result?: unknown;
+                        error?: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Accepted: the message was a notification or a response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type: `unsupported_media_type`. See /errors */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProcurement: {
+        parameters: {
+            query?: {
+                /** @description 9-digit Norwegian organisation number */
+                orgNumber?: string;
+                /** @description With orgNumber: the company as buyer or as a winner (default: either) */
+                role?: "buyer" | "winner";
+                status?: "ACTIVE" | "CLOSED" | "AWARDED" | "CANCELLED";
+                /** @description A CPV code or its prefix (2–8 digits), e.g. 909 or 90911200 */
+                cpv?: string;
+                /** @description Notices whose tender deadline is after this date or instant (ISO) */
+                deadlineAfter?: string;
+                /** @description Notices published after this date or instant (ISO) */
+                publishedAfter?: string;
+                /** @description Words of the title, case-insensitive */
+                q?: string;
+                /** @description The buyer's country */
+                country?: "NO" | "SE" | "DK" | "FI" | "IS";
+                sort?: "publishedAt" | "deadline" | "value";
+                order?: "asc" | "desc";
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "noticeId": "2026-107304",
+                     *           "doffinId": "2026-107304",
+                     *           "tedId": "712345-2026",
+                     *           "eformsId": "3f1c9a52-6d0e-4b7a-9a7e-1c2d3e4f5a60",
+                     *           "procedureId": "b7e21f04-58c3-4d1a-8e6f-0a9b8c7d6e51",
+                     *           "noticeType": "competition",
+                     *           "noticeTypeCode": "cn-standard",
+                     *           "status": "ACTIVE",
+                     *           "title": "Rammeavtale for renhold av skolebygg",
+                     *           "description": "Utdanningsetaten inviterer til åpen anbudskonkurranse om rammeavtale for daglig renhold.",
+                     *           "orgNumber": "974760673",
+                     *           "contractingAuthority": "Oslo kommune v/ Utdanningsetaten",
+                     *           "country": "NO",
+                     *           "cpvCodes": [
+                     *             "90911200",
+                     *             "90919200"
+                     *           ],
+                     *           "procedureType": "open",
+                     *           "publishedDate": "2026-11-02T08:15:00.000Z",
+                     *           "deadline": "2026-12-15T11:00:00.000Z",
+                     *           "estimatedValue": 12500000,
+                     *           "currency": "NOK",
+                     *           "awardedValue": null,
+                     *           "lots": [
+                     *             {
+                     *               "lotId": "LOT-0001",
+                     *               "title": "Delområde 1: Oslo sentrum og øst",
+                     *               "cpvCodes": [
+                     *                 "90911200"
+                     *               ],
+                     *               "estimatedValue": 7000000,
+                     *               "currency": "NOK",
+                     *               "deadline": "2026-12-15T11:00:00.000Z",
+                     *               "nutsCodes": [
+                     *                 "NO081"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "placeOfPerformance": [
+                     *             "NO081"
+                     *           ],
+                     *           "winners": [],
+                     *           "url": "https://www.doffin.no/notices/2026-107304",
+                     *           "sources": [
+                     *             "doffin",
+                     *             "ted"
+                     *           ],
+                     *           "updatedAt": "2026-11-05T06:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ProcurementNotice"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getProcurementByNoticeId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Doffin id (2026-107304), TED publication number (712345-2026) or eForms notice id (a UUID) */
+                noticeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcurementNotice"];
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: {
+                /** @description Events with a seq above this (default 0: the oldest kept) */
+                after?: number;
+                orgNumber?: string;
+                country?: "NO" | "SE" | "FI" | "DK";
+                /** @description One category or a comma-separated list */
+                category?: string;
+                /** @description Default 100; capped by tier (10 × the key's page size) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "seq": 1042,
+                     *           "id": "3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11",
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "category": "status",
+                     *           "type": "bankrupt",
+                     *           "fieldsChanged": [
+                     *             "isBankrupt",
+                     *             "status"
+                     *           ],
+                     *           "before": {
+                     *             "isBankrupt": false,
+                     *             "status": "active"
+                     *           },
+                     *           "after": {
+                     *             "isBankrupt": true,
+                     *             "status": "bankrupt"
+                     *           },
+                     *           "occurredAt": "2026-11-27T06:00:00.000Z",
+                     *           "source": "Brønnøysundregistrene"
+                     *         }
+                     *       ],
+                     *       "nextAfter": 1042,
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Global, gapless and increasing; resume after the last one you saw */
+                            seq: number;
+                            /** @description Unique id of the event */
+                            id: string;
+                            orgNumber: string;
+                            country: string;
+                            /**
+                             * @description What kind of change
+                             * @enum {string}
+                             */
+                            category: "status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted";
+                            /** @description bankrupt, dissolved, deregistered, reinstated, status_changed, name_changed, address_changed, industry_changed, accounts_filed, ceo_changed, chair_changed, auditor_changed, board_changed, roles_changed, sub_units_changed, removed, match_appeared, match_disappeared */
+                            type: string;
+                            fieldsChanged: string[];
+                            /** @description The changed fields only (never a national id or birth date) */
+                            before: {
+                                [key: string]: unknown;
+                            };
+                            /** @description The changed fields only (never a national id or birth date) */
+                            after: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            occurredAt: string;
+                            source: string;
+                        }[];
+                        /** @description Pass as `after` for the next page (the last seq looked at) */
+                        nextAfter: number;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        /** @description The lowest `after` that is still complete */
+                        resumeAfter: number;
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEventsStream: {
+        parameters: {
+            query?: {
+                /** @description Events with a seq above this (default 0: the oldest kept) */
+                after?: number;
+                orgNumber?: string;
+                country?: "NO" | "SE" | "FI" | "DK";
+                /** @description One category or a comma-separated list */
+                category?: string;
+            };
+            header?: {
+                /** @description The last seq received */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 1042
+                     *     event: status
+                     *     data: {"seq":1042,"id":"3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11","orgNumber":"923609016","country":"NO","category":"status","type":"bankrupt","fieldsChanged":["isBankrupt","status"],"before":{"isBankrupt":false,"status":"active"},"after":{"isBankrupt":true,"status":"bankrupt"},"occurredAt":"2026-11-27T06:00:00.000Z","source":"Brønnøysundregistrene"}
+                     */
+                    "application/json": string;
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        /** @description The lowest `after` that is still complete */
+                        resumeAfter: number;
+                        requestId?: string;
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWatchlists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "kyc-portfolio",
+                     *           "categories": [
+                     *             "status",
+                     *             "roles",
+                     *             "screening"
+                     *           ],
+                     *           "destination": "crm-webhook",
+                     *           "companyCount": 2,
+                     *           "paused": false,
+                     *           "pausedReason": null,
+                     *           "deliveredThrough": 1042,
+                     *           "createdAt": "2026-11-27T06:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T06:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            name: string;
+                            categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                            /** @description Name of the destination alerts go to */
+                            destination: string;
+                            companyCount: number;
+                            paused: boolean;
+                            /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                            pausedReason: string | null;
+                            /** @description Every event up to this seq has been batched */
+                            deliveredThrough: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWatchlists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "kyc-portfolio",
+                 *       "categories": [
+                 *         "status",
+                 *         "roles"
+                 *       ],
+                 *       "destination": "crm-webhook"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    name: string;
+                    categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    destination: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "kyc-portfolio",
+                     *       "categories": [
+                     *         "status",
+                     *         "roles",
+                     *         "screening"
+                     *       ],
+                     *       "destination": "crm-webhook",
+                     *       "companyCount": 2,
+                     *       "paused": false,
+                     *       "pausedReason": null,
+                     *       "deliveredThrough": 1042,
+                     *       "createdAt": "2026-11-27T06:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T06:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        name: string;
+                        categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                        /** @description Name of the destination alerts go to */
+                        destination: string;
+                        companyCount: number;
+                        paused: boolean;
+                        /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                        pausedReason: string | null;
+                        /** @description Every event up to this seq has been batched */
+                        deliveredThrough: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: `watchlist_name_taken`, `watchlist_full`. See /errors */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWatchlistsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "kyc-portfolio",
+                     *       "categories": [
+                     *         "status",
+                     *         "roles",
+                     *         "screening"
+                     *       ],
+                     *       "destination": "crm-webhook",
+                     *       "companyCount": 2,
+                     *       "paused": false,
+                     *       "pausedReason": null,
+                     *       "deliveredThrough": 1042,
+                     *       "createdAt": "2026-11-27T06:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T06:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        name: string;
+                        categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                        /** @description Name of the destination alerts go to */
+                        destination: string;
+                        companyCount: number;
+                        paused: boolean;
+                        /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                        pausedReason: string | null;
+                        /** @description Every event up to this seq has been batched */
+                        deliveredThrough: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putWatchlistsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "categories": [
+                 *         "status"
+                 *       ],
+                 *       "paused": false
+                 *     }
+                 */
+                "application/json": {
+                    categories?: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                    /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                    destination?: string;
+                    /** @description false resumes a paused watchlist (an abandoned batch is sent again) */
+                    paused?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "kyc-portfolio",
+                     *       "categories": [
+                     *         "status",
+                     *         "roles",
+                     *         "screening"
+                     *       ],
+                     *       "destination": "crm-webhook",
+                     *       "companyCount": 2,
+                     *       "paused": false,
+                     *       "pausedReason": null,
+                     *       "deliveredThrough": 1042,
+                     *       "createdAt": "2026-11-27T06:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T06:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        name: string;
+                        categories: ("status" | "name" | "address" | "industry" | "roles" | "ownership" | "accounts" | "subUnits" | "licence" | "inspection" | "screening" | "procurement" | "deleted")[];
+                        /** @description Name of the destination alerts go to */
+                        destination: string;
+                        companyCount: number;
+                        paused: boolean;
+                        /** @description `delivery_failed` when a batch could not be delivered for 24 hours */
+                        pausedReason: string | null;
+                        /** @description Every event up to this seq has been batched */
+                        deliveredThrough: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWatchlistsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWatchlistsByNameCompanies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "companies": [
+                 *         {
+                 *           "orgNumber": "923609016",
+                 *           "country": "NO"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    companies: {
+                        orgNumber: string;
+                        /** @enum {string} */
+                        country: "NO" | "SE" | "FI" | "DK";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changed": 1,
+                     *       "companyCount": 3,
+                     *       "maxCompanies": 5000
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Companies added (or removed) by this call */
+                        changed: number;
+                        companyCount: number;
+                        /** @description The tier's size limit */
+                        maxCompanies: number;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: `watchlist_name_taken`, `watchlist_full`. See /errors */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWatchlistsByNameCompanies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "companies": [
+                 *         {
+                 *           "orgNumber": "923609016",
+                 *           "country": "NO"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    companies: {
+                        orgNumber: string;
+                        /** @enum {string} */
+                        country: "NO" | "SE" | "FI" | "DK";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changed": 1,
+                     *       "companyCount": 3,
+                     *       "maxCompanies": 5000
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Companies added (or removed) by this call */
+                        changed: number;
+                        companyCount: number;
+                        /** @description The tier's size limit */
+                        maxCompanies: number;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWatchlistsByNameDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "webhookId": "msg_5f1c2b7e-0d1a-4f57-9d3e-7b3a8c2e9f10",
+                     *           "fromSeq": 1040,
+                     *           "toSeq": 1042,
+                     *           "eventCount": 2,
+                     *           "status": "delivered",
+                     *           "attempts": 3,
+                     *           "lastStatus": 204,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null,
+                     *           "createdAt": "2026-11-27T06:00:00.000Z",
+                     *           "deliveredAt": "2026-11-27T06:01:10.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The webhook-id header: the same on every attempt of this batch */
+                            webhookId: string;
+                            fromSeq: number;
+                            toSeq: number;
+                            eventCount: number;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "abandoned";
+                            attempts: number;
+                            /** @description The receiver's last HTTP status */
+                            lastStatus: number | null;
+                            lastError: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+}

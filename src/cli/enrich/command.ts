@@ -36,6 +36,7 @@ export function formatSummary(s: EnrichSummary, out: string): string {
     ...(s.resumed ? [`  already done ${s.resumed}`] : []),
     `  found        ${s.found}`,
     `  not found    ${s.notFound}`,
+    `  empty        ${s.empty}`,
     `  invalid      ${s.invalid}`,
     `  failed       ${s.failed}${s.unavailable ? ` (${s.unavailable} the registry could not answer)` : ''}`,
   ];

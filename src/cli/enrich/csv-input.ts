@@ -1,6 +1,7 @@
 // Reads the input CSV as a stream of rows (never the whole file in memory). The delimiter is
 // taken from the header line, so the semicolon files spreadsheet programs write in Nordic
-// locales work as well as comma files.
+// locales work as well as comma files; the BOM and line ending are noted so that the output
+// can keep them (options.ts: --excel, --delimiter).
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
@@ -10,20 +11,24 @@ export interface CsvLayout {
   header: string[];
   delimiter: string;
   columnIndex: number;
+  /** The input starts with a UTF-8 byte order mark (Excel's "CSV UTF-8"). */
+  bom: boolean;
+  /** The input's line ending, from its header line. */
+  recordDelimiter: '\r\n' | '\n';
 }
 
 /** Fails with a clear message when the input is missing, unreadable or lacks the column. */
 export async function readLayout(file: string, column: string): Promise<CsvLayout> {
   let first: string;
+  let bom: boolean;
   try {
     const fh = await open(file, 'r');
     try {
       const buf = Buffer.alloc(64 * 1024);
       const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      first = buf
-        .subarray(0, bytesRead)
-        .toString('utf8')
-        .replace(/^\uFEFF/, '');
+      first = buf.subarray(0, bytesRead).toString('utf8');
+      bom = first.startsWith('\uFEFF');
+      if (bom) first = first.slice(1);
     } finally {
       await fh.close();
     }
@@ -48,7 +53,9 @@ export async function readLayout(file: string, column: string): Promise<CsvLayou
   }
   const columnIndex = header.indexOf(column);
   if (columnIndex < 0) throw new UsageError(`Column "${column}" is not in ${file}. Its columns: ${header.join(', ')}`);
-  return { header, delimiter, columnIndex };
+  const newline = first.indexOf('\n');
+  const recordDelimiter = newline > 0 && first[newline - 1] === '\r' ? '\r\n' : '\n';
+  return { header, delimiter, columnIndex, bom, recordDelimiter };
 }
 
 /** Every record, header first. Short rows are padded to the header's width by the caller. */

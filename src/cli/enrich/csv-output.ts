@@ -6,6 +6,13 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../../ops/usage-error.ts';
 
+/** How the output is written: delimiter, byte order mark and line ending. */
+export interface CsvFormat {
+  delimiter: string;
+  bom: boolean;
+  recordDelimiter: '\r\n' | '\n';
+}
+
 export interface ResumePoint {
   /** Data rows already in the file. */
   rowsDone: number;
@@ -53,11 +60,11 @@ export function readResumePoint(file: string, header: string[], delimiter: strin
 export class CsvAppender {
   private constructor(
     private readonly fd: number,
-    private readonly delimiter: string,
+    private readonly format: CsvFormat,
   ) {}
 
   /** Creates the file with its header; refuses to overwrite one unless resuming. */
-  static create(file: string, header: string[], delimiter: string): CsvAppender {
+  static create(file: string, header: string[], format: CsvFormat): CsvAppender {
     let fd: number;
     try {
       fd = openSync(file, 'wx');
@@ -69,13 +76,19 @@ export class CsvAppender {
         );
       throw new UsageError(`Cannot create ${file}: ${(err as Error).message}`);
     }
-    const out = new CsvAppender(fd, delimiter);
-    out.append([header]);
+    const out = new CsvAppender(fd, format);
+    out.appendHeader(header);
     return out;
   }
 
-  static reopen(file: string, delimiter: string): CsvAppender {
-    return new CsvAppender(openSync(file, 'a'), delimiter);
+  static reopen(file: string, format: CsvFormat): CsvAppender {
+    return new CsvAppender(openSync(file, 'a'), format);
+  }
+
+  /** The header row, after the byte order mark when the format has one. */
+  appendHeader(header: string[]): void {
+    if (this.format.bom) this.write(Buffer.from('\uFEFF', 'utf8'));
+    this.append([header]);
   }
 
   static exists(file: string): boolean {
@@ -85,11 +98,14 @@ export class CsvAppender {
   /** One write per batch, flushed to disk: what is in the file is done. */
   append(records: string[][]): void {
     if (!records.length) return;
-    const text = stringify(records, { delimiter: this.delimiter, record_delimiter: '\n' });
-    const bytes = Buffer.from(text, 'utf8');
+    const { delimiter, recordDelimiter } = this.format;
+    this.write(Buffer.from(stringify(records, { delimiter, record_delimiter: recordDelimiter }), 'utf8'));
+    fsyncSync(this.fd);
+  }
+
+  private write(bytes: Buffer): void {
     let off = 0;
     while (off < bytes.length) off += writeSync(this.fd, bytes, off);
-    fsyncSync(this.fd);
   }
 
   close(): void {

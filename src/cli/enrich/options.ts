@@ -3,6 +3,7 @@ import path from 'node:path';
 import { UsageError } from '../../ops/usage-error.ts';
 import { readArgs, text } from '../args.ts';
 import { COUNTRIES, type Country } from '../../domain/org-number.ts';
+import type { CsvFormat } from './csv-output.ts';
 import { DEFAULT_FIELDS, resolveFields, type FieldSpec } from './fields.ts';
 
 export const ENRICH_USAGE = `Usage: ncd enrich <input.csv> --column <name> --out <output.csv> [options]
@@ -15,7 +16,13 @@ Adds company data to every row of a CSV file, using the API of a running server.
   --url URL         server base URL (default: $NCD_URL or http://localhost:3000)
   --key KEY         API key (default: $NCD_API_KEY; prefer the variable, arguments show in ps)
   --country CC      NO, FI or SE: the registry of the numbers (default NO)
+  --excel           write for Excel: UTF-8 with a byte order mark, ";" between fields, CRLF
+                    line ends (Nordic Excel opens it with the columns split and Æ/Ø/Å intact)
+  --delimiter D     the output's delimiter: one character, or "tab" (default: the input's)
   --resume          continue an interrupted run: rows already in --out are skipped
+
+By default the output keeps the input's delimiter, byte order mark and line endings. Rows whose
+number cell is blank are marked empty; numbers that cannot be one (check digit) invalid.
   --list-fields     print the available fields and exit`;
 
 export interface EnrichOptions {
@@ -27,6 +34,8 @@ export interface EnrichOptions {
   apiKey: string;
   country: Country;
   resume: boolean;
+  /** Output format overrides; unset fields follow the input. */
+  output: Partial<CsvFormat>;
 }
 
 const value = { type: 'string' } as const;
@@ -38,7 +47,23 @@ const OPTIONS = {
   key: value,
   country: value,
   resume: { type: 'boolean' },
+  excel: { type: 'boolean' },
+  delimiter: value,
 } as const;
+
+/** `--excel` and `--delimiter` as format overrides. */
+function outputFormat(values: Record<string, string | boolean | undefined>): Partial<CsvFormat> {
+  const format: Partial<CsvFormat> =
+    values.excel === true ? { bom: true, delimiter: ';', recordDelimiter: '\r\n' } : {};
+  const given = text(values, 'delimiter');
+  if (given !== undefined) {
+    const delimiter = given === 'tab' || given === '\\t' ? '\t' : given;
+    if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter))
+      throw new UsageError(`--delimiter must be one character (or "tab"), not a quote or line break; got "${given}"`);
+    format.delimiter = delimiter;
+  }
+  return format;
+}
 
 export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichOptions | 'list-fields' | 'help' {
   if (argv.includes('--help') || argv.includes('-h')) return 'help';
@@ -78,5 +103,6 @@ export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichO
     apiKey,
     country,
     resume: values.resume === true,
+    output: outputFormat(values),
   };
 }

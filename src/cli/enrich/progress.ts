@@ -3,6 +3,7 @@
 export interface Counts {
   found: number;
   notFound: number;
+  empty: number;
   invalid: number;
   failed: number;
 }
@@ -26,7 +27,7 @@ export function createProgress(total: number, stream: NodeJS.WriteStream, now: (
     const elapsed = now() - started;
     const eta = done > 0 && done < total ? ` · ${formatDuration((elapsed / done) * (total - done))} left` : '';
     const bar = tty ? `[${'#'.repeat(Math.round(ratio * WIDTH)).padEnd(WIDTH, '.')}] ` : '';
-    return `${bar}${pct}% ${done}/${total} rows · found ${c.found} · not found ${c.notFound} · invalid ${c.invalid} · failed ${c.failed}${eta}`;
+    return `${bar}${pct}% ${done}/${total} rows · found ${c.found} · not found ${c.notFound} · empty ${c.empty} · invalid ${c.invalid} · failed ${c.failed}${eta}`;
   };
   return {
     update(done, counts) {

@@ -5,7 +5,7 @@
 import { NcdApiError, NcdClient, NcdNetworkError, type CompanyRecord } from '../../../clients/js/src/index.ts';
 import { UsageError } from '../../ops/usage-error.ts';
 import { countDataRows, readLayout, rows } from './csv-input.ts';
-import { CsvAppender, readResumePoint } from './csv-output.ts';
+import { CsvAppender, readResumePoint, type CsvFormat } from './csv-output.ts';
 import type { CellValue, FieldSpec } from './fields.ts';
 import type { EnrichOptions } from './options.ts';
 import { normaliseOrgNumber } from './org-numbers.ts';
@@ -17,7 +17,7 @@ export const BATCH_SIZE = 100;
 const MAX_PENDING_ROWS = 1000;
 const MAX_CACHED = 100_000;
 
-type Status = 'found' | 'not_found' | 'invalid' | 'unavailable' | 'failed';
+type Status = 'found' | 'not_found' | 'empty' | 'invalid' | 'unavailable' | 'failed';
 
 export interface EnrichSummary extends Counts {
   total: number;
@@ -32,6 +32,8 @@ export interface EnrichSummary extends Counts {
 interface PendingRow {
   cells: string[];
   orgNumber: string | null;
+  /** The org-number cell is blank: reported as `empty`, not `invalid`. */
+  blank: boolean;
 }
 
 type Answer = { status: 'found'; values: string[] } | { status: 'not_found' | 'unavailable' | 'failed' };
@@ -48,23 +50,29 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
     );
   const outHeader = [...layout.header, ...added];
   const total = await countDataRows(opts.input, layout.delimiter);
+  // By default the output keeps the input's delimiter, BOM and line ending; options override.
+  const format: CsvFormat = {
+    delimiter: opts.output.delimiter ?? layout.delimiter,
+    bom: opts.output.bom ?? layout.bom,
+    recordDelimiter: opts.output.recordDelimiter ?? layout.recordDelimiter,
+  };
 
   let resumedRows = 0;
   let lastRow: string[] | undefined;
   let out: CsvAppender;
   if (opts.resume && CsvAppender.exists(opts.out)) {
-    const point = readResumePoint(opts.out, outHeader, layout.delimiter);
+    const point = readResumePoint(opts.out, outHeader, format.delimiter);
     if (point.rowsDone > total)
       throw new UsageError(`Cannot resume: ${opts.out} has ${point.rowsDone} rows but the input only ${total}`);
     resumedRows = point.rowsDone;
     lastRow = point.lastRow;
-    out = CsvAppender.reopen(opts.out, layout.delimiter);
-    if (point.needsHeader) out.append([outHeader]);
+    out = CsvAppender.reopen(opts.out, format);
+    if (point.needsHeader) out.appendHeader(outHeader);
   } else {
-    out = CsvAppender.create(opts.out, outHeader, layout.delimiter);
+    out = CsvAppender.create(opts.out, outHeader, format);
   }
 
-  const counts: Counts = { found: 0, notFound: 0, invalid: 0, failed: 0 };
+  const counts: Counts = { found: 0, notFound: 0, empty: 0, invalid: 0, failed: 0 };
   const summary: EnrichSummary = { ...counts, total, resumed: resumedRows, processed: 0, unavailable: 0 };
   const progress = createProgress(total, stderr);
   if (resumedRows) progress.note(`Resuming: ${resumedRows} of ${total} rows are already in ${opts.out}`);
@@ -89,12 +97,13 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
     const records: string[][] = [];
     for (const row of pending) {
       const answer = row.orgNumber === null ? undefined : (answers.get(row.orgNumber) ?? cache.get(row.orgNumber));
-      const status: Status = row.orgNumber === null ? 'invalid' : (answer?.status ?? 'failed');
+      const status: Status = row.orgNumber === null ? (row.blank ? 'empty' : 'invalid') : (answer?.status ?? 'failed');
       const values = answer?.status === 'found' ? answer.values : opts.fields.map(() => '');
       records.push([...row.cells, ...values, status]);
       if (status === 'found') counts.found++;
       else if (status === 'not_found') counts.notFound++;
       else if (status === 'invalid') counts.invalid++;
+      else if (status === 'empty') counts.empty++;
       else {
         counts.failed++;
         if (status === 'unavailable') summary.unavailable++;
@@ -128,7 +137,7 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
         if (wanted.size === BATCH_SIZE) await flush();
         wanted.add(orgNumber);
       }
-      pending.push({ cells, orgNumber });
+      pending.push({ cells, orgNumber, blank: cells[layout.columnIndex].trim() === '' });
       if (pending.length >= MAX_PENDING_ROWS) await flush();
     }
     if (pending.length) await flush();

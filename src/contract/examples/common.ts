@@ -15,4 +15,5 @@ export const ERROR_EXAMPLE = {
   code: 'validation_failed',
   details: [{ path: 'params.orgNumber', message: 'must be 9 digits with a valid check digit' }],
   requestId: '6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f',
+  docs: 'http://localhost:3000/errors#validation_failed',
 };

@@ -1,27 +1,33 @@
-// OpenAPI 3.1 generated from the route schemas (GET /openapi.json) and Swagger UI (GET /docs),
-// served locally with no CDN. The document's `servers` entry is the request's public base URL
-// (BASE_URL, or the request's own host when BASE_URL is left at its default), so "Try it out"
-// in /docs calls the server the reader is looking at.
+// OpenAPI 3.1 generated from the route schemas (GET /openapi.json) and the API reference UI
+// (GET /docs), served locally with no CDN. The document's `servers` entry is the request's public
+// base URL (BASE_URL, or the request's own host when BASE_URL is left at its default), so "Try it
+// out" in /docs calls the server the reader is looking at. The conventions every operation follows
+// (operationId, security, headers, per-status errors) are applied centrally in
+// openapi-conventions.ts, so routes added later comply without edits.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import { applyDocumentConventions, applyRouteSecurity } from './openapi-conventions.ts';
 import { publicBaseUrl } from './security-headers.ts';
 
 export async function registerDocs(app: FastifyInstance, config: Config) {
   const withServer = (doc: Record<string, unknown>, req: FastifyRequest) => ({
     ...doc,
-    servers: [{ url: publicBaseUrl(req, config) }],
+    servers: [{ url: publicBaseUrl(req, config), description: 'This server' }],
   });
+  app.addHook('onRoute', applyRouteSecurity);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Nordic Company Data API',
         version: '0.1.0',
-        description: 'Company records from the Norwegian, Finnish and Swedish registries, with self-service API keys.',
+        description:
+          'Company records from the Norwegian, Finnish and Swedish registries, with self-service API keys. Every error body links to its code on the [errors page](/errors).',
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
-      servers: [{ url: config.baseUrl }],
+      servers: [{ url: config.baseUrl, description: 'This server' }],
       // Shown in this order in /docs; every operation carries request and response examples.
       tags: [
         { name: 'companies', description: 'Lookup, search, batch enrich, group trees and the change feed' },
@@ -45,6 +51,10 @@ export async function registerDocs(app: FastifyInstance, config: Config) {
           bearer: { type: 'http', scheme: 'bearer', description: 'API key from POST /api/keys/register' },
         },
       },
+    },
+    transformObject: (documentObject) => {
+      const { openapiObject } = documentObject as { openapiObject: Record<string, unknown> };
+      return applyDocumentConventions(openapiObject) as typeof openapiObject;
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) || `def-${i}` },
   });

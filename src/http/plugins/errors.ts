@@ -1,7 +1,10 @@
 // The one global error handler: renders every error from the catalogue, turns schema
 // failures into 400 with details[], and never echoes an internal message on a 5xx.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { errorDocsUrl } from '../../error-docs.ts';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, type ErrorDetail } from '../../errors.ts';
+import { publicBaseUrl } from './security-headers.ts';
 
 const CONTEXT_PREFIX: Record<string, string> = {
   body: 'body',
@@ -40,8 +43,15 @@ export function validationDetails(errors: AjvLikeError[], context: string | unde
   return details;
 }
 
-function send(reply: FastifyReply, req: FastifyRequest, code: ErrorCode, err?: ApiError) {
-  const { status, message } = ERROR_CATALOGUE[code];
+function sendError(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  baseUrl: string,
+  code: ErrorCode,
+  err?: ApiError,
+  status?: number,
+) {
+  const { message } = ERROR_CATALOGUE[code];
   for (const [name, value] of Object.entries(err?.opts.headers ?? {})) reply.header(name, String(value));
   const body: Record<string, unknown> = {
     error: err?.message ?? message,
@@ -49,8 +59,10 @@ function send(reply: FastifyReply, req: FastifyRequest, code: ErrorCode, err?: A
     ...(err?.opts.details ? { details: err.opts.details } : {}),
     ...(err?.opts.extra ?? {}),
     requestId: req.id,
+    // Each body links to its code on the errors page (meaning and what to do).
+    docs: errorDocsUrl(baseUrl, code),
   };
-  return reply.status(status).send(body);
+  return reply.status(status ?? ERROR_CATALOGUE[code].status).send(body);
 }
 
 function fastifyErrorCode(err: FastifyError): ErrorCode | undefined {
@@ -101,7 +113,9 @@ export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   return isDependencyUnavailable(e.cause, depth + 1);
 }
 
-export function registerErrorHandling(app: FastifyInstance) {
+export function registerErrorHandling(app: FastifyInstance, config: Config) {
+  const send = (reply: FastifyReply, req: FastifyRequest, code: ErrorCode, err?: ApiError, status?: number) =>
+    sendError(reply, req, publicBaseUrl(req, config), code, err, status);
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ApiError) {
       if (err.status >= 500) req.log.error({ err }, 'request failed');
@@ -116,7 +130,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Another client error raised by Fastify itself: keep its status, use a generic body.
       req.log.info({ code: err.code }, 'client error');
-      return reply.status(err.statusCode).send({ error: 'Bad request', code: 'bad_request', requestId: req.id });
+      return send(reply, req, 'bad_request', undefined, err.statusCode);
     }
     if (isDependencyUnavailable(err)) {
       req.log.warn({ err: (err as Error).message }, 'dependency unavailable');

@@ -35,6 +35,7 @@ import eventsList from './api/events/list.ts';
 import eventStream from './api/events/stream.ts';
 import watchlists from './api/watchlists/collection.ts';
 import watchlistCompanies from './api/watchlists/companies.ts';
+import errorsPage from './errors-page.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -72,6 +73,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   eventStream,
   watchlists,
   watchlistCompanies,
+  errorsPage,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {

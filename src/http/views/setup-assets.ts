@@ -44,6 +44,9 @@ dl.limits{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1.2rem;ma
 dl.limits dt{color:var(--muted)}
 dl.limits dd{margin:0;font-variant-numeric:tabular-nums}
 a{color:var(--accent)}
+table.errors{border-collapse:collapse;width:100%;font-size:.92rem}
+table.errors th,table.errors td{border-bottom:1px solid var(--line);padding:.4rem .6rem .4rem 0;text-align:left;vertical-align:top}
+table.errors tr:target{background:var(--card)}
 .local{color:var(--muted)}
 `;
 
