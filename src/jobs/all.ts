@@ -4,6 +4,7 @@ import './brreg-updates.ts';
 import './brreg-parts.ts';
 import './prh.ts';
 import './bolagsverket.ts';
+import './cvr.ts';
 import './web-profile.ts';
 import './shareholders.ts';
 import './inspections.ts';

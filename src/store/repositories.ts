@@ -22,6 +22,7 @@ import { createSanctionsRepository } from './sanctions.ts';
 import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
+import { createCvrOwnerRepository } from './cvr-owners.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   return {
@@ -46,6 +47,7 @@ export function createRepositories(db: Kysely<Database>) {
     jobLeases: createJobLeaseRepository(db),
     liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
+    cvrOwners: createCvrOwnerRepository(db),
   };
 }
 

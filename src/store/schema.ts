@@ -12,6 +12,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
+  CvrOwnersTable,
   FinancialsTable,
   ProcurementNoticesTable,
   RolesTable,
@@ -54,6 +55,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   companies: CompaniesTable;
   coverage_snapshots: CoverageSnapshotsTable;
+  cvr_owners: CvrOwnersTable;
   destinations: DestinationsTable;
   enrichment: WebProfileTable;
   enrichment_domains: WebProfileDomainsTable;

@@ -805,7 +805,7 @@ export interface paths {
                              * @default NO
                              * @enum {string}
                              */
-                            country?: "NO" | "FI" | "SE";
+                            country?: "NO" | "FI" | "SE" | "DK";
                         }[];
                     };
                 };
@@ -983,12 +983,12 @@ export interface paths {
                             notFound: string[] | {
                                 orgNumber: string;
                                 /** @enum {string} */
-                                country: "NO" | "FI" | "SE";
+                                country: "NO" | "FI" | "SE" | "DK";
                             }[];
                             unavailable: string[] | {
                                 orgNumber: string;
                                 /** @enum {string} */
-                                country: "NO" | "FI" | "SE";
+                                country: "NO" | "FI" | "SE" | "DK";
                             }[];
                             /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
                             unavailableReasons?: {
@@ -1064,13 +1064,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    country?: "NO" | "FI" | "SE";
+                    country?: "NO" | "FI" | "SE" | "DK";
                     include?: "context";
                 };
                 header?: never;
                 path: {
                     /**
-                     * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits
+                     * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8-digit CVR number
                      * @example 923609016
                      */
                     orgNumber: string;
@@ -1176,7 +1176,7 @@ export interface paths {
             parameters: {
                 query?: {
                     /** @description Scope to one registry */
-                    country?: "NO" | "FI" | "SE";
+                    country?: "NO" | "FI" | "SE" | "DK";
                     /**
                      * @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters
                      * @example equinor
@@ -3498,7 +3498,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    country?: "NO" | "FI" | "SE";
+                    country?: "NO" | "FI" | "SE" | "DK";
                     /** @description Lowest score reported as a possible match (default 0.75; 0.5–1) */
                     threshold?: number;
                 };
@@ -3630,7 +3630,7 @@ export interface paths {
                         "application/json": {
                             orgNumber: string;
                             /** @enum {string} */
-                            country: "NO" | "FI" | "SE";
+                            country: "NO" | "FI" | "SE" | "DK";
                             companyName: string;
                             /** Format: date-time */
                             screenedAt: string;
@@ -4801,7 +4801,7 @@ export interface components {
             id: string;
             orgNumber: string;
             /** @enum {string} */
-            country: "NO" | "FI" | "SE";
+            country: "NO" | "FI" | "SE" | "DK";
             name: string;
             orgFormCode: string | null;
             orgFormDescription: string | null;
@@ -5042,7 +5042,7 @@ export interface components {
             id: string;
             orgNumber: string;
             /** @enum {string} */
-            country: "NO" | "FI" | "SE";
+            country: "NO" | "FI" | "SE" | "DK";
             name: string;
             orgFormCode: string | null;
             orgFormDescription: string | null;
@@ -5280,7 +5280,7 @@ export interface components {
             id: string;
             orgNumber: string;
             /** @enum {string} */
-            country: "NO" | "FI" | "SE";
+            country: "NO" | "FI" | "SE" | "DK";
             name: string;
             orgFormCode: string | null;
             orgFormDescription: string | null;
