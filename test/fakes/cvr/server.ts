@@ -32,6 +32,8 @@ export class FakeCvr {
   files = new Map<string, { body: string; contentType: string }>();
   /** The scroll dies after this many continuation pages (404 search_context_missing_exception). */
   expireScrollAfter: number | null = null;
+  /** Caps the page size a search asks for (to make small sets span several scroll pages). */
+  maxPageSize = Infinity;
   requests: FakeCvrRequest[] = [];
   private scrolls = new Map<string, Scroll>();
   private scrollSeq = 0;
@@ -105,7 +107,7 @@ export class FakeCvr {
     const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
 
     if (url.pathname === '/cvr-permanent/virksomhed/_search') {
-      const size = Number(body.size ?? 10);
+      const size = Math.min(Number(body.size ?? 10), this.maxPageSize);
       const scroll: Scroll = { next: 0, matching: this.match(body.query as Record<string, unknown>) };
       const { total, hits } = this.page(scroll, size);
       if (!url.searchParams.has('scroll')) return json(200, { hits: { total, hits } });

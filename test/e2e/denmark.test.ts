@@ -1,0 +1,143 @@
+// Denmark through the API: the `cvr` job walks a fake CVR Elasticsearch (scroll, basic auth) and
+// the records are served by lookup, search, enrich and the change feed; `cvr-updates` picks up a
+// changed document. Failures (no credentials, 401, an expired scroll) are recorded and lose
+// nothing already stored.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../../src/jobs/registry.ts';
+import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
+import { http } from '../helpers/http.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const fixture = readFileSync(new URL('../fixtures/cvr/virksomheder.ndjson', import.meta.url), 'utf8');
+const hits = () => fixture.trim().split('\n').map((l) => JSON.parse(l));
+const AS = '35540008';
+const APS = '41770007';
+const ENK = '12340001';
+const MISS = '44100002'; // valid check digits, not in the register
+
+let cvr: FakeCvr;
+let server: TestServer;
+let key: string;
+let loadedAt: string;
+
+beforeAll(async () => {
+  cvr = await startFakeCvr();
+  cvr.hits = hits();
+  cvr.maxPageSize = 2; // five documents in three scroll pages
+  server = await startServer({ env: cvr.env });
+  key = (await createKey(server, { tier: 'internal' })).raw;
+  loadedAt = new Date(Date.now() - 1000).toISOString();
+  const r = await runJob(server.ctx, 'cvr', {}, () => undefined);
+  expect(r).toMatchObject({ status: 'ok', recordsProcessed: 5 });
+  expect(cvr.requests.every((q) => q.authorized)).toBe(true);
+  expect(cvr.openScrolls).toBe(0); // the scroll was cleared
+});
+afterAll(async () => {
+  await server?.close();
+  await cvr?.close();
+});
+
+const get = (p: string) => http(server.url, 'GET', p, { key });
+const dkCount = async () => (await get('/api/companies?country=DK&limit=50')).body.data.length as number;
+
+describe('Danish companies (CVR)', () => {
+  it('lookup with country=DK serves the stored record with roles, P-units and kommune', async () => {
+    const r = await get(`/api/companies/${AS}?country=DK`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      country: 'DK',
+      orgNumber: AS,
+      name: 'Nordlys Maskiner A/S',
+      orgFormCode: 'A/S',
+      employeeCount: 57,
+      businessAddressMuniNo: '101',
+      businessAddressMunicipality: 'KØBENHAVN',
+      parentOrgNumber: APS,
+      isInGroup: true,
+    });
+    expect(r.body._sources.fields.companyCore).toBe('CVR');
+    expect(r.body.roles.map((x: { roleTypeCode: string }) => x.roleTypeCode).sort()).toEqual(['DAGL', 'LEDE', 'MEDL', 'REVI']);
+    expect(JSON.stringify(r.body)).not.toMatch(/enhedsNummer|4002000\d{3}/);
+    const aps = await get(`/api/companies/${APS}?country=DK`);
+    expect(aps.body).toMatchObject({ employeeCount: 5, employeeCountRange: '5-9' });
+    expect(aps.body.subUnits.map((u: { orgNumber: string }) => u.orgNumber).sort()).toEqual(['1020304050', '1020304069']);
+  });
+
+  it('validates the 8-digit CVR format beside the 9-digit NO one; a DK miss without live fetch is 404', async () => {
+    expect((await get(`/api/companies/35540009?country=DK`)).status).toBe(400);
+    expect((await get(`/api/companies/923609016?country=DK`)).status).toBe(400);
+    expect((await get(`/api/companies/${AS}`)).status).toBe(400); // NO by default: 8 digits is not a NO number
+    const miss = await get(`/api/companies/${MISS}?country=DK`);
+    expect(miss.status).toBe(404);
+    expect(miss.body.code).toBe('company_not_found');
+  });
+
+  it('search scoped to DK, enrich pairs with DK, and the change feed', async () => {
+    const s = await get('/api/companies?country=DK&q=nordlys');
+    expect(s.status).toBe(200);
+    expect(s.body.data.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([AS]);
+    const e = await http(server.url, 'POST', '/api/companies/enrich', {
+      key,
+      body: { pairs: [{ orgNumber: ENK, country: 'DK' }, { orgNumber: MISS, country: 'DK' }] },
+    });
+    expect(e.status).toBe(200);
+    expect(e.body.data.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([ENK]);
+    expect(e.body.notFound).toEqual([{ orgNumber: MISS, country: 'DK' }]);
+    const u = await get(`/api/updates?since=${encodeURIComponent(loadedAt)}&limit=100`);
+    expect(u.status).toBe(200);
+    const dk = u.body.data.filter((c: { country: string }) => c.country === 'DK').map((c: { orgNumber: string }) => c.orgNumber);
+    expect(dk.sort()).toEqual([AS, APS, ENK, '29980004', '38710001'].sort());
+  });
+
+  it('a re-run changes no updatedAt', async () => {
+    const before = (await get(`/api/companies/${AS}?country=DK`)).body.updatedAt;
+    const r = await runJob(server.ctx, 'cvr', {}, () => undefined);
+    expect(r.details).toMatchObject({ inserted: 0, changed: 0, unchanged: 5 });
+    expect((await get(`/api/companies/${AS}?country=DK`)).body.updatedAt).toBe(before);
+  });
+
+  it('cvr-updates picks up a changed document and emits it in /api/updates', async () => {
+    const since = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    const doc = cvr.hits.find((h) => h._source.Vrvirksomhed.cvrNummer === Number(ENK))!._source.Vrvirksomhed;
+    doc.sidstOpdateret = '2099-01-01T10:00:00.000+01:00';
+    (doc.virksomhedMetadata as { nyesteNavn: { navn: string } }).nyesteNavn.navn = 'Hansens VVS og Blik v/Jens Hansen';
+    cvr.requests = [];
+    const r = await runJob(server.ctx, 'cvr-updates', {}, () => undefined);
+    expect(r).toMatchObject({ recordsProcessed: 1, details: { changed: 1, complete: true } });
+    const u = await get(`/api/updates?since=${encodeURIComponent(since)}`);
+    expect(u.body.data.map((c: { orgNumber: string; name: string }) => [c.orgNumber, c.name])).toEqual([
+      [ENK, 'Hansens VVS og Blik v/Jens Hansen'],
+    ]);
+    // The position moved to the newest document: the next walk asks from there.
+    expect(await server.ctx.repos.syncRuns.getState('cvr-updates')).toEqual({ since: '2099-01-01T10:00:00.000+01:00' });
+  });
+
+  it('missing credentials, a 401 and an expired scroll give a clear recorded error and lose nothing', async () => {
+    const stored = await dkCount();
+    const config = server.ctx.config.cvr;
+    const saved = { ...config };
+    try {
+      config.password = undefined;
+      await expect(runJob(server.ctx, 'cvr', {}, () => undefined)).rejects.toThrow(/CVR_USERNAME and CVR_PASSWORD/);
+      config.password = 'wrong';
+      await expect(runJob(server.ctx, 'cvr-updates', {}, () => undefined)).rejects.toThrow(/answered 401: the credentials were refused/);
+    } finally {
+      Object.assign(config, saved);
+    }
+    cvr.expireScrollAfter = 1;
+    try {
+      await expect(runJob(server.ctx, 'cvr', {}, () => undefined)).rejects.toThrow(/scroll expired/);
+    } finally {
+      cvr.expireScrollAfter = null;
+    }
+    expect(await dkCount()).toBe(stored);
+    // Nothing was marked deregistered by the broken walk.
+    expect((await get(`/api/companies/${AS}?country=DK`)).body.isDeleted).toBe(false);
+    const runs = await server.ctx.repos.syncRuns.latestBySource();
+    expect(runs.cvr).toMatchObject({ status: 'error' });
+    expect(JSON.stringify(runs.cvr)).toMatch(/scroll expired/);
+  });
+});
