@@ -5,6 +5,7 @@ import './brreg-parts.ts';
 import './prh.ts';
 import './bolagsverket.ts';
 import './cvr.ts';
+import './cvr-financials.ts';
 import './web-profile.ts';
 import './shareholders.ts';
 import './inspections.ts';

@@ -11,6 +11,7 @@ import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const fixture = readFileSync(new URL('../fixtures/cvr/virksomheder.ndjson', import.meta.url), 'utf8');
+const xbrl = readFileSync(new URL('../fixtures/cvr/aarsrapport.xml', import.meta.url), 'utf8');
 const hits = () => fixture.trim().split('\n').map((l) => JSON.parse(l));
 const AS = '35540008';
 const APS = '41770007';
@@ -113,6 +114,43 @@ describe('Danish companies (CVR)', () => {
     ]);
     // The position moved to the newest document: the next walk asks from there.
     expect(await server.ctx.repos.syncRuns.getState('cvr-updates')).toEqual({ since: '2099-01-01T10:00:00.000+01:00' });
+  });
+
+  it('cvr-financials stores the XBRL key figures; a malformed XBRL is recorded and loses nothing', async () => {
+    const publication = (cvrNummer: number, path: string, mime = 'application/xml') => ({
+      cvrNummer,
+      offentliggoerelsestype: 'regnskab',
+      offentliggoerelsesTidspunkt: '2024-05-30T10:00:00.000Z',
+      regnskab: { regnskabsperiode: { startDato: '2023-01-01', slutDato: '2023-12-31' } },
+      dokumenter: [
+        { dokumentUrl: `${cvr.url}${path}.pdf`, dokumentMimeType: 'application/pdf', dokumentType: 'AARSRAPPORT' },
+        { dokumentUrl: `${cvr.url}${path}`, dokumentMimeType: mime, dokumentType: 'AARSRAPPORT' },
+      ],
+    });
+    cvr.files.set('/xbrl/nordlys-2023.xml', { body: xbrl, contentType: 'application/xml' });
+    cvr.files.set('/xbrl/kyst-2023.xml', { body: xbrl.slice(0, 2500), contentType: 'application/xml' });
+    cvr.publications = [publication(Number(AS), '/xbrl/nordlys-2023.xml'), publication(Number(APS), '/xbrl/kyst-2023.xml')];
+    const r = await runJob(server.ctx, 'cvr-financials', {}, () => undefined);
+    expect(r.details).toMatchObject({ reports: 2, stored: 1, rejected: 1, complete: true });
+    expect((r.details!.rejectSamples as string[])[0]).toMatch(/CVR 41770007: the XBRL document is not well-formed XML/);
+    const a = await get(`/api/companies/${AS}?country=DK`);
+    expect(a.body.financials[0]).toMatchObject({
+      periodFrom: '2023-01-01',
+      periodTo: '2023-12-31',
+      currency: 'DKK',
+      revenue: 84512000,
+      operatingProfit: 5118000,
+      netResult: 3764000,
+      equity: 21450000,
+      totalAssets: 52300000,
+      totalLiabilities: 29870000,
+    });
+    expect(a.body._sources.fields.financials).toBe('CVR (Erhvervsstyrelsen, XBRL)');
+    expect(a.body._sources.fields.roles).toBe('CVR');
+    const b = await get(`/api/companies/${APS}?country=DK`);
+    expect(b.status).toBe(200);
+    expect(b.body.financials ?? []).toEqual([]);
+    expect(await server.ctx.repos.syncRuns.getState('cvr-financials')).toEqual({ since: '2024-05-30T10:00:00.000Z' });
   });
 
   it('missing credentials, a 401 and an expired scroll give a clear recorded error and lose nothing', async () => {

@@ -13,3 +13,5 @@ export {
   type CvrPage,
 } from './client.ts';
 export type { Vrvirksomhed } from './types.ts';
+export { parseXbrlKeyFigures, toFinancialInput, XbrlError, XBRL_ELEMENTS, type XbrlKeyFigures } from './xbrl.ts';
+export { publicationOf, fetchXbrl, type CvrPublication } from './publications.ts';

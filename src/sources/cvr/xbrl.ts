@@ -129,11 +129,15 @@ export function parseXbrlKeyFigures(xml: string): XbrlKeyFigures {
   };
 }
 
-/** The store's accounts row of one report (`upstreamId`: the publication's id). */
+/**
+ * The store's accounts row of one report (`upstreamId`: the publication's id). The company's own
+ * accounts, as brreg's SELSKAP; `revenue` is the gross profit when the filer reports no revenue
+ * (reporting class B may show only bruttofortjeneste), as Danish registers publish it.
+ */
 export function toFinancialInput(k: XbrlKeyFigures, upstreamId: string | null, source: string): FinancialInput {
   return {
     upstreamId,
-    accountsType: k.revenueKind === 'grossProfit' ? 'aarsrapport-bruttofortjeneste' : 'aarsrapport',
+    accountsType: 'SELSKAP',
     periodFrom: k.periodFrom,
     periodTo: k.periodTo,
     currency: k.currency,

@@ -17,6 +17,8 @@ type Hit = { _source: { Vrvirksomhed: Record<string, unknown> } } & Record<strin
 interface Scroll {
   next: number;
   matching: number[] | null;
+  /** Over the publications index instead of the companies. */
+  publications?: boolean;
 }
 
 export class FakeCvr {
@@ -85,10 +87,13 @@ export class FakeCvr {
   }
 
   private page(scroll: Scroll, size: number) {
-    const total = scroll.matching ? scroll.matching.length : this.count();
-    const hits: Hit[] = [];
-    for (; hits.length < size && scroll.next < total; scroll.next++)
-      hits.push(this.hit(scroll.matching ? scroll.matching[scroll.next] : scroll.next));
+    const all = scroll.publications ? this.publications.length : this.count();
+    const total = scroll.matching ? scroll.matching.length : all;
+    const hits: unknown[] = [];
+    for (; hits.length < size && scroll.next < total; scroll.next++) {
+      const i = scroll.matching ? scroll.matching[scroll.next] : scroll.next;
+      hits.push(scroll.publications ? { _id: `pub-${i}`, _source: this.publications[i] } : this.hit(i));
+    }
     return { total, hits };
   }
 
@@ -106,9 +111,12 @@ export class FakeCvr {
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
 
-    if (url.pathname === '/cvr-permanent/virksomhed/_search') {
+    const publications = url.pathname === '/offentliggoerelser/_search' && url.searchParams.has('scroll');
+    if (url.pathname === '/cvr-permanent/virksomhed/_search' || publications) {
       const size = Math.min(Number(body.size ?? 10), this.maxPageSize);
-      const scroll: Scroll = { next: 0, matching: this.match(body.query as Record<string, unknown>) };
+      const scroll: Scroll = publications
+        ? { next: 0, matching: null, publications: true }
+        : { next: 0, matching: this.match(body.query as Record<string, unknown>) };
       const { total, hits } = this.page(scroll, size);
       if (!url.searchParams.has('scroll')) return json(200, { hits: { total, hits } });
       const id = `scroll-${++this.scrollSeq}`;

@@ -27,7 +27,7 @@ describe('XBRL key figures', () => {
     expect(k).toMatchObject({ revenue: 31207000, revenueKind: 'grossProfit' });
     expect(toFinancialInput(k, 'pub-1', 'CVR')).toMatchObject({
       upstreamId: 'pub-1',
-      accountsType: 'aarsrapport-bruttofortjeneste',
+      accountsType: 'SELSKAP',
       periodTo: '2023-12-31',
       revenue: 31207000,
     });
