@@ -92,6 +92,28 @@ describe('Danish companies (CVR)', () => {
     expect(dk.sort()).toEqual([AS, APS, ENK, '29980004', '38710001'].sort());
   });
 
+  it('a DK miss is fetched live from CVR (guarded, with basic auth) and stored; an unknown one is remembered', async () => {
+    const LIVE = '50000001';
+    const doc = hits().find((h) => h._source.Vrvirksomhed.cvrNummer === Number(ENK));
+    doc._source.Vrvirksomhed.cvrNummer = Number(LIVE);
+    doc._source.Vrvirksomhed.virksomhedMetadata.nyesteNavn.navn = 'Live Fetched VVS';
+    doc._source.Vrvirksomhed.penheder = []; // the clone must not take over the original's P-unit
+    cvr.hits.push(doc);
+    cvr.requests = [];
+    const r = await get(`/api/companies/${LIVE}?country=DK`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ country: 'DK', orgNumber: LIVE, name: 'Live Fetched VVS', orgFormCode: 'ENK' });
+    expect(r.body.roles.map((x: { roleTypeCode: string }) => x.roleTypeCode)).toEqual(['INNH']);
+    expect(cvr.requests).toEqual([{ method: 'GET', path: '/cvr-permanent/virksomhed/_search', authorized: true }]);
+    // Stored: the next lookup is a store hit.
+    expect((await get(`/api/companies/${LIVE}?country=DK`)).status).toBe(200);
+    expect(cvr.requests).toHaveLength(1);
+    // An unknown number (asked by the tests above) is answered from the negative cache.
+    expect((await get(`/api/companies/${MISS}?country=DK`)).status).toBe(404);
+    expect(cvr.requests).toHaveLength(1);
+    cvr.hits.pop();
+  });
+
   it('a re-run changes no updatedAt', async () => {
     const before = (await get(`/api/companies/${AS}?country=DK`)).body.updatedAt;
     const r = await runJob(server.ctx, 'cvr', {}, () => undefined);

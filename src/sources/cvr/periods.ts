@@ -39,7 +39,7 @@ const str = (v: unknown): string | null =>
 /** "Vejnavn 12A-14, 3. tv" from the address parts CVR stores separately. */
 function streetOf(a: CvrAdresse): string | null {
   const vej = text(a.vejnavn);
-  let street: string | null = null;
+  let street: string | null;
   if (vej) {
     const nr = [str(a.husnummerFra), str(a.husnummerTil)].filter(Boolean).join('-');
     const letter = [text(a.bogstavFra), text(a.bogstavTil)].filter(Boolean).join('-');

@@ -114,9 +114,12 @@ export class FakeCvr {
     const publications = url.pathname === '/offentliggoerelser/_search' && url.searchParams.has('scroll');
     if (url.pathname === '/cvr-permanent/virksomhed/_search' || publications) {
       const size = Math.min(Number(body.size ?? 10), this.maxPageSize);
+      // A URI search (`?q=Vrvirksomhed.cvrNummer:N`, the live fetch) or a query in the body.
+      const q = /^Vrvirksomhed\.cvrNummer:(\d+)$/.exec(url.searchParams.get('q') ?? '');
+      const query = q ? { term: { 'Vrvirksomhed.cvrNummer': q[1] } } : (body.query as Record<string, unknown>);
       const scroll: Scroll = publications
         ? { next: 0, matching: null, publications: true }
-        : { next: 0, matching: this.match(body.query as Record<string, unknown>) };
+        : { next: 0, matching: this.match(query) };
       const { total, hits } = this.page(scroll, size);
       if (!url.searchParams.has('scroll')) return json(200, { hits: { total, hits } });
       const id = `scroll-${++this.scrollSeq}`;
