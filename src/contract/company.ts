@@ -147,7 +147,10 @@ const coreFields = {
   sectorCode: Str,
   employeeCount: Int,
   employeeCountRange: Type.Optional(
-    Type.String({ description: 'DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9"' }),
+    Type.String({
+      description:
+        'DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9"',
+    }),
   ),
   hasRegisteredEmployees: Bool,
   businessAddressStreet: Str,

@@ -20,7 +20,8 @@ export const CVR_FINANCIALS_STATE = 'cvr-financials';
 const WRITE_BATCH = 200;
 
 defineJob('cvr-financials', {
-  description: 'Danish annual reports: key figures from the XBRL of reports filed since the last run (CVR offentliggoerelser)',
+  description:
+    'Danish annual reports: key figures from the XBRL of reports filed since the last run (CVR offentliggoerelser)',
   schedule: '30 4 * * *', // daily 04:30 UTC
   options: ['limit'],
   scheduled: async (ctx) => Boolean(ctx.config.cvr.username && ctx.config.cvr.password),
@@ -55,7 +56,8 @@ defineJob('cvr-financials', {
           const p = publicationOf(hit);
           if (!p) continue;
           out.reports++;
-          if (p.publishedAt && (newest === null || Date.parse(p.publishedAt) > Date.parse(newest))) newest = p.publishedAt;
+          if (p.publishedAt && (newest === null || Date.parse(p.publishedAt) > Date.parse(newest)))
+            newest = p.publishedAt;
           try {
             const figures = parseXbrlKeyFigures(await fetchXbrl(p.xbrlUrl));
             pending.push({ orgNumber: p.cvr, financials: [toFinancialInput(figures, p.id, SOURCE.cvrFinancials)] });

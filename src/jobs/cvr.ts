@@ -67,10 +67,12 @@ async function* scrolledCompanies(
   }
 }
 
-const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a);
+const later = (a: string | null, b: string | null) =>
+  a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a;
 
 defineJob('cvr', {
-  description: 'Danish companies: the whole CVR register (scroll, or --file NDJSON of Vrvirksomhed); absent companies are marked deregistered',
+  description:
+    'Danish companies: the whole CVR register (scroll, or --file NDJSON of Vrvirksomhed); absent companies are marked deregistered',
   schedule: '30 3 * * 1', // weekly, Monday 03:30 UTC
   options: ['file', 'url', 'limit'],
   scheduled: async (ctx) => hasCredentials(ctx),
@@ -139,7 +141,8 @@ defineJob('cvr-updates', {
     }
     // The position moves only after a complete walk (pages come in no time order); documents
     // stamped in the same second as the newest one are walked again, which changes nothing.
-    if (complete && newest !== null) await ctx.repos.syncRuns.setState(CVR_UPDATES_STATE, { since: newest } satisfies CvrUpdatesState);
+    if (complete && newest !== null)
+      await ctx.repos.syncRuns.setState(CVR_UPDATES_STATE, { since: newest } satisfies CvrUpdatesState);
     job.progress(
       `DK updates since ${since}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed` +
         (complete ? '' : ` (stopped at --limit ${opts.limit}; the position stays at ${since})`),

@@ -130,7 +130,12 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   /** Store hits, then a live fetch of the Danish misses from CVR when credentials are set. */
   async function resolveDanish(orgNumbers: string[], caller?: BudgetCaller) {
     const stored = await reads.load('DK', orgNumbers, FULL);
-    const result = { stored, unavailable: [] as string[], notFound: [] as string[], reasons: new Map<string, UnavailableReason>() };
+    const result = {
+      stored,
+      unavailable: [] as string[],
+      notFound: [] as string[],
+      reasons: new Map<string, UnavailableReason>(),
+    };
     const have = new Set(stored.map((s) => s.row.org_number));
     const asked = orgNumbers.filter((n) => !have.has(n));
     if (!deps.cvr || !asked.length) return result;
@@ -144,9 +149,18 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     }
     const outcome = await fetchDanishCompanies(deps.cvr, misses.slice(0, admitted), deps.concurrency ?? 10);
     if (outcome.found.length) {
-      await writes.write(outcome.found.map((c) => ({ core: c.core, roles: c.roles, subUnits: c.subUnits, fetched: true })));
+      await writes.write(
+        outcome.found.map((c) => ({ core: c.core, roles: c.roles, subUnits: c.subUnits, fetched: true })),
+      );
       await deps.cvrOwners?.replace(outcome.found.map((c) => ({ cvr: c.core.orgNumber, owners: c.owners })));
-      result.stored = [...stored, ...(await reads.load('DK', outcome.found.map((c) => c.core.orgNumber), FULL))];
+      result.stored = [
+        ...stored,
+        ...(await reads.load(
+          'DK',
+          outcome.found.map((c) => c.core.orgNumber),
+          FULL,
+        )),
+      ];
     }
     await deps.misses.remember(DK_LIVE_SOURCE, outcome.notFound, new Date(now.getTime() + deps.negativeTtlMs));
     result.unavailable.push(...outcome.unavailable);
@@ -176,7 +190,10 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       const orgNumber = validate(country, rawOrgNumber, 'params.orgNumber');
       let company: StoredCompany | undefined;
       if (country === 'NO' || country === 'DK') {
-        const r = country === 'NO' ? await resolveNorwegian([orgNumber], opts.caller) : await resolveDanish([orgNumber], opts.caller);
+        const r =
+          country === 'NO'
+            ? await resolveNorwegian([orgNumber], opts.caller)
+            : await resolveDanish([orgNumber], opts.caller);
         company = r.stored[0];
         if (!company && r.reasons.get(orgNumber) === 'live_fetch_budget') {
           const now = clock.now();

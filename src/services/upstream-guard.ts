@@ -6,7 +6,12 @@
 import CircuitBreaker from 'opossum';
 import type { Config, LiveFetchConfig } from '../config.ts';
 import type { RateWindows } from '../store/rate-windows.ts';
-import { createUpstreamClient, UpstreamError, type JsonResponse, type UpstreamClient } from '../sources/upstream-http.ts';
+import {
+  createUpstreamClient,
+  UpstreamError,
+  type JsonResponse,
+  type UpstreamClient,
+} from '../sources/upstream-http.ts';
 
 export interface UpstreamGuardDeps {
   windows: RateWindows;
@@ -119,10 +124,13 @@ export function createCvrGuard(
   const { username, password, baseUrl } = config.cvr;
   if (!username || !password) return null;
   const authorization = 'Basic ' + Buffer.from(`${username}:${password}`).toString('base64');
-  return guardUpstream(createUpstreamClient({ baseUrl, timeoutMs: config.brregTimeoutMs, headers: { authorization } }), {
-    windows,
-    host: new URL(baseUrl).host,
-    limits: config.liveFetch,
-    onStateChange: (breaker) => log.warn({ upstream: 'cvr', breaker }, 'upstream circuit breaker changed'),
-  });
+  return guardUpstream(
+    createUpstreamClient({ baseUrl, timeoutMs: config.brregTimeoutMs, headers: { authorization } }),
+    {
+      windows,
+      host: new URL(baseUrl).host,
+      limits: config.liveFetch,
+      onStateChange: (breaker) => log.warn({ upstream: 'cvr', breaker }, 'upstream circuit breaker changed'),
+    },
+  );
 }

@@ -145,7 +145,10 @@ const PART_SOURCES: Record<string, { roles: string; financials: string }> = {
 };
 const partSources = (country: string) => {
   const s = PART_SOURCES[country] ?? { roles: SOURCE.brreg, financials: SOURCE.regnskap };
-  return { roles: sql.lit(JSON.stringify({ roles: s.roles })), financials: sql.lit(JSON.stringify({ financials: s.financials })) };
+  return {
+    roles: sql.lit(JSON.stringify({ roles: s.roles })),
+    financials: sql.lit(JSON.stringify({ financials: s.financials })),
+  };
 };
 
 /** One UPDATE for every company a write touched: part hashes, provenance, revenue, updated_at. */

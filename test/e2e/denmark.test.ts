@@ -12,7 +12,11 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 
 const fixture = readFileSync(new URL('../fixtures/cvr/virksomheder.ndjson', import.meta.url), 'utf8');
 const xbrl = readFileSync(new URL('../fixtures/cvr/aarsrapport.xml', import.meta.url), 'utf8');
-const hits = () => fixture.trim().split('\n').map((l) => JSON.parse(l));
+const hits = () =>
+  fixture
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const AS = '35540008';
 const APS = '41770007';
 const ENK = '12340001';
@@ -59,11 +63,19 @@ describe('Danish companies (CVR)', () => {
       isInGroup: true,
     });
     expect(r.body._sources.fields.companyCore).toBe('CVR');
-    expect(r.body.roles.map((x: { roleTypeCode: string }) => x.roleTypeCode).sort()).toEqual(['DAGL', 'LEDE', 'MEDL', 'REVI']);
+    expect(r.body.roles.map((x: { roleTypeCode: string }) => x.roleTypeCode).sort()).toEqual([
+      'DAGL',
+      'LEDE',
+      'MEDL',
+      'REVI',
+    ]);
     expect(JSON.stringify(r.body)).not.toMatch(/enhedsNummer|4002000\d{3}/);
     const aps = await get(`/api/companies/${APS}?country=DK`);
     expect(aps.body).toMatchObject({ employeeCount: 5, employeeCountRange: '5-9' });
-    expect(aps.body.subUnits.map((u: { orgNumber: string }) => u.orgNumber).sort()).toEqual(['1020304050', '1020304069']);
+    expect(aps.body.subUnits.map((u: { orgNumber: string }) => u.orgNumber).sort()).toEqual([
+      '1020304050',
+      '1020304069',
+    ]);
   });
 
   it('validates the 8-digit CVR format beside the 9-digit NO one; a DK miss without live fetch is 404', async () => {
@@ -81,14 +93,21 @@ describe('Danish companies (CVR)', () => {
     expect(s.body.data.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([AS]);
     const e = await http(server.url, 'POST', '/api/companies/enrich', {
       key,
-      body: { pairs: [{ orgNumber: ENK, country: 'DK' }, { orgNumber: MISS, country: 'DK' }] },
+      body: {
+        pairs: [
+          { orgNumber: ENK, country: 'DK' },
+          { orgNumber: MISS, country: 'DK' },
+        ],
+      },
     });
     expect(e.status).toBe(200);
     expect(e.body.data.map((c: { orgNumber: string }) => c.orgNumber)).toEqual([ENK]);
     expect(e.body.notFound).toEqual([{ orgNumber: MISS, country: 'DK' }]);
     const u = await get(`/api/updates?since=${encodeURIComponent(loadedAt)}&limit=100`);
     expect(u.status).toBe(200);
-    const dk = u.body.data.filter((c: { country: string }) => c.country === 'DK').map((c: { orgNumber: string }) => c.orgNumber);
+    const dk = u.body.data
+      .filter((c: { country: string }) => c.country === 'DK')
+      .map((c: { orgNumber: string }) => c.orgNumber);
     expect(dk.sort()).toEqual([AS, APS, ENK, '29980004', '38710001'].sort());
   });
 
@@ -151,7 +170,10 @@ describe('Danish companies (CVR)', () => {
     });
     cvr.files.set('/xbrl/nordlys-2023.xml', { body: xbrl, contentType: 'application/xml' });
     cvr.files.set('/xbrl/kyst-2023.xml', { body: xbrl.slice(0, 2500), contentType: 'application/xml' });
-    cvr.publications = [publication(Number(AS), '/xbrl/nordlys-2023.xml'), publication(Number(APS), '/xbrl/kyst-2023.xml')];
+    cvr.publications = [
+      publication(Number(AS), '/xbrl/nordlys-2023.xml'),
+      publication(Number(APS), '/xbrl/kyst-2023.xml'),
+    ];
     const r = await runJob(server.ctx, 'cvr-financials', {}, () => undefined);
     expect(r.details).toMatchObject({ reports: 2, stored: 1, rejected: 1, complete: true });
     expect((r.details!.rejectSamples as string[])[0]).toMatch(/CVR 41770007: the XBRL document is not well-formed XML/);
@@ -183,7 +205,9 @@ describe('Danish companies (CVR)', () => {
       config.password = undefined;
       await expect(runJob(server.ctx, 'cvr', {}, () => undefined)).rejects.toThrow(/CVR_USERNAME and CVR_PASSWORD/);
       config.password = 'wrong';
-      await expect(runJob(server.ctx, 'cvr-updates', {}, () => undefined)).rejects.toThrow(/answered 401: the credentials were refused/);
+      await expect(runJob(server.ctx, 'cvr-updates', {}, () => undefined)).rejects.toThrow(
+        /answered 401: the credentials were refused/,
+      );
     } finally {
       Object.assign(config, saved);
     }

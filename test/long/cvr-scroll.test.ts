@@ -36,7 +36,10 @@ beforeAll(async () => {
       const v = hit._source.Vrvirksomhed;
       v.cvrNummer = numbers[i];
       v.virksomhedMetadata.nyesteNavn.navn = `Generated Kyst ${i} ApS`;
-      v.penheder = v.penheder.map((p: { pNummer: number }, j: number) => ({ ...p, pNummer: 1_100_000_000 + i * 2 + j }));
+      v.penheder = v.penheder.map((p: { pNummer: number }, j: number) => ({
+        ...p,
+        pNummer: 1_100_000_000 + i * 2 + j,
+      }));
       return hit;
     },
   };

@@ -4813,6 +4813,8 @@ export interface components {
             naceDescription3: string | null;
             sectorCode: string | null;
             employeeCount: number | null;
+            /** @description DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9" */
+            employeeCountRange?: string;
             hasRegisteredEmployees: boolean | null;
             businessAddressStreet: string | null;
             businessAddressPostalCode: string | null;
@@ -5054,6 +5056,8 @@ export interface components {
             naceDescription3: string | null;
             sectorCode: string | null;
             employeeCount: number | null;
+            /** @description DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9" */
+            employeeCountRange?: string;
             hasRegisteredEmployees: boolean | null;
             businessAddressStreet: string | null;
             businessAddressPostalCode: string | null;
@@ -5292,6 +5296,8 @@ export interface components {
             naceDescription3: string | null;
             sectorCode: string | null;
             employeeCount: number | null;
+            /** @description DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9" */
+            employeeCountRange?: string;
             hasRegisteredEmployees: boolean | null;
             businessAddressStreet: string | null;
             businessAddressPostalCode: string | null;

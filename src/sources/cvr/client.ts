@@ -72,21 +72,34 @@ export function createCvrClient(opts: CvrClientOptions) {
       res = await request(`${base}${path}`, {
         method,
         dispatcher: agent,
-        headers: { authorization, 'content-type': 'application/json', accept: 'application/json', 'user-agent': SYNC_USER_AGENT },
+        headers: {
+          authorization,
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'user-agent': SYNC_USER_AGENT,
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
       const timeout = (err as Error).name === 'TimeoutError' || (err as { code?: string }).code?.includes('TIMEOUT');
-      throw new CvrError(timeout ? 'timeout' : 'network', `CVR ${what}: ${timeout ? `no answer within ${timeoutMs} ms` : (err as Error).message}`);
+      throw new CvrError(
+        timeout ? 'timeout' : 'network',
+        `CVR ${what}: ${timeout ? `no answer within ${timeoutMs} ms` : (err as Error).message}`,
+      );
     }
     const text = await res.body.text();
     if (res.statusCode === 401 || res.statusCode === 403)
-      throw new CvrError('auth', `CVR ${what} answered ${res.statusCode}: the credentials were refused (check CVR_USERNAME / CVR_PASSWORD)`, res.statusCode);
+      throw new CvrError(
+        'auth',
+        `CVR ${what} answered ${res.statusCode}: the credentials were refused (check CVR_USERNAME / CVR_PASSWORD)`,
+        res.statusCode,
+      );
     // An expired or unknown scroll: 404 with search_context_missing_exception.
     if (res.statusCode === 404 && /search_context_missing|No search context found/i.test(text))
       throw new CvrError('scroll-expired', `CVR ${what}: the scroll expired on the server`, 404);
-    if (res.statusCode < 200 || res.statusCode >= 300) throw new CvrError('status', `CVR ${what} answered ${res.statusCode}`, res.statusCode);
+    if (res.statusCode < 200 || res.statusCode >= 300)
+      throw new CvrError('status', `CVR ${what} answered ${res.statusCode}`, res.statusCode);
     try {
       return JSON.parse(text);
     } catch {

@@ -39,7 +39,8 @@ function statusOf(word: string | null, ceased: boolean): StatusFacts {
   });
   if (ceased || /^(OPLØST|OPHØRT|TVANGSOPLØST|SLETTET)/.test(w)) return facts('deregistered', { isDeleted: true });
   if (w.includes('KONKURS')) return facts('bankruptcy', { isBankrupt: true });
-  if (w.includes('TVANGSOPLØSNING')) return facts('liquidation', { isBeingDissolved: true, isInForcedDissolution: true });
+  if (w.includes('TVANGSOPLØSNING'))
+    return facts('liquidation', { isBeingDissolved: true, isInForcedDissolution: true });
   if (w.includes('LIKVIDATION')) return facts('liquidation', { isBeingDissolved: true });
   if (w.includes('FUSION') || w.includes('SPALTNING')) return facts('merger', { isBeingDissolved: true });
   if (w.includes('REKONSTRUKTION')) return facts('restructuring');
@@ -70,7 +71,8 @@ export function employeesOf(meta: CvrVirksomhedMetadata | null | undefined): {
 
 /** The document of a search hit, or the document itself (NDJSON lines may carry either). */
 export function documentOf(json: unknown): Vrvirksomhed {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('CVR document is not a JSON object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new Error('CVR document is not a JSON object');
   const o = json as CvrHit & { Vrvirksomhed?: Vrvirksomhed } & Vrvirksomhed;
   const doc = o._source?.Vrvirksomhed ?? o.Vrvirksomhed ?? (o.cvrNummer !== undefined ? o : undefined);
   if (!doc || typeof doc !== 'object') throw new Error('CVR document without Vrvirksomhed');
@@ -89,8 +91,13 @@ export function mapVirksomhed(json: unknown): CvrCompany {
 
   const life = list(v.livsforloeb);
   const lastLife = currentOrLast(life);
-  const ceasedOn = lastLife && !isCurrent(lastLife) ? dateOf(cvr, 'livsforloeb.gyldigTil', lastLife.periode?.gyldigTil) : null;
-  const firstStart = life.map((l) => text(l.periode?.gyldigFra)).filter((d): d is string => d !== null).sort()[0] ?? null;
+  const ceasedOn =
+    lastLife && !isCurrent(lastLife) ? dateOf(cvr, 'livsforloeb.gyldigTil', lastLife.periode?.gyldigTil) : null;
+  const firstStart =
+    life
+      .map((l) => text(l.periode?.gyldigFra))
+      .filter((d): d is string => d !== null)
+      .sort()[0] ?? null;
   const statusWord = text(currentOrLast(v.virksomhedsstatus)?.status) ?? text(meta?.sammensatStatus);
   const facts = statusOf(statusWord, ceasedOn !== null);
 
@@ -128,7 +135,8 @@ export function mapVirksomhed(json: unknown): CvrCompany {
     email: null,
     phone: null,
     registryParentOrgNumber: parent,
-    foundingDate: dateOf(cvr, 'stiftelsesDato', meta?.stiftelsesDato) ?? dateOf(cvr, 'livsforloeb.gyldigFra', firstStart),
+    foundingDate:
+      dateOf(cvr, 'stiftelsesDato', meta?.stiftelsesDato) ?? dateOf(cvr, 'livsforloeb.gyldigFra', firstStart),
     registrationDate: dateOf(cvr, 'livsforloeb.gyldigFra', firstStart),
     registeredInVat: null,
     registeredInBiz: null,

@@ -84,7 +84,8 @@ function currentValues(o: CvrOrganisation, type: string): string[] {
 }
 
 /** Whether the organisation membership itself is current (body names carry periods). */
-const memberNow = (o: CvrOrganisation) => list(o.organisationsNavn).length === 0 || current(o.organisationsNavn) !== null;
+const memberNow = (o: CvrOrganisation) =>
+  list(o.organisationsNavn).length === 0 || current(o.organisationsNavn) !== null;
 
 function splitName(full: string): { first: string | null; last: string | null } {
   const parts = full.split(/\s+/);

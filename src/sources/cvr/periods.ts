@@ -4,7 +4,8 @@ import { parseIsoDate, text } from '../nordic-record.ts';
 import type { CvrAdresse, CvrDated } from './types.ts';
 import type { Address } from '../../domain/company.ts';
 
-export const list = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
+export const list = <T>(v: T[] | null | undefined): T[] =>
+  Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : [];
 
 export const isCurrent = (x: CvrDated): boolean => !text(x.periode?.gyldigTil);
 
@@ -33,8 +34,7 @@ export function dateOf(cvr: string, field: string, v: unknown): string | null {
   }
 }
 
-const str = (v: unknown): string | null =>
-  typeof v === 'number' && Number.isFinite(v) ? String(v) : text(v);
+const str = (v: unknown): string | null => (typeof v === 'number' && Number.isFinite(v) ? String(v) : text(v));
 
 /** "Vejnavn 12A-14, 3. tv" from the address parts CVR stores separately. */
 function streetOf(a: CvrAdresse): string | null {

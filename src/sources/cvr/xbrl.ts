@@ -67,7 +67,11 @@ export function parseXbrlKeyFigures(xml: string): XbrlKeyFigures {
     } else if (ctx && t.uri === XBRLI && ['startDate', 'endDate', 'instant'].includes(t.local)) field = t.local;
     else if (ctx && t.uri === XBRLI && (t.local === 'segment' || t.local === 'scenario')) ctx.dimensional = true;
     else if (FSA.test(t.uri) && t.attributes.contextRef)
-      fact = { name: t.local, context: String(t.attributes.contextRef.value), unit: t.attributes.unitRef ? String(t.attributes.unitRef.value) : null };
+      fact = {
+        name: t.local,
+        context: String(t.attributes.contextRef.value),
+        unit: t.attributes.unitRef ? String(t.attributes.unitRef.value) : null,
+      };
     else if (GSD.test(t.uri)) generalName = t.local;
   });
   parser.on('text', (s) => (text += s));
@@ -93,7 +97,9 @@ export function parseXbrlKeyFigures(xml: string): XbrlKeyFigures {
   try {
     parser.write(xml).close();
   } catch (err) {
-    throw new XbrlError(`the XBRL document is not well-formed XML: ${(err as Error).message.split('\n')[0].slice(0, 120)}`);
+    throw new XbrlError(
+      `the XBRL document is not well-formed XML: ${(err as Error).message.split('\n')[0].slice(0, 120)}`,
+    );
   }
 
   const periodTo = general.get('ReportingPeriodEndDate') ?? null;
@@ -101,7 +107,9 @@ export function parseXbrlKeyFigures(xml: string): XbrlKeyFigures {
   if (!periodTo || !/^\d{4}-\d{2}-\d{2}$/.test(periodTo))
     throw new XbrlError('the XBRL document has no gsd:ReportingPeriodEndDate');
   const current = (c: Context | undefined) =>
-    !!c && !c.dimensional && (c.instant === periodTo || (c.end === periodTo && (periodFrom === null || c.start === periodFrom)));
+    !!c &&
+    !c.dimensional &&
+    (c.instant === periodTo || (c.end === periodTo && (periodFrom === null || c.start === periodFrom)));
   const value = (names: readonly string[]): number | null => {
     for (const name of names) {
       const f = facts.find((x) => x.name === name && current(contexts.get(x.context)));
@@ -111,7 +119,9 @@ export function parseXbrlKeyFigures(xml: string): XbrlKeyFigures {
   };
   const revenue = value(XBRL_ELEMENTS.revenue);
   const gross = revenue === null ? value(XBRL_ELEMENTS.grossProfit) : null;
-  const money = facts.find((f) => f.unit && current(contexts.get(f.context)) && XBRL_ELEMENTS.netResult.includes(f.name as 'ProfitLoss'));
+  const money = facts.find(
+    (f) => f.unit && current(contexts.get(f.context)) && XBRL_ELEMENTS.netResult.includes(f.name as 'ProfitLoss'),
+  );
   const unitId = money?.unit ?? null;
   return {
     periodFrom,

@@ -132,11 +132,14 @@ export class FakeCvr {
     }
     if (url.pathname === '/_search/scroll') {
       const s = this.scrolls.get(String(body.scroll_id)) as (Scroll & { size: number; pages: number }) | undefined;
-      if (s && this.expireScrollAfter !== null && ++s.pages > this.expireScrollAfter) this.scrolls.delete(String(body.scroll_id));
+      if (s && this.expireScrollAfter !== null && ++s.pages > this.expireScrollAfter)
+        this.scrolls.delete(String(body.scroll_id));
       const live = this.scrolls.get(String(body.scroll_id)) as (Scroll & { size: number }) | undefined;
       if (!live)
         return json(404, {
-          error: { root_cause: [{ type: 'search_context_missing_exception', reason: 'No search context found for id' }] },
+          error: {
+            root_cause: [{ type: 'search_context_missing_exception', reason: 'No search context found for id' }],
+          },
           status: 404,
         });
       const { total, hits } = this.page(live, live.size);

@@ -7,13 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { isValidDanishCvrNumber, isValidOrgNumber } from '../../../src/domain/org-number.ts';
 import { mapVirksomhed, newCvrRejectLog, ownershipBand, parseCvrNdjson } from '../../../src/sources/cvr/index.ts';
 
-const lines = readFileSync(new URL('../../fixtures/cvr/virksomheder.ndjson', import.meta.url), 'utf8').trim().split('\n');
-const byCvr = new Map(lines.map((l) => { const c = mapVirksomhed(JSON.parse(l)); return [c.core.orgNumber, c]; }));
+const lines = readFileSync(new URL('../../fixtures/cvr/virksomheder.ndjson', import.meta.url), 'utf8')
+  .trim()
+  .split('\n');
+const byCvr = new Map(
+  lines.map((l) => {
+    const c = mapVirksomhed(JSON.parse(l));
+    return [c.core.orgNumber, c];
+  }),
+);
 const get = (cvr: string) => byCvr.get(cvr)!;
 
 describe('CVR numbers', () => {
   it('accepts 8 digits whose weighted sum (2 7 6 5 4 3 2 1) is divisible by 11', () => {
-    for (const n of ['35540008', '41770007', '12340001', '29980004', '38710001']) expect(isValidDanishCvrNumber(n)).toBe(true);
+    for (const n of ['35540008', '41770007', '12340001', '29980004', '38710001'])
+      expect(isValidDanishCvrNumber(n)).toBe(true);
     expect(isValidOrgNumber('DK', '35540008')).toBe(true);
     expect(isValidDanishCvrNumber('35540009')).toBe(false); // check fails
     expect(isValidDanishCvrNumber('3554000')).toBe(false); // 7 digits
@@ -56,7 +64,15 @@ describe('Vrvirksomhed mapping', () => {
       municipalityNumber: '101',
       countryCode: 'DK',
     });
-    expect(c.roles.map((r) => [r.roleTypeCode, r.roleTypeDescription, r.personFirstName, r.personLastName, r.entityOrgNumber])).toEqual([
+    expect(
+      c.roles.map((r) => [
+        r.roleTypeCode,
+        r.roleTypeDescription,
+        r.personFirstName,
+        r.personLastName,
+        r.entityOrgNumber,
+      ]),
+    ).toEqual([
       ['DAGL', 'ADM. DIR.', 'Mette Lund', 'Sørensen', null],
       ['LEDE', 'FORMAND', 'Henrik', 'Bach', null],
       ['MEDL', 'BESTYRELSESMEDLEM', 'Sofie', 'Krogh', null],
@@ -64,10 +80,19 @@ describe('Vrvirksomhed mapping', () => {
     ]); // Ole Dam left the board in 2019; beneficial owners are not roles
     expect(c.roles[3].entityName).toBe('Revisionsfirmaet Tal & Tal P/S');
     expect(c.owners).toEqual([
-      { ownerType: 'company', ownerName: 'Kystholding ApS', ownerCvr: '41770007', pctLow: 66.67, pctHigh: 90, votingPctLow: 66.67 },
+      {
+        ownerType: 'company',
+        ownerName: 'Kystholding ApS',
+        ownerCvr: '41770007',
+        pctLow: 66.67,
+        pctHigh: 90,
+        votingPctLow: 66.67,
+      },
       { ownerType: 'person', ownerName: 'Henrik Bach', ownerCvr: null, pctLow: 10, pctHigh: 15, votingPctLow: 10 },
     ]);
-    expect(c.subUnits.map((u) => [u.orgNumber, u.parentOrgNumber, u.isDeleted])).toEqual([['1019283746', '35540008', false]]);
+    expect(c.subUnits.map((u) => [u.orgNumber, u.parentOrgNumber, u.isDeleted])).toEqual([
+      ['1019283746', '35540008', false],
+    ]);
     expect(c.lastUpdated).toBe('2024-03-14T09:12:44.000+01:00');
     // No personal identifier leaves the mapper.
     expect(JSON.stringify(c)).not.toMatch(/4002000\d{3}|enhedsNummer/);
@@ -84,13 +109,19 @@ describe('Vrvirksomhed mapping', () => {
       employeeCountRange: '5-9',
       registryParentOrgNumber: null,
     });
-    expect(c.core.businessAddress).toMatchObject({ street: 'Strandvejen 88B', municipality: 'GENTOFTE', municipalityNumber: '157' });
+    expect(c.core.businessAddress).toMatchObject({
+      street: 'Strandvejen 88B',
+      municipality: 'GENTOFTE',
+      municipalityNumber: '157',
+    });
     expect(c.subUnits.map((u) => [u.orgNumber, u.startDate, u.closureDate, u.isDeleted])).toEqual([
       ['1020304050', '2012-02-01', null, false],
       ['1020304069', '2016-04-01', '2020-12-31', true],
     ]);
     expect(c.roles.map((r) => r.roleTypeCode)).toEqual(['DAGL', 'STIF']);
-    expect(c.owners).toEqual([{ ownerType: 'person', ownerName: 'Lars Kyster', ownerCvr: null, pctLow: 100, pctHigh: 100, votingPctLow: 100 }]);
+    expect(c.owners).toEqual([
+      { ownerType: 'person', ownerName: 'Lars Kyster', ownerCvr: null, pctLow: 100, pctHigh: 100, votingPctLow: 100 },
+    ]);
   });
 
   it('maps the enkeltmandsvirksomhed: status from sammensatStatus, the owner as INNH, no phone kept', () => {
@@ -105,12 +136,23 @@ describe('Vrvirksomhed mapping', () => {
     });
     expect(c.core.businessAddress?.municipalityNumber).toBe('751');
     expect(c.roles).toHaveLength(1);
-    expect(c.roles[0]).toMatchObject({ roleTypeCode: 'INNH', personFirstName: 'Jens', personLastName: 'Hansen', personBirthYear: null });
+    expect(c.roles[0]).toMatchObject({
+      roleTypeCode: 'INNH',
+      personFirstName: 'Jens',
+      personLastName: 'Hansen',
+      personBirthYear: null,
+    });
   });
 
   it('maps the company under bankruptcy', () => {
     const c = get('29980004');
-    expect(c.core).toMatchObject({ status: 'bankruptcy', isBankrupt: true, isDeleted: false, employeeCount: 10, employeeCountRange: '10-19' });
+    expect(c.core).toMatchObject({
+      status: 'bankruptcy',
+      isBankrupt: true,
+      isDeleted: false,
+      employeeCount: 10,
+      employeeCountRange: '10-19',
+    });
   });
 
   it('maps the dissolved company: deregistered on the end of its life span, no current roles', () => {
@@ -134,7 +176,13 @@ describe('Vrvirksomhed mapping', () => {
   });
 
   it('NDJSON: bad lines are counted by line number and the good ones still come', async () => {
-    const input = [lines[0], '{not json', JSON.stringify({ _source: { Vrvirksomhed: { cvrNummer: 35540009 } } }), '', lines[1]].join('\n');
+    const input = [
+      lines[0],
+      '{not json',
+      JSON.stringify({ _source: { Vrvirksomhed: { cvrNummer: 35540009 } } }),
+      '',
+      lines[1],
+    ].join('\n');
     const rejects = newCvrRejectLog();
     const out = [];
     for await (const c of parseCvrNdjson(Readable.from([input]), rejects)) out.push(c.core.orgNumber);

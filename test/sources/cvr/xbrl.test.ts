@@ -36,8 +36,8 @@ describe('XBRL key figures', () => {
   it('refuses a malformed document and one without a reporting period, with a clear message', () => {
     expect(() => parseXbrlKeyFigures(xml.slice(0, 3000))).toThrow(XbrlError);
     expect(() => parseXbrlKeyFigures(xml.slice(0, 3000))).toThrow(/not well-formed XML/);
-    expect(() => parseXbrlKeyFigures(xml.replace(/<gsd:ReportingPeriodEndDate[^]*?<\/gsd:ReportingPeriodEndDate>/, ''))).toThrow(
-      /no gsd:ReportingPeriodEndDate/,
-    );
+    expect(() =>
+      parseXbrlKeyFigures(xml.replace(/<gsd:ReportingPeriodEndDate[^]*?<\/gsd:ReportingPeriodEndDate>/, '')),
+    ).toThrow(/no gsd:ReportingPeriodEndDate/);
   });
 });
