@@ -49,6 +49,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     about: 'Companies and their parts (roles, accounts, sub-units), notices and web domains',
     tables: [
       'companies',
+      'cvr_owners',
       'enrichment',
       'enrichment_domains',
       'financials',

@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import type { AppContext, Upstreams } from './context.ts';
 import { createBrregClient } from './sources/brreg/client.ts';
 import { createUpstreamClient } from './sources/upstream-http.ts';
-import { guardUpstream } from './services/upstream-guard.ts';
+import { createCvrGuard, guardUpstream } from './services/upstream-guard.ts';
 import { systemResolver, type Resolver } from './net/index.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { ReferenceData } from './domain/reference-data.ts';
@@ -102,9 +102,11 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
         onStateChange: (breaker) => log.warn({ upstream: 'brreg', breaker }, 'upstream circuit breaker changed'),
       },
     );
+    const cvrGuard = createCvrGuard(config, rateWindows, log);
     const upstreams: Upstreams = {
       brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl, http: brregGuard.client }),
-      guards: [brregGuard],
+      cvr: cvrGuard?.client ?? null,
+      guards: cvrGuard ? [brregGuard, cvrGuard] : [brregGuard],
     };
     return {
       config,

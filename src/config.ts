@@ -24,6 +24,8 @@ export interface Config {
   /** Deadline of one live request to brreg (headers and body), in ms. */
   brregTimeoutMs: number;
   prhBaseUrl: string;
+  /** Denmark: CVR's system-til-system Elasticsearch; the jobs run only with both credentials set. */
+  cvr: { baseUrl: string; username: string | undefined; password: string | undefined };
   bolagsverketBulkUrl: string;
   inspectionsUrl: string;
   licensesUrl: string | undefined;
@@ -302,6 +304,11 @@ export function loadConfig(env: Env = process.env): Config {
     brregBaseUrl: url(env, 'BRREG_BASE_URL', 'https://data.brreg.no', ['http', 'https'])!,
     brregTimeoutMs: int(env, 'BRREG_TIMEOUT_MS', 10000, 100, 120000),
     prhBaseUrl: url(env, 'PRH_BASE_URL', 'https://avoindata.prh.fi/opendata-ytj-api/v3', ['http', 'https'])!,
+    cvr: {
+      baseUrl: url(env, 'CVR_BASE_URL', 'http://distribution.virk.dk', ['http', 'https'])!,
+      username: str(env, 'CVR_USERNAME'),
+      password: str(env, 'CVR_PASSWORD'),
+    },
     bolagsverketBulkUrl: url(
       env,
       'BOLAGSVERKET_BULK_URL',

@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { Store } from './store/db.ts';
 import type { RateWindows } from './store/rate-windows.ts';
 import type { Repositories } from './store/repositories.ts';
+import type { UpstreamClient } from './sources/upstream-http.ts';
 import type { BrregClient } from './sources/brreg/client.ts';
 import type { Resolver } from './net/index.ts';
 import type { UpstreamGuardState } from './services/upstream-guard.ts';
@@ -15,6 +16,8 @@ import type { SafeFetchOptions } from './net/index.ts';
 /** Clients of the upstream registries (ports: tests point them at local fakes). */
 export interface Upstreams {
   brreg: BrregClient;
+  /** CVR's Elasticsearch behind the same guard as brreg; null without CVR credentials (no DK live fetch). */
+  cvr: UpstreamClient | null;
   /** Breaker and shared budget of each guarded upstream host, for the health diagnostics. */
   guards: { state(): UpstreamGuardState; shutdown(): void }[];
 }

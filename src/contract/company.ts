@@ -136,7 +136,7 @@ const Owner = N(Type.Object({ name: Str, orgNumber: Str, ownershipPct: Type.Numb
 const coreFields = {
   id: Type.String(),
   orgNumber: Type.String(),
-  country: Type.String({ enum: ['NO', 'FI', 'SE'] }),
+  country: Type.String({ enum: ['NO', 'FI', 'SE', 'DK'] }),
   name: Type.String(),
   orgFormCode: Str,
   orgFormDescription: Str,
@@ -148,6 +148,12 @@ const coreFields = {
   naceDescription3: Str,
   sectorCode: Str,
   employeeCount: Int,
+  employeeCountRange: Type.Optional(
+    Type.String({
+      description:
+        'DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9"',
+    }),
+  ),
   hasRegisteredEmployees: Bool,
   businessAddressStreet: Str,
   businessAddressPostalCode: Str,

@@ -11,7 +11,7 @@ function N<T extends TSchema>(t: T) {
 }
 
 export const ScreeningQuery = Type.Object({
-  country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
+  country: Type.Optional(StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO' })),
   threshold: Type.Optional(
     Type.Number({
       minimum: THRESHOLD_BOUNDS.min,
@@ -159,7 +159,7 @@ const EXAMPLE = {
 export const ScreeningResult = Type.Object(
   {
     orgNumber: Type.String(),
-    country: StringEnum(['NO', 'FI', 'SE'] as const),
+    country: StringEnum(['NO', 'FI', 'SE', 'DK'] as const),
     companyName: Type.String(),
     screenedAt: Type.String({ format: 'date-time' }),
     threshold: Type.Number(),

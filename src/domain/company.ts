@@ -25,6 +25,8 @@ export interface CompanyCore {
   naceDescription3: string | null;
   sectorCode: string | null;
   employeeCount: number | null;
+  /** DK: the CVR interval ("5-9", "1000+") when only an interval is registered; others omit it. */
+  employeeCountRange?: string | null;
   hasRegisteredEmployees: boolean | null;
   businessAddress: Address | null;
   postalAddress: Address | null;
@@ -104,6 +106,8 @@ export const SOURCE = {
   ytj: 'YTJ',
   tilastokeskus: 'Tilastokeskus',
   bolagsverket: 'Bolagsverket',
+  cvr: 'CVR',
+  cvrFinancials: 'CVR (Erhvervsstyrelsen, XBRL)',
   aksjonaer: 'Aksjonærregisteret',
   webProfile: 'Enrichment pipeline', // public source name, kept as published
   ownStore: 'Nordic Company Data',

@@ -4,6 +4,8 @@ import './brreg-updates.ts';
 import './brreg-parts.ts';
 import './prh.ts';
 import './bolagsverket.ts';
+import './cvr.ts';
+import './cvr-financials.ts';
 import './web-profile.ts';
 import './shareholders.ts';
 import './inspections.ts';

@@ -7,7 +7,7 @@ import type { CoverageCategory, CoverageCell, MeasuredCell } from '../store/cove
 import { DATA_SOURCES } from '../domain/data-sources.ts';
 import { defineJob, effectiveSchedule } from './registry.ts';
 
-export const COVERAGE_COUNTRIES = ['NO', 'FI', 'SE'] as const;
+export const COVERAGE_COUNTRIES = ['NO', 'FI', 'SE', 'DK'] as const;
 /** Snapshots kept: more than a year of nights. */
 const KEEP = 400;
 
@@ -27,6 +27,14 @@ const CELL_SOURCES: Record<string, Partial<Record<CoverageCategory, string[]>>> 
   },
   FI: { companies: ['prh'], procurement: ['ted'] },
   SE: { companies: ['bolagsverket'], procurement: ['ted'] },
+  DK: {
+    companies: ['cvr'],
+    roles: ['cvr'],
+    subUnits: ['cvr'],
+    shareholders: ['cvr'],
+    financials: ['cvr-financials'],
+    procurement: ['ted'],
+  },
 };
 
 function sourcesOf(country: string, category: CoverageCategory): string[] {

@@ -1,6 +1,8 @@
-// Shared by the Finnish (prh) and Swedish (bolagsverket) full-file syncs: writing mapped records
-// in batches, and marking the companies a complete file no longer holds as deregistered.
+// Shared by the Finnish (prh), Swedish (bolagsverket) and Danish (cvr) full syncs: writing mapped
+// records in batches, and marking the companies a complete file no longer holds as deregistered.
 import type { AppContext } from '../context.ts';
+import type { Country } from '../domain/org-number.ts';
+import type { CompanyWrite } from '../store/company-writes.ts';
 import type { NordicCompanyRecord } from '../sources/nordic-record.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
 import { inBatches } from '../sources/json-array.ts';
@@ -25,12 +27,24 @@ export interface FullSyncResult {
  * file did not hold as deregistered — unless the file holds fewer than half of the live
  * companies (a truncated download must not deregister half a country) or `limit` cut it short.
  */
-export async function syncFullFile(
+export function syncFullFile(
   ctx: AppContext,
   job: JobRun,
   country: 'FI' | 'SE',
   records: AsyncIterable<NordicCompanyRecord>,
   options: { limit?: number } = {},
+): Promise<FullSyncResult> {
+  return syncFullWrites(ctx, job, country, records, (r) => ({ core: nordicToCompanyCore(r) }), options);
+}
+
+/** The same for any record shape: `toWrite` gives the store write of one record. */
+export async function syncFullWrites<T>(
+  ctx: AppContext,
+  job: JobRun,
+  country: Country,
+  records: AsyncIterable<T>,
+  toWrite: (r: T) => CompanyWrite,
+  options: { limit?: number; afterBatch?: (batch: T[]) => Promise<void> } = {},
 ): Promise<FullSyncResult> {
   const { id: run, progress, report } = job;
   const out: FullSyncResult = {
@@ -50,10 +64,13 @@ export async function syncFullFile(
         cut = true;
       }
       // One org number twice in one INSERT … ON CONFLICT is an error; the later row wins.
-      const byNumber = new Map<string, NordicCompanyRecord>();
-      for (const r of batch) byNumber.set(r.orgNumber, r);
-      const cores = [...byNumber.values()].map(nordicToCompanyCore);
-      const w = await ctx.repos.companyWrites.write(cores.map((core) => ({ core })));
+      const byNumber = new Map<string, { r: T; w: CompanyWrite }>();
+      for (const r of batch) {
+        const w = toWrite(r);
+        byNumber.set(w.core.orgNumber, { r, w });
+      }
+      const w = await ctx.repos.companyWrites.write([...byNumber.values()].map((x) => x.w));
+      await options.afterBatch?.([...byNumber.values()].map((x) => x.r));
       await ctx.repos.syncSeen.mark(run, [...byNumber.keys()]);
       out.processed += batch.length;
       out.inserted += w.inserted;

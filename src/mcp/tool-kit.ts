@@ -29,7 +29,7 @@ export type ToolGroup = (server: McpServer, deps: ToolDeps) => void;
 
 // ---- argument pieces (names and bounds as the REST parameters) ----
 
-export const Country = z.enum(['NO', 'FI', 'SE']).default('NO').describe('Registry: NO (default), FI or SE');
+export const Country = z.enum(['NO', 'FI', 'SE', 'DK']).default('NO').describe('Registry: NO (default), FI, SE or DK');
 export const OrgNumber = z
   .string()
   .trim()

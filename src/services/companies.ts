@@ -19,6 +19,9 @@ import { SOURCE } from '../domain/company.ts';
 import { companyKey } from '../store/company-changes.ts';
 import type { RecordCache } from './record-cache.ts';
 import type { CompanyProcurementFields } from './procurement.ts';
+import type { UpstreamClient } from '../sources/upstream-http.ts';
+import type { CvrOwnerRepository } from '../store/cvr-owners.ts';
+import { fetchDanishCompanies } from './live-fetch-dk.ts';
 
 export interface CompanyServiceDeps {
   reference: ReferenceData;
@@ -26,6 +29,9 @@ export interface CompanyServiceDeps {
   reads: CompanyReadRepository;
   writes: CompanyWriteRepository;
   brreg: BrregClient;
+  /** CVR behind its guard; null without credentials: a DK miss is then `notFound`. */
+  cvr?: Pick<UpstreamClient, 'getJson'> | null;
+  cvrOwners?: Pick<CvrOwnerRepository, 'replace'>;
   market: MarketContextService;
   /** Numbers brreg recently did not know: answered 404 without asking again. */
   misses: LiveFetchMissRepository;
@@ -49,6 +55,7 @@ const WRITE_GROUP = 25;
 
 /** The negative cache's name for Enhetsregisteret (live_fetch_misses.source). */
 const LIVE_SOURCE = 'brreg';
+const DK_LIVE_SOURCE = 'cvr';
 
 const FULL = { financialsLimit: undefined, roles: true, subUnits: true, licenses: true } as const;
 
@@ -127,6 +134,47 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     return { stored, ...result };
   }
 
+  /** Store hits, then a live fetch of the Danish misses from CVR when credentials are set. */
+  async function resolveDanish(orgNumbers: string[], caller?: BudgetCaller) {
+    const stored = await reads.load('DK', orgNumbers, FULL);
+    const result = {
+      stored,
+      unavailable: [] as string[],
+      notFound: [] as string[],
+      reasons: new Map<string, UnavailableReason>(),
+    };
+    const have = new Set(stored.map((s) => s.row.org_number));
+    const asked = orgNumbers.filter((n) => !have.has(n));
+    if (!deps.cvr || !asked.length) return result;
+    const now = clock.now();
+    const unknown = await deps.misses.remembered(DK_LIVE_SOURCE, asked, now);
+    const misses = asked.filter((n) => !unknown.has(n));
+    const admitted = await deps.budget.admit(caller, misses.length);
+    for (const n of misses.slice(admitted)) {
+      result.unavailable.push(n);
+      result.reasons.set(n, 'live_fetch_budget');
+    }
+    const outcome = await fetchDanishCompanies(deps.cvr, misses.slice(0, admitted), deps.concurrency ?? 10);
+    if (outcome.found.length) {
+      await writes.write(
+        outcome.found.map((c) => ({ core: c.core, roles: c.roles, subUnits: c.subUnits, fetched: true })),
+      );
+      await deps.cvrOwners?.replace(outcome.found.map((c) => ({ cvr: c.core.orgNumber, owners: c.owners })));
+      result.stored = [
+        ...stored,
+        ...(await reads.load(
+          'DK',
+          outcome.found.map((c) => c.core.orgNumber),
+          FULL,
+        )),
+      ];
+    }
+    await deps.misses.remember(DK_LIVE_SOURCE, outcome.notFound, new Date(now.getTime() + deps.negativeTtlMs));
+    result.unavailable.push(...outcome.unavailable);
+    for (const [n, r] of outcome.reasons) result.reasons.set(n, r);
+    return result;
+  }
+
   function validate(country: Country, raw: string, path: string): string {
     const n = canonicalOrgNumber(country, raw);
     if (!isValidOrgNumber(country, n)) throw invalid(path, `must be ${ORG_NUMBER_FORMAT[country]}`);
@@ -136,8 +184,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   /** One company from the store (a Norwegian miss fetched live), or the lookup's error. */
   async function findOne(country: Country, orgNumber: string, caller?: BudgetCaller): Promise<StoredCompany> {
     let company: StoredCompany | undefined;
-    if (country === 'NO') {
-      const r = await resolveNorwegian([orgNumber], caller);
+    if (country === 'NO' || country === 'DK') {
+      const r =
+        country === 'NO' ? await resolveNorwegian([orgNumber], caller) : await resolveDanish([orgNumber], caller);
       company = r.stored[0];
       if (!company && r.reasons.get(orgNumber) === 'live_fetch_budget') {
         const now = clock.now();
@@ -223,9 +272,9 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       for (const p of unique) byCountry.set(p.country, [...(byCountry.get(p.country) ?? []), p.orgNumber]);
       const found = new Map<string, StoredCompany>();
       for (const [country, numbers] of byCountry) {
-        if (country === 'NO') {
-          const r = await resolveNorwegian(numbers, caller);
-          for (const s of r.stored) found.set(`NO:${s.row.org_number}`, s);
+        if (country === 'NO' || country === 'DK') {
+          const r = country === 'NO' ? await resolveNorwegian(numbers, caller) : await resolveDanish(numbers, caller);
+          for (const s of r.stored) found.set(`${country}:${s.row.org_number}`, s);
           for (const n of r.unavailable) {
             unavailable.push({ orgNumber: n, country });
             unavailableReasons[n] = r.reasons.get(n) ?? 'upstream_error';

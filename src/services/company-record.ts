@@ -152,6 +152,7 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     naceDescription3: r.nace_description3,
     sectorCode: r.sector_code,
     employeeCount: r.employee_count,
+    ...(r.employee_count_range ? { employeeCountRange: r.employee_count_range } : {}),
     hasRegisteredEmployees: r.has_registered_employees,
     businessAddressStreet: r.business_address_street,
     businessAddressPostalCode: r.business_address_postal_code,

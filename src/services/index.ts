@@ -53,6 +53,8 @@ export function createServices(ctx: AppContext) {
     reads: repos.companyReads,
     writes: repos.companyWrites,
     brreg: ctx.upstreams.brreg,
+    cvr: ctx.upstreams.cvr,
+    cvrOwners: repos.cvrOwners,
     market,
     clock,
     misses: repos.liveFetchMisses,

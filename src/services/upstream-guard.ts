@@ -4,9 +4,14 @@
 // a half-open probe succeeds. Only the JSON reads of live fetches go through it; bulk downloads
 // of the sync jobs have their own pace.
 import CircuitBreaker from 'opossum';
-import type { LiveFetchConfig } from '../config.ts';
+import type { Config, LiveFetchConfig } from '../config.ts';
 import type { RateWindows } from '../store/rate-windows.ts';
-import { UpstreamError, type JsonResponse, type UpstreamClient } from '../sources/upstream-http.ts';
+import {
+  createUpstreamClient,
+  UpstreamError,
+  type JsonResponse,
+  type UpstreamClient,
+} from '../sources/upstream-http.ts';
 
 export interface UpstreamGuardDeps {
   windows: RateWindows;
@@ -109,3 +114,23 @@ export function guardUpstream(client: UpstreamClient, deps: UpstreamGuardDeps) {
 }
 
 export type UpstreamGuard = ReturnType<typeof guardUpstream>;
+
+/** The guarded client of CVR's Elasticsearch for DK live fetches; null without credentials. */
+export function createCvrGuard(
+  config: Pick<Config, 'cvr' | 'brregTimeoutMs' | 'liveFetch'>,
+  windows: RateWindows,
+  log: { warn(o: object, msg: string): void },
+) {
+  const { username, password, baseUrl } = config.cvr;
+  if (!username || !password) return null;
+  const authorization = 'Basic ' + Buffer.from(`${username}:${password}`).toString('base64');
+  return guardUpstream(
+    createUpstreamClient({ baseUrl, timeoutMs: config.brregTimeoutMs, headers: { authorization } }),
+    {
+      windows,
+      host: new URL(baseUrl).host,
+      limits: config.liveFetch,
+      onStateChange: (breaker) => log.warn({ upstream: 'cvr', breaker }, 'upstream circuit breaker changed'),
+    },
+  );
+}

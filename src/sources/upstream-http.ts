@@ -32,6 +32,8 @@ export interface UpstreamClientOptions {
   maxBodyBytes?: number;
   connections?: number;
   userAgent?: string;
+  /** Sent with every request (CVR: its basic-auth `authorization`). */
+  headers?: Record<string, string>;
 }
 
 export interface JsonResponse {
@@ -60,7 +62,7 @@ export function createUpstreamClient(opts: UpstreamClientOptions) {
         res = await request(current, {
           method: 'GET',
           dispatcher: agent,
-          headers: { accept, 'user-agent': userAgent },
+          headers: { ...opts.headers, accept, 'user-agent': userAgent },
           signal,
         });
       } catch (err) {

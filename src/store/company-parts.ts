@@ -141,11 +141,21 @@ interface Effects {
 }
 
 // Provenance of the parts, merged into companies.sources (jsonb).
-const ROLES_SOURCE = sql.lit(JSON.stringify({ roles: SOURCE.brreg }));
-const FINANCIALS_SOURCE = sql.lit(JSON.stringify({ financials: SOURCE.regnskap }));
+// Norway's registers unless the country has its own (DK: CVR and its XBRL annual reports).
+const PART_SOURCES: Record<string, { roles: string; financials: string }> = {
+  DK: { roles: SOURCE.cvr, financials: SOURCE.cvrFinancials },
+};
+const partSources = (country: string) => {
+  const s = PART_SOURCES[country] ?? { roles: SOURCE.brreg, financials: SOURCE.regnskap };
+  return {
+    roles: sql.lit(JSON.stringify({ roles: s.roles })),
+    financials: sql.lit(JSON.stringify({ financials: s.financials })),
+  };
+};
 
 /** One UPDATE for every company a write touched: part hashes, provenance, revenue, updated_at. */
-async function applyEffects(db: Db, effects: Map<number, Effects>) {
+async function applyEffects(db: Db, effects: Map<number, Effects>, country: string) {
+  const { roles: ROLES_SOURCE, financials: FINANCIALS_SOURCE } = partSources(country);
   const rows = [...effects.values()];
   if (!rows.length) return;
   await sql`UPDATE companies c SET
@@ -252,6 +262,6 @@ export async function writeParts(
       if (h !== p.storedSubUnitsHash || changedParents.has(p.orgNumber)) effect(p.id).changed = true;
     }
   }
-  await applyEffects(db, effects);
+  await applyEffects(db, effects, country);
   return new Set([...effects.values()].filter((e) => e.changed).map((e) => e.id));
 }

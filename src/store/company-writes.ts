@@ -57,6 +57,7 @@ const CORE_COLUMNS: Column<CompanyCore>[] = [
   ['nace_description3', 'text', (c) => c.naceDescription3],
   ['sector_code', 'text', (c) => c.sectorCode],
   ['employee_count', 'integer', (c) => c.employeeCount],
+  ['employee_count_range', 'text', (c) => c.employeeCountRange ?? null],
   ['has_registered_employees', 'boolean', (c) => c.hasRegisteredEmployees],
   ['business_address_street', 'text', (c) => c.businessAddress?.street ?? null],
   ['business_address_postal_code', 'text', (c) => c.businessAddress?.postalCode ?? null],

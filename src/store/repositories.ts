@@ -28,6 +28,7 @@ import { createOAuthRepository } from './oauth.ts';
 import { createProcurementRepository } from './procurement.ts';
 import { createEventLogRepository } from './event-log.ts';
 import { createWatchlistRepository } from './watchlists.ts';
+import { createCvrOwnerRepository } from './cvr-owners.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -60,6 +61,7 @@ export function createRepositories(db: Kysely<Database>) {
     procurement: createProcurementRepository(db),
     eventLog: createEventLogRepository(db),
     watchlists: createWatchlistRepository(db),
+    cvrOwners: createCvrOwnerRepository(db),
   };
 }
 

@@ -16,6 +16,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
+  CvrOwnersTable,
   FinancialsTable,
   ProcurementNoticesTable,
   RolesTable,
@@ -69,6 +70,7 @@ export interface Database {
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
   coverage_snapshots: CoverageSnapshotsTable;
+  cvr_owners: CvrOwnersTable;
   destinations: DestinationsTable;
   enrichment: WebProfileTable;
   enrichment_domains: WebProfileDomainsTable;

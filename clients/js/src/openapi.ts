@@ -1037,7 +1037,7 @@ export interface components {
             id: string;
             orgNumber: string;
             /** @enum {string} */
-            country: "NO" | "FI" | "SE";
+            country: "NO" | "FI" | "SE" | "DK";
             name: string;
             orgFormCode: string | null;
             orgFormDescription: string | null;
@@ -1049,6 +1049,8 @@ export interface components {
             naceDescription3: string | null;
             sectorCode: string | null;
             employeeCount: number | null;
+            /** @description DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9" */
+            employeeCountRange?: string;
             hasRegisteredEmployees: boolean | null;
             businessAddressStreet: string | null;
             businessAddressPostalCode: string | null;
@@ -1295,7 +1297,7 @@ export interface components {
             id: string;
             orgNumber: string;
             /** @enum {string} */
-            country: "NO" | "FI" | "SE";
+            country: "NO" | "FI" | "SE" | "DK";
             name: string;
             orgFormCode: string | null;
             orgFormDescription: string | null;
@@ -1307,6 +1309,8 @@ export interface components {
             naceDescription3: string | null;
             sectorCode: string | null;
             employeeCount: number | null;
+            /** @description DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9" */
+            employeeCountRange?: string;
             hasRegisteredEmployees: boolean | null;
             businessAddressStreet: string | null;
             businessAddressPostalCode: string | null;
@@ -1641,7 +1645,7 @@ export interface components {
             id: string;
             orgNumber: string;
             /** @enum {string} */
-            country: "NO" | "FI" | "SE";
+            country: "NO" | "FI" | "SE" | "DK";
             name: string;
             orgFormCode: string | null;
             orgFormDescription: string | null;
@@ -1653,6 +1657,8 @@ export interface components {
             naceDescription3: string | null;
             sectorCode: string | null;
             employeeCount: number | null;
+            /** @description DK: the interval CVR registers when no exact count is given (employeeCount is its lower bound), e.g. "5-9" */
+            employeeCountRange?: string;
             hasRegisteredEmployees: boolean | null;
             businessAddressStreet: string | null;
             businessAddressPostalCode: string | null;
@@ -2930,7 +2936,7 @@ export interface operations {
                          * @default NO
                          * @enum {string}
                          */
-                        country?: "NO" | "FI" | "SE";
+                        country?: "NO" | "FI" | "SE" | "DK";
                     }[];
                 };
             };
@@ -3113,12 +3119,12 @@ export interface operations {
                         notFound: string[] | {
                             orgNumber: string;
                             /** @enum {string} */
-                            country: "NO" | "FI" | "SE";
+                            country: "NO" | "FI" | "SE" | "DK";
                         }[];
                         unavailable: string[] | {
                             orgNumber: string;
                             /** @enum {string} */
-                            country: "NO" | "FI" | "SE";
+                            country: "NO" | "FI" | "SE" | "DK";
                         }[];
                         /** @description Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches. */
                         unavailableReasons?: {
@@ -3228,13 +3234,13 @@ export interface operations {
     getCompaniesByOrgNumber: {
         parameters: {
             query?: {
-                country?: "NO" | "FI" | "SE";
+                country?: "NO" | "FI" | "SE" | "DK";
                 include?: "context";
             };
             header?: never;
             path: {
                 /**
-                 * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits
+                 * @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8-digit CVR number
                  * @example 923609016
                  */
                 orgNumber: string;
@@ -3387,7 +3393,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Scope to one registry */
-                country?: "NO" | "FI" | "SE";
+                country?: "NO" | "FI" | "SE" | "DK";
                 /**
                  * @description Case-insensitive name match: substring from 3 characters, name prefix for 1–2 characters
                  * @example equinor
@@ -6319,7 +6325,7 @@ export interface operations {
     getScreeningByOrgNumber: {
         parameters: {
             query?: {
-                country?: "NO" | "FI" | "SE";
+                country?: "NO" | "FI" | "SE" | "DK";
                 /** @description Lowest score reported as a possible match (default 0.75; 0.5–1) */
                 threshold?: number;
             };
@@ -6456,7 +6462,7 @@ export interface operations {
                     "application/json": {
                         orgNumber: string;
                         /** @enum {string} */
-                        country: "NO" | "FI" | "SE";
+                        country: "NO" | "FI" | "SE" | "DK";
                         companyName: string;
                         /** Format: date-time */
                         screenedAt: string;

@@ -18,6 +18,7 @@ export interface CompaniesTable {
   description: string | null;
   email: string | null;
   employee_count: number | null;
+  employee_count_range: string | null;
   enriched_domains: Generated<string[]>;
   facebook_handle: string | null;
   fetched_at: Timestamp | null;
@@ -69,6 +70,17 @@ export interface CompaniesTable {
   twitter_handle: string | null;
   updated_at: Generated<Timestamp>;
   website: string | null;
+}
+
+export interface CvrOwnersTable {
+  investee_cvr: string;
+  owner_cvr: string | null;
+  owner_name: string;
+  owner_type: string;
+  pct_high: number;
+  pct_low: number;
+  position: number;
+  voting_pct_low: number | null;
 }
 
 export interface WebProfileTable {

@@ -7,7 +7,7 @@ import type { Api, RouteDeps } from '../../../types.ts';
 import { UNAVAILABLE_REASONS } from '../../../../domain/unavailable-reasons.ts';
 import { ENRICH_BODY_EXAMPLES, ENRICH_RESULT_EXAMPLE } from '../../../../contract/examples.ts';
 
-const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 'FI', 'SE'] as const) });
+const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 'FI', 'SE', 'DK'] as const) });
 
 const Body = Type.Object(
   {
@@ -19,7 +19,7 @@ const Body = Type.Object(
         Type.Object(
           {
             orgNumber: Type.String(),
-            country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
+            country: Type.Optional(StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO' })),
           },
           { additionalProperties: false },
         ),

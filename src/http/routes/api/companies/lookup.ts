@@ -19,12 +19,12 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
           orgNumber: Type.String({
             minLength: 1,
             maxLength: 20,
-            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits',
+            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8-digit CVR number',
             examples: ['923609016'],
           }),
         }),
         querystring: Type.Object({
-          country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { default: 'NO' })),
+          country: Type.Optional(StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO' })),
           include: Type.Optional(StringEnum(['context'] as const)),
         }),
         response: { 200: Type.Ref('CompanyLookup'), ...errorResponses(400, 401, 402, 404, 429, 500, 502) },

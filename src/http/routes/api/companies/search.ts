@@ -7,7 +7,7 @@ import type { Api, RouteDeps } from '../../../types.ts';
 import { COMPANY_ROW_EXAMPLE, pageExample } from '../../../../contract/examples.ts';
 
 const Query = Type.Object({
-  country: Type.Optional(StringEnum(['NO', 'FI', 'SE'] as const, { description: 'Scope to one registry' })),
+  country: Type.Optional(StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { description: 'Scope to one registry' })),
   q: Type.Optional(
     Type.String({
       minLength: 1,
