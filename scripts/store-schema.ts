@@ -45,6 +45,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     about: 'Companies and their parts (roles, accounts, sub-units), notices and web domains',
     tables: [
       'companies',
+      'company_names',
       'enrichment',
       'enrichment_domains',
       'financials',

@@ -20,6 +20,17 @@ export interface FullSyncResult {
   absentMarked: boolean;
 }
 
+/** The other names of the records whose source keeps them (PRH), for name matching. */
+async function writeNameHistory(ctx: AppContext, country: 'FI' | 'SE', records: NordicCompanyRecord[]) {
+  const kept = records.filter((r) => r.otherNames !== undefined);
+  if (kept.length === 0) return;
+  await ctx.repos.companyNames.replaceHistory(
+    country,
+    country === 'FI' ? 'prh' : 'bolagsverket',
+    kept.map((r) => ({ orgNumber: r.orgNumber, names: r.otherNames ?? [] })),
+  );
+}
+
 /**
  * Writes every record of a complete upstream file, then marks the country's companies that the
  * file did not hold as deregistered — unless the file holds fewer than half of the live
@@ -54,6 +65,7 @@ export async function syncFullFile(
       for (const r of batch) byNumber.set(r.orgNumber, r);
       const cores = [...byNumber.values()].map(nordicToCompanyCore);
       const w = await ctx.repos.companyWrites.write(cores.map((core) => ({ core })));
+      await writeNameHistory(ctx, country, [...byNumber.values()]);
       await ctx.repos.syncSeen.mark(run, [...byNumber.keys()]);
       out.processed += batch.length;
       out.inserted += w.inserted;

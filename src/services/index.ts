@@ -21,6 +21,7 @@ import { createSearchService } from './search.ts';
 import { createShareholderService } from './shareholders.ts';
 import { createWebProfileService } from './web-profile.ts';
 import { createLiveFetchBudget } from './live-fetch-budget.ts';
+import { createCompanyMatchService } from './company-match.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -101,6 +102,7 @@ export function createServices(ctx: AppContext) {
       clock,
     }),
     coverage,
+    companyMatch: createCompanyMatchService({ names: repos.companyNames }),
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

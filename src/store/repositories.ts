@@ -22,6 +22,7 @@ import { createSanctionsRepository } from './sanctions.ts';
 import { createJobLeaseRepository } from './job-leases.ts';
 import { createCoverageRepository } from './coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
+import { createCompanyNameRepository } from './company-names.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   return {
@@ -46,6 +47,7 @@ export function createRepositories(db: Kysely<Database>) {
     jobLeases: createJobLeaseRepository(db),
     liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),
+    companyNames: createCompanyNameRepository(db),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
+  CompanyNamesTable,
   FinancialsTable,
   ProcurementNoticesTable,
   RolesTable,
@@ -53,6 +54,7 @@ export interface Database {
   access_requests: AccessRequestsTable;
   api_keys: ApiKeysTable;
   companies: CompaniesTable;
+  company_names: CompanyNamesTable;
   coverage_snapshots: CoverageSnapshotsTable;
   destinations: DestinationsTable;
   enrichment: WebProfileTable;
