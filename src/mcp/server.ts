@@ -6,9 +6,10 @@ import { destinationTools } from './destination-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
+import { matchTools } from './match-tools.ts';
 import type { ToolDeps, ToolGroup } from './tool-kit.ts';
 
-const GROUPS: ToolGroup[] = [companyTools, ownershipTools, registerTools, screeningTools, destinationTools];
+const GROUPS: ToolGroup[] = [companyTools, ownershipTools, registerTools, screeningTools, destinationTools, matchTools];
 
 export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as const;
 

@@ -22,6 +22,7 @@ import { createShareholderService } from './shareholders.ts';
 import { createWebProfileService } from './web-profile.ts';
 import { createLiveFetchBudget } from './live-fetch-budget.ts';
 import { createCompanyMatchService } from './company-match.ts';
+import { createReconcileService } from './reconcile.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -58,6 +59,7 @@ export function createServices(ctx: AppContext) {
     secretKey: config.secretKey,
     config,
   });
+  const companyMatch = createCompanyMatchService({ names: repos.companyNames });
   const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
   return {
     keyAuth,
@@ -102,7 +104,8 @@ export function createServices(ctx: AppContext) {
       clock,
     }),
     coverage,
-    companyMatch: createCompanyMatchService({ names: repos.companyNames }),
+    companyMatch,
+    reconcile: createReconcileService({ match: companyMatch, reads: repos.companyReads, config }),
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

@@ -111,7 +111,10 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
             }),
         );
         for (let i = 0; i < rows.length; i += 1000)
-          await t.insertInto('company_names').values(rows.slice(i, i + 1000)).execute();
+          await t
+            .insertInto('company_names')
+            .values(rows.slice(i, i + 1000))
+            .execute();
       };
       if (trx) await run(trx);
       else await db.transaction().execute(run);

@@ -22,6 +22,11 @@ const INTERNAL: { methods: string[]; url: RegExp; why: string }[] = [
   { methods: ['GET'], url: /^\/setup(\/assets\/[\w.-]+)?$/, why: 'setup page for a new key (HTML) and its assets' },
   { methods: ['POST'], url: /^\/internal\/operator$/, why: 'ncd hand-off to a running server; token from DATA_DIR' },
   { methods: ['GET', 'DELETE'], url: /^\/api\/mcp$/, why: 'MCP transport methods a stateless server refuses (405)' },
+  {
+    methods: ['GET', 'POST'],
+    url: /^\/api\/reconcile\/:token(\/preview|\/suggest\/(entity|property|type)|\/extend\/propose)?$/,
+    why: 'OpenRefine reconciliation service (W3C protocol; the key is a path token): refusals in reconcile.test.ts',
+  },
 ];
 
 /** A valid value for each path parameter, so the request gets as far as auth would let it. */

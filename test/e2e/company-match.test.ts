@@ -80,7 +80,10 @@ describe('POST /api/companies/match', () => {
   it('matches a name without its Nordic letters', async () => {
     const nordic = unique.find((c) => /[æøå]/i.test(c.name));
     expect(nordic).toBeDefined();
-    const folded = nordic!.name.replace(/[Øø]/g, (x) => (x === 'Ø' ? 'O' : 'o')).replace(/[Åå]/g, 'a').replace(/[Ææ]/g, 'ae');
+    const folded = nordic!.name
+      .replace(/[Øø]/g, (x) => (x === 'Ø' ? 'O' : 'o'))
+      .replace(/[Åå]/g, 'a')
+      .replace(/[Ææ]/g, 'ae');
     const r = await match({ queries: [{ name: folded, country: 'NO' }] });
     expect(r.body.results[0].candidates[0].orgNumber).toBe(nordic!.org_number);
   });
@@ -127,16 +130,19 @@ describe('POST /api/companies/match', () => {
       expect(all.match.orgNumber).toBe(c.org_number);
       expect(all.match.features.status).toBe('deleted');
     } finally {
-      await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = false WHERE org_number = $1`, [c.org_number]);
+      await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = false WHERE org_number = $1`, [
+        c.org_number,
+      ]);
     }
   });
 
   it('rewards an agreeing postal code and domain, and penalises a different place', async () => {
     const c = unique[3];
     const row = (
-      await server.ctx.store.pool.query(`SELECT business_address_postal_code AS pc FROM companies WHERE org_number = $1`, [
-        c.org_number,
-      ])
+      await server.ctx.store.pool.query(
+        `SELECT business_address_postal_code AS pc FROM companies WHERE org_number = $1`,
+        [c.org_number],
+      )
     ).rows[0];
     const r = await match({
       queries: [

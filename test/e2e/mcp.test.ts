@@ -28,6 +28,7 @@ const TOOLS = [
   'list_destinations',
   'list_municipalities',
   'lookup_company',
+  'match_companies',
   'push_to_destination',
   'screen_company',
   'screen_entity',

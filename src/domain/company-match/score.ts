@@ -165,7 +165,10 @@ export function scoreCandidate(q: PreparedQuery, c: CandidateCompany): ScoredCan
   const candidatePlaces = c.places.map(placeKey);
   const place = name.placeInName
     ? 'match'
-    : agreement(q.places.length > 0 && candidatePlaces.length > 0, q.places.some((p) => candidatePlaces.includes(p)));
+    : agreement(
+        q.places.length > 0 && candidatePlaces.length > 0,
+        q.places.some((p) => candidatePlaces.includes(p)),
+      );
   const postalCode = agreement(!!q.postalCode && c.postalCodes.length > 0, c.postalCodes.includes(q.postalCode ?? ''));
   const domain: Agreement =
     q.domain && c.domains.length > 0 ? (c.domains.includes(q.domain) ? 'match' : 'mismatch') : 'unknown';

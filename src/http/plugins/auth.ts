@@ -8,8 +8,11 @@ import type { AuthContext, KeyAuthService } from '../../services/key-auth.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'key': a valid API key is required. */
-    auth?: 'key';
+    /**
+     * 'key': a valid API key is required (Authorization: Bearer). 'service-token': the key's
+     * service token is the route's `token` path parameter (clients that cannot send headers).
+     */
+    auth?: 'key' | 'service-token';
     /** false: the call does not count against daily/monthly quotas (usage, rotate). */
     quota?: boolean;
   }
@@ -23,14 +26,22 @@ const BEARER = /^Bearer[ ]+([^\s]+)[ ]*$/i;
 export function registerAuth(app: FastifyInstance, keys: KeyAuthService) {
   app.decorateRequest('caller', undefined);
 
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.routeOptions.config?.auth !== 'key') return;
-    const header = req.headers.authorization;
+  const bearerCaller = async (header: string | undefined) => {
     if (!header || !header.trim()) throw new ApiError('missing_api_key');
     const match = BEARER.exec(header);
     if (!match) throw new ApiError('missing_api_key', { message: 'Missing API key' });
-    const raw = match[1];
-    const caller = isWellFormedKey(raw) ? await keys.authenticate(raw) : undefined;
+    return isWellFormedKey(match[1]) ? keys.authenticate(match[1]) : undefined;
+  };
+  const tokenCaller = async (params: unknown) => {
+    const token = (params as { token?: string } | undefined)?.token;
+    if (!token) throw new ApiError('missing_api_key');
+    return keys.authenticateServiceToken(token);
+  };
+
+  app.addHook('onRequest', async (req, reply) => {
+    const mode = req.routeOptions.config?.auth;
+    if (mode !== 'key' && mode !== 'service-token') return;
+    const caller = mode === 'key' ? await bearerCaller(req.headers.authorization) : await tokenCaller(req.params);
     if (!caller) throw new ApiError('invalid_api_key');
     req.caller = caller;
 

@@ -12,6 +12,8 @@ import companyLookup from './api/companies/lookup.ts';
 import companyEnrich from './api/companies/enrich.ts';
 import companySearch from './api/companies/search.ts';
 import companyMatch from './api/companies/match.ts';
+import reconcile from './api/reconcile.ts';
+import reconcileUrl from './api/keys/reconcile-url.ts';
 import updates from './api/updates.ts';
 import destinationCollection from './api/destinations/collection.ts';
 import destinationItem from './api/destinations/item.ts';
@@ -40,6 +42,8 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   operator,
   companyEnrich,
   companyMatch,
+  reconcile,
+  reconcileUrl,
   companyLookup,
   companySearch,
   updates,

@@ -56,7 +56,12 @@ function otherNames(names: PrhName[] | undefined, currentName: string): NordicOt
     .filter((n) => text(n?.name) && !(text(n.name) === currentName && n.type === '1' && isOpen(n)))
     .map((n) => ({
       name: text(n.name)!,
-      kind: n.type === '1' || !isOpen(n) ? ('former' as const) : n.type === '2' ? ('parallel' as const) : ('auxiliary' as const),
+      kind:
+        n.type === '1' || !isOpen(n)
+          ? ('former' as const)
+          : n.type === '2'
+            ? ('parallel' as const)
+            : ('auxiliary' as const),
       validFrom: date(n.registrationDate),
       validTo: date(n.endDate),
     }));
