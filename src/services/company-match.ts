@@ -12,13 +12,34 @@ import {
   type ScoredCandidate,
 } from '../domain/company-match/index.ts';
 import { invalid } from '../errors.ts';
-import type { CompanyNameRepository, MatchCandidateRow, StoredOtherName } from '../store/company-names.ts';
+import type {
+  CandidateProbe,
+  CompanyNameRepository,
+  MatchCandidateRow,
+  StoredOtherName,
+} from '../store/company-names.ts';
 
 export interface CompanyMatchDeps {
   names: CompanyNameRepository;
 }
 
 export const DEFAULT_CANDIDATES = 5;
+/** Words of a name used for lookups (the rest still count in the score). */
+const MAX_LOOKUP_WORDS = 8;
+
+/**
+ * The word lookups of one query: all of its words, and, for names of three words or more, all but
+ * one of them (a typo, a word the register lacks, a city in the name). Two-word names are not
+ * split into one-word lookups: one common word ("bygg") would rank tens of thousands of names.
+ */
+export function probesOf(query: number, key: string, country: string | null): CandidateProbe[] {
+  const words = [...new Set(key.split(' ').filter(Boolean))].slice(0, MAX_LOOKUP_WORDS);
+  if (words.length === 0) return [];
+  const probes = [{ query, words: words.join(' '), key, country }];
+  if (words.length >= 3)
+    words.forEach((_, i) => probes.push({ query, words: words.filter((__, j) => j !== i).join(' '), key, country }));
+  return probes;
+}
 
 /** Statuses of companies that still trade: a restructuring (FI/SE) goes on. */
 const LIVE = new Set(['active', 'restructuring']);
@@ -70,7 +91,7 @@ export function createCompanyMatchService(deps: CompanyMatchDeps) {
       if (!/[\p{L}\p{N}]/u.test(q.name)) throw invalid(`body.queries.${i}.name`, 'must contain a letter or digit');
       return key;
     });
-    const rows = await deps.names.candidates(queries.map((q, i) => ({ key: keys[i], country: q.country ?? null })));
+    const rows = await deps.names.candidates(queries.flatMap((q, i) => probesOf(i, keys[i], q.country ?? null)));
     const unique = new Map<string, { country: string; orgNumber: string }>();
     for (const r of rows) unique.set(`${r.country}:${r.org_number}`, { country: r.country, orgNumber: r.org_number });
     const others = new Map<string, StoredOtherName[]>();

@@ -1,7 +1,7 @@
 // Company names for name -> organisation number matching: the name history a registry keeps
 // (company_names, migration 0022) and the candidate retrieval of POST /api/companies/match.
-// Candidates are found by trigram similarity on the lower-cased names (companies.name_norm and
-// company_names.name_norm, both GIN-indexed), for a whole batch of queries in one statement.
+// Candidates are found by the words of the names (current names) and by trigram similarity
+// (former names), for a whole batch of queries in one statement.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
@@ -50,17 +50,23 @@ export interface StoredOtherName {
   valid_to: string | null;
 }
 
-export interface CandidateQuery {
+/**
+ * One lookup for a query: the names holding all of `words` (space-separated, folded in SQL),
+ * ranked by trigram similarity to `key` (the query's name without legal forms).
+ */
+export interface CandidateProbe {
+  query: number;
+  words: string;
   key: string;
   country: string | null;
 }
 
-/** Candidates per query and probe (current names; former names). */
+/** Candidates per probe (current names) and per query (former names). */
 export const CANDIDATES_PER_QUERY = 15;
 /**
- * pg_trgm similarity a name must reach to be a candidate. Legal forms are left out of the query
- * key but not of the stored names, so a right name scores well below 1 ("fjord bygg" against
- * "fjord bygg as": 0.79); 0.4 keeps one typo and one extra or missing word.
+ * pg_trgm similarity a former name must reach to be a candidate. Legal forms are left out of the
+ * query key but not of the stored names, so a right name scores well below 1 ("fjord bygg"
+ * against "fjord bygg as": 0.79); 0.4 keeps one typo and one extra or missing word.
  */
 export const CANDIDATE_SIMILARITY = 0.4;
 
@@ -133,32 +139,35 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Candidate companies for each query (its index in `query`): the most similar current names,
-     * and the companies whose other names are most similar. One transaction, one statement.
+     * Candidate companies for each query (its index in `query`): names holding all the words of
+     * one of its probes (the GIN word index, migration 0022), the most similar first; and the
+     * companies whose other names are similar (trigram, on the much smaller name history).
+     * One transaction, one statement.
      */
-    async candidates(queries: CandidateQuery[]): Promise<MatchCandidateRow[]> {
-      if (queries.length === 0) return [];
-      const keys = queries.map((q) => lower(q.key));
-      const countries = queries.map((q) => q.country);
+    async candidates(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
+      const used = probes.filter((p) => p.words.trim() !== '');
+      if (used.length === 0) return [];
       return db.transaction().execute(async (trx) => {
         await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`.execute(
           trx,
         );
         const r = await sql<MatchCandidateRow>`
-          WITH q AS (
-            SELECT (i - 1)::int AS query, key, country
-            FROM unnest(${keys}::text[], ${countries}::text[]) WITH ORDINALITY AS u(key, country, i)
-            WHERE key <> ''
+          WITH p AS (
+            SELECT query, words, key, country
+            FROM unnest(${used.map((p) => p.query)}::int[], ${used.map((p) => lower(p.words))}::text[],
+                        ${used.map((p) => lower(p.key))}::text[], ${used.map((p) => p.country)}::text[])
+              AS u(query, words, key, country)
           ),
           hits AS (
-            SELECT q.query, h.id FROM q CROSS JOIN LATERAL (
+            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
               SELECT c.id FROM companies c
-              WHERE c.name_norm % q.key AND (q.country IS NULL OR c.country = q.country)
-              ORDER BY similarity(c.name_norm, q.key) DESC, c.id
+              WHERE company_name_words(c.name_norm) @> company_name_words(p.words)
+                AND (p.country IS NULL OR c.country = p.country)
+              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
               LIMIT ${CANDIDATES_PER_QUERY}
             ) h
             UNION
-            SELECT q.query, h.id FROM q CROSS JOIN LATERAL (
+            SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
               SELECT c.id FROM company_names n
               JOIN companies c ON c.country = n.country AND c.org_number = n.org_number
               WHERE n.name_norm % q.key AND (q.country IS NULL OR n.country = q.country)

@@ -35,7 +35,7 @@ beforeAll(async () => {
      GROUP BY name_norm HAVING count(*) = 1 ORDER BY 2 LIMIT 40`,
   );
   unique = r.rows;
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await server?.close();
   await prh?.close();

@@ -90,7 +90,7 @@ beforeAll(async () => {
   const r = await http(server.url, 'GET', '/api/keys/reconcile-url', { key });
   expect(r.status).toBe(200);
   serviceUrl = r.body.serviceUrl;
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await server?.close();
   await prh?.close();
