@@ -59,7 +59,7 @@ const sampleRows = (
   await ctx.store.pool.query(
     `SELECT c.org_number, c.name, c.business_address_city AS city FROM companies c
      WHERE NOT c.is_deleted AND c.business_address_city IS NOT NULL AND c.id % 97 = $1 LIMIT $2`,
-    [rng.int(0, 96), Number(values.companies) * 3],
+    [rng.int(0, 96), Number(values.companies) * 40],
   )
 ).rows as { org_number: string; name: string; city: string }[];
 const counts = new Map(

@@ -91,7 +91,12 @@ export function createCompanyMatchService(deps: CompanyMatchDeps) {
       if (!/[\p{L}\p{N}]/u.test(q.name)) throw invalid(`body.queries.${i}.name`, 'must contain a letter or digit');
       return key;
     });
-    const rows = await deps.names.candidates(queries.flatMap((q, i) => probesOf(i, keys[i], q.country ?? null)));
+    // All words first; the all-but-one lookups only for names that found nothing that way.
+    const probes = queries.map((q, i) => probesOf(i, keys[i], q.country ?? null));
+    const rows = await deps.names.candidates(probes.flatMap((p) => p.slice(0, 1)));
+    const found = new Set(rows.map((r) => r.query));
+    const retry = probes.flatMap((p, i) => (found.has(i) ? [] : p.slice(1)));
+    if (retry.length > 0) rows.push(...(await deps.names.candidates(retry)));
     const unique = new Map<string, { country: string; orgNumber: string }>();
     for (const r of rows) unique.set(`${r.country}:${r.org_number}`, { country: r.country, orgNumber: r.org_number });
     const others = new Map<string, StoredOtherName[]>();

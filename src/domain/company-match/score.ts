@@ -22,7 +22,7 @@ const DELTA = {
   postalMismatch: -0.03,
   domainMatch: 0.15,
   orgFormMatch: 0.02,
-  orgFormMismatch: -0.05,
+  orgFormMismatch: -0.12,
   formerName: -0.03,
   inactive: -0.15,
 } as const;
@@ -84,9 +84,20 @@ export interface PreparedQuery {
   places: string[];
   postalCode: string | null;
   domain: string | null;
+  form: { code: string; stated: boolean } | null;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Norwegian form codes that registry names end with ("… AS", "… SA"): a form the name states. */
+const NAME_FORMS = new Set(['AS', 'ASA', 'DA', 'ANS', 'NUF', 'SA', 'BA', 'KS', 'ENK']);
+
+/** The organisation form a query asks for: its orgForm, else a Norwegian form ending its name. */
+function formOf(query: MatchQuery): { code: string; stated: boolean } | null {
+  if (query.orgForm) return { code: query.orgForm.toUpperCase(), stated: true };
+  const last = query.name.trim().split(/\s+/).at(-1)?.toUpperCase() ?? '';
+  return NAME_FORMS.has(last) ? { code: last, stated: false } : null;
+}
 
 export function prepareQuery(query: MatchQuery): PreparedQuery {
   const places = [query.city, query.municipality].filter((p): p is string => !!p?.trim()).map(placeKey);
@@ -97,6 +108,7 @@ export function prepareQuery(query: MatchQuery): PreparedQuery {
     places,
     postalCode: query.postalCode?.replace(/\s+/g, '') || null,
     domain: query.website ? domainKey(query.website) : null,
+    form: formOf(query),
   };
 }
 
@@ -172,10 +184,10 @@ export function scoreCandidate(q: PreparedQuery, c: CandidateCompany): ScoredCan
   const postalCode = agreement(!!q.postalCode && c.postalCodes.length > 0, c.postalCodes.includes(q.postalCode ?? ''));
   const domain: Agreement =
     q.domain && c.domains.length > 0 ? (c.domains.includes(q.domain) ? 'match' : 'mismatch') : 'unknown';
-  const orgForm = agreement(
-    !!q.query.orgForm && !!c.orgFormCode,
-    q.query.orgForm?.toUpperCase() === c.orgFormCode?.toUpperCase(),
-  );
+  // A form read off the name ("… SA") is compared with Norwegian companies only (their codes are
+  // the same words); a stated orgForm with any.
+  const form = q.form && (q.form.stated || c.country === 'NO') ? q.form.code : null;
+  const orgForm = agreement(!!form && !!c.orgFormCode, form === c.orgFormCode?.toUpperCase());
   const adjustments: { feature: string; delta: number }[] = [];
   const add = (feature: string, delta: number) => adjustments.push({ feature, delta });
   if (place === 'match') add('place', DELTA.placeMatch);
