@@ -186,7 +186,8 @@ export function scoreCandidate(q: PreparedQuery, c: CandidateCompany): ScoredCan
     q.domain && c.domains.length > 0 ? (c.domains.includes(q.domain) ? 'match' : 'mismatch') : 'unknown';
   // A form read off the name ("… SA") is compared with Norwegian companies only (their codes are
   // the same words); a stated orgForm with any.
-  const form = q.form && (q.form.stated || c.country === 'NO') ? q.form.code : null;
+  // A former name may be from before a change of form: its form says nothing of today's.
+  const form = q.form && !name.former && (q.form.stated || c.country === 'NO') ? q.form.code : null;
   const orgForm = agreement(!!form && !!c.orgFormCode, form === c.orgFormCode?.toUpperCase());
   const adjustments: { feature: string; delta: number }[] = [];
   const add = (feature: string, delta: number) => adjustments.push({ feature, delta });
