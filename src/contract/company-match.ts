@@ -98,7 +98,41 @@ export const CompanyMatchResult = Type.Object({
 });
 export type CompanyMatchResult = Static<typeof CompanyMatchResult>;
 
-export const CompanyMatchResponse = Type.Object({
-  threshold: Type.Number(),
-  results: Type.Array(CompanyMatchResult),
-});
+const CANDIDATE_EXAMPLE = {
+  orgNumber: '923609016',
+  country: 'NO',
+  name: 'FJORD BYGG AS',
+  score: 0.95,
+  features: {
+    nameSimilarity: 1,
+    matchedName: 'FJORD BYGG AS',
+    formerName: false,
+    place: 'match',
+    postalCode: 'unknown',
+    domain: 'unknown',
+    orgForm: 'unknown',
+    status: 'active',
+    adjustments: [{ feature: 'place', delta: 0.05 }],
+  },
+};
+
+export const CompanyMatchResponse = Type.Object(
+  {
+    threshold: Type.Number(),
+    results: Type.Array(CompanyMatchResult),
+  },
+  {
+    examples: [
+      {
+        threshold: MATCH_THRESHOLD,
+        results: [
+          {
+            query: { name: 'Fjord Bygg', city: 'Bergen', country: 'NO' },
+            match: CANDIDATE_EXAMPLE,
+            candidates: [CANDIDATE_EXAMPLE],
+          },
+        ],
+      },
+    ],
+  },
+);

@@ -1125,6 +1125,66 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "threshold": 0.8,
+                         *       "results": [
+                         *         {
+                         *           "query": {
+                         *             "name": "Fjord Bygg",
+                         *             "city": "Bergen",
+                         *             "country": "NO"
+                         *           },
+                         *           "match": {
+                         *             "orgNumber": "923609016",
+                         *             "country": "NO",
+                         *             "name": "FJORD BYGG AS",
+                         *             "score": 0.95,
+                         *             "features": {
+                         *               "nameSimilarity": 1,
+                         *               "matchedName": "FJORD BYGG AS",
+                         *               "formerName": false,
+                         *               "place": "match",
+                         *               "postalCode": "unknown",
+                         *               "domain": "unknown",
+                         *               "orgForm": "unknown",
+                         *               "status": "active",
+                         *               "adjustments": [
+                         *                 {
+                         *                   "feature": "place",
+                         *                   "delta": 0.05
+                         *                 }
+                         *               ]
+                         *             }
+                         *           },
+                         *           "candidates": [
+                         *             {
+                         *               "orgNumber": "923609016",
+                         *               "country": "NO",
+                         *               "name": "FJORD BYGG AS",
+                         *               "score": 0.95,
+                         *               "features": {
+                         *                 "nameSimilarity": 1,
+                         *                 "matchedName": "FJORD BYGG AS",
+                         *                 "formerName": false,
+                         *                 "place": "match",
+                         *                 "postalCode": "unknown",
+                         *                 "domain": "unknown",
+                         *                 "orgForm": "unknown",
+                         *                 "status": "active",
+                         *                 "adjustments": [
+                         *                   {
+                         *                     "feature": "place",
+                         *                     "delta": 0.05
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             threshold: number;
                             results: {
