@@ -1378,6 +1378,11 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "serviceUrl": "https://api.example.com/api/reconcile/rcn_AbCd123400000000000000000000000000000000"
+                         *     }
+                         */
                         "application/json": {
                             /** @description Add it in OpenRefine: Reconcile → Start reconciling → Add standard service. It carries a secret token. */
                             serviceUrl: string;

@@ -4,12 +4,15 @@ import { errorResponses } from '../../../../contract/common.ts';
 import { callerOf } from '../../../plugins/auth.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
-const ServiceUrl = Type.Object({
-  serviceUrl: Type.String({
-    description:
-      'Add it in OpenRefine: Reconcile → Start reconciling → Add standard service. It carries a secret token.',
-  }),
-});
+const ServiceUrl = Type.Object(
+  {
+    serviceUrl: Type.String({
+      description:
+        'Add it in OpenRefine: Reconcile → Start reconciling → Add standard service. It carries a secret token.',
+    }),
+  },
+  { examples: [{ serviceUrl: 'https://api.example.com/api/reconcile/rcn_AbCd1234' + '0'.repeat(32) }] },
+);
 
 export default function reconcileUrlRoute(app: Api, { services, ctx }: RouteDeps) {
   app.get(
