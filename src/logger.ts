@@ -6,16 +6,19 @@
 import pino, { type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { keyShaped } from './domain/api-key.ts';
+import { serviceTokenShaped } from './domain/service-token.ts';
 
 /** Query or form parameters whose value is a secret whatever its shape. */
 const SECRET_PARAM =
   /([?&;](?:api[_-]?key|key|access[_-]?token|refresh[_-]?token|token|auth|password|passwd|secret|code|code_verifier)=)[^&#\s"\\]*/gi;
 const KEY_SHAPE = keyShaped('g');
+// A reconciliation service URL carries the key's service token in its path.
+const TOKEN_SHAPE = serviceTokenShaped('g');
 const REDACTED = '[redacted]';
 
 /** A text (a URL, a log line) with secret parameters and key-shaped values replaced. */
 export function redactText(text: string): string {
-  return text.replace(SECRET_PARAM, `$1${REDACTED}`).replace(KEY_SHAPE, REDACTED);
+  return text.replace(SECRET_PARAM, `$1${REDACTED}`).replace(KEY_SHAPE, REDACTED).replace(TOKEN_SHAPE, REDACTED);
 }
 
 /**

@@ -22,6 +22,17 @@ export interface FullSyncResult {
   absentMarked: boolean;
 }
 
+/** The other names of the records whose source keeps them (PRH), for name matching. */
+async function writeNameHistory(ctx: AppContext, country: 'FI' | 'SE', records: NordicCompanyRecord[]) {
+  const kept = records.filter((r) => r.otherNames !== undefined);
+  if (kept.length === 0) return;
+  await ctx.repos.companyNames.replaceHistory(
+    country,
+    country === 'FI' ? 'prh' : 'bolagsverket',
+    kept.map((r) => ({ orgNumber: r.orgNumber, names: r.otherNames ?? [] })),
+  );
+}
+
 /**
  * Writes every record of a complete upstream file, then marks the country's companies that the
  * file did not hold as deregistered — unless the file holds fewer than half of the live
@@ -34,7 +45,10 @@ export function syncFullFile(
   records: AsyncIterable<NordicCompanyRecord>,
   options: { limit?: number } = {},
 ): Promise<FullSyncResult> {
-  return syncFullWrites(ctx, job, country, records, (r) => ({ core: nordicToCompanyCore(r) }), options);
+  return syncFullWrites(ctx, job, country, records, (r) => ({ core: nordicToCompanyCore(r) }), {
+    ...options,
+    afterBatch: (batch) => writeNameHistory(ctx, country, batch),
+  });
 }
 
 /** The same for any record shape: `toWrite` gives the store write of one record. */

@@ -10,6 +10,7 @@ import { procurementTools } from './procurement-tools.ts';
 import { prospectTools } from './prospect-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
+import { matchTools } from './match-tools.ts';
 import type { ToolDeps, ToolGroup } from './tool-kit.ts';
 
 const GROUPS: ToolGroup[] = [
@@ -22,6 +23,7 @@ const GROUPS: ToolGroup[] = [
   contextTools,
   procurementTools,
   eventTools,
+  matchTools,
 ];
 
 /** What every tool call costs: told in each tool's description, so an agent can budget. */

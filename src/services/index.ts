@@ -27,6 +27,8 @@ import { createOAuthService } from './oauth.ts';
 import { createOAuthAuthorizeService } from './oauth-authorize.ts';
 import { createProcurementService } from './procurement.ts';
 import { createMonitoringServices } from './monitoring.ts';
+import { createCompanyMatchService } from './company-match.ts';
+import { createReconcileService } from './reconcile.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -74,6 +76,7 @@ export function createServices(ctx: AppContext) {
     secretKey: config.secretKey,
     config,
   });
+  const companyMatch = createCompanyMatchService({ names: repos.companyNames });
   const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
   const keys = createKeyManagementService({
     apiKeys: repos.apiKeys,
@@ -131,6 +134,8 @@ export function createServices(ctx: AppContext) {
     coverage,
     procurement,
     ...createMonitoringServices(ctx, keyAuth), // issue 26: events, stream, watchlists, delivery
+    companyMatch,
+    reconcile: createReconcileService({ match: companyMatch, reads: repos.companyReads, config }),
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

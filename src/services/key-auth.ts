@@ -14,6 +14,7 @@ import {
   type EffectiveLimits,
 } from '../domain/limits.ts';
 import { deriveKey } from '../domain/secrets.ts';
+import { makeServiceToken, serviceTokenKeyPrefix, verifyServiceToken } from '../domain/service-token.ts';
 import { ApiError } from '../errors.ts';
 import type { ApiKeyRepository, KeyRecord } from '../store/api-keys.ts';
 import type { RateWindows } from '../store/rate-windows.ts';
@@ -77,6 +78,7 @@ export function createKeyAuthService(deps: KeyAuthServiceDeps) {
   const { apiKeys, clock, config } = deps;
   const pepper = deriveKey(deps.secretKey, 'api-key-hash');
   const hash = (raw: string) => hashApiKey(pepper, raw);
+  const tokenKey = deriveKey(deps.secretKey, 'service-token');
   const verified = new Map<string, { at: number; caller: AuthContext }>();
   const unmetered = createUsageCounter(deps.usage, deps.log);
   // Bumped by every change: a read that began before it must not cache what it read.
@@ -101,6 +103,19 @@ export function createKeyAuthService(deps: KeyAuthServiceDeps) {
         verified.set(h, { at: now, caller });
       }
       return caller;
+    },
+
+    /** The key's service token (the reconciliation service URL carries it instead of a header). */
+    serviceToken: (caller: Pick<AuthContext, 'keyId' | 'keyPrefix'>) =>
+      makeServiceToken(tokenKey, caller.keyId, caller.keyPrefix),
+
+    /** The caller a service token belongs to; undefined for a forged, rotated or deactivated one. */
+    async authenticateServiceToken(token: string): Promise<AuthContext | undefined> {
+      const prefix = serviceTokenKeyPrefix(token);
+      if (!prefix) return undefined;
+      const record = await apiKeys.findActiveByPrefix(prefix);
+      if (!record || !verifyServiceToken(tokenKey, token, record.keyId, record.keyPrefix)) return undefined;
+      return toAuthContext(record);
     },
 
     /** Drops every cached verification (after a key, tier or limit change in this process). */

@@ -37,6 +37,18 @@ export interface NordicCompanyRecord {
   description: string | null;
   /** ISO timestamp when upstream gives one (PRH lastModified). */
   lastModified: string | null;
+  /** Names beside the current one, where the source keeps them (PRH names[]); absent otherwise. */
+  otherNames?: NordicOtherName[];
+}
+
+/** A former name (with the date it ended) or a parallel/auxiliary name of a company. */
+export interface NordicOtherName {
+  name: string;
+  kind: 'former' | 'parallel' | 'auxiliary';
+  /** YYYY-MM-DD */
+  validFrom: string | null;
+  /** YYYY-MM-DD */
+  validTo: string | null;
 }
 
 /**

@@ -29,6 +29,7 @@ import { createProcurementRepository } from './procurement.ts';
 import { createEventLogRepository } from './event-log.ts';
 import { createWatchlistRepository } from './watchlists.ts';
 import { createCvrOwnerRepository } from './cvr-owners.ts';
+import { createCompanyNameRepository } from './company-names.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -62,6 +63,7 @@ export function createRepositories(db: Kysely<Database>) {
     eventLog: createEventLogRepository(db),
     watchlists: createWatchlistRepository(db),
     cvrOwners: createCvrOwnerRepository(db),
+    companyNames: createCompanyNameRepository(db),
   };
 }
 

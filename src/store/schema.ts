@@ -16,6 +16,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
+  CompanyNamesTable,
   CvrOwnersTable,
   FinancialsTable,
   ProcurementNoticesTable,
@@ -69,6 +70,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
+  company_names: CompanyNamesTable;
   coverage_snapshots: CoverageSnapshotsTable;
   cvr_owners: CvrOwnersTable;
   destinations: DestinationsTable;

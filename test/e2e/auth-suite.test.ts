@@ -33,6 +33,11 @@ const INTERNAL: { methods: string[]; url: RegExp; why: string }[] = [
     url: /^\/api\/oauth\/(register|authorize|token|revoke)$/,
     why: 'OAuth endpoints for MCP clients: RFC formats (form bodies, RFC 6749 errors), described by the metadata',
   },
+  {
+    methods: ['GET', 'POST'],
+    url: /^\/api\/reconcile\/:token(\/preview|\/suggest\/(entity|property|type)|\/extend\/propose)?$/,
+    why: 'OpenRefine reconciliation service (W3C protocol; the key is a path token): refusals in reconcile.test.ts',
+  },
 ];
 
 /** A valid value for each path parameter, so the request gets as far as auth would let it. */

@@ -35,6 +35,7 @@ const TOOLS = [
   'list_watchlists',
   'lookup_company',
   'manage_destination',
+  'match_companies',
   'push_to_destination',
   'screen_company',
   'screen_entity',

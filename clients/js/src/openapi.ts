@@ -133,6 +133,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match company names to organisation numbers
+         * @description Matches 1–100 company names (with optional country, municipality or city, postal code, address, website and organisation form) against the registers of all our countries, on current and former names. Each result lists ranked candidates with a score (0–1) and the features that explain it, and `match`: the top candidate when it clears the threshold with a margin over the second, else null. Deleted, dissolved and bankrupt companies rank below live ones unless a query sets includeInactive. Counts as one request.
+         */
+        post: operations["postCompaniesMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keys/reconcile-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reconciliation service URL of the presented key (OpenRefine)
+         * @description OpenRefine cannot send an Authorization header, so each key has a service URL with a token in its path that stands for the key (same tier, limits and usage). Treat it like the key: it stops working when the key is rotated or deactivated. The W3C Reconciliation API v0.2 service (manifest, queries, preview, suggest, data extension) answers under it.
+         */
+        get: operations["getKeysReconcileUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/companies/{orgNumber}": {
         parameters: {
             query?: never;
@@ -3186,6 +3226,460 @@ export interface operations {
                 };
             };
             /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCompaniesMatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "queries": [
+                 *         {
+                 *           "name": "Fjord Bygg",
+                 *           "city": "Bergen",
+                 *           "country": "NO"
+                 *         },
+                 *         {
+                 *           "name": "Nordlys Eiendom AS"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1–100 names; results come back in the same order */
+                    queries: {
+                        /** @description Company name as you have it (legal form, abbreviations and word order may differ) */
+                        name: string;
+                        /**
+                         * @description Only candidates of this country
+                         * @enum {string}
+                         */
+                        country?: "NO" | "SE" | "FI" | "DK";
+                        /** @description Municipality name */
+                        municipality?: string;
+                        /** @description City or post town */
+                        city?: string;
+                        /** @description Postal code */
+                        postalCode?: string;
+                        /** @description Street address (echoed; place and postcode are compared) */
+                        address?: string;
+                        /** @description Website or domain, e.g. "https://www.example.no" or "example.no" */
+                        website?: string;
+                        /** @description Organisation form code, e.g. AS, ENK, AB, 16 */
+                        orgForm?: string;
+                        /** @description Rank deleted, dissolved and bankrupt companies with live ones (default false) */
+                        includeInactive?: boolean;
+                    }[];
+                    /** @description Score the top candidate needs to be the match (default 0.8); it must also lead the second by 0.05 */
+                    threshold?: number;
+                    /** @description Candidates per query (default 5) */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "threshold": 0.8,
+                     *       "results": [
+                     *         {
+                     *           "query": {
+                     *             "name": "Fjord Bygg",
+                     *             "city": "Bergen",
+                     *             "country": "NO"
+                     *           },
+                     *           "match": {
+                     *             "orgNumber": "923609016",
+                     *             "country": "NO",
+                     *             "name": "FJORD BYGG AS",
+                     *             "score": 0.95,
+                     *             "features": {
+                     *               "nameSimilarity": 1,
+                     *               "matchedName": "FJORD BYGG AS",
+                     *               "formerName": false,
+                     *               "place": "match",
+                     *               "postalCode": "unknown",
+                     *               "domain": "unknown",
+                     *               "orgForm": "unknown",
+                     *               "status": "active",
+                     *               "adjustments": [
+                     *                 {
+                     *                   "feature": "place",
+                     *                   "delta": 0.05
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "candidates": [
+                     *             {
+                     *               "orgNumber": "923609016",
+                     *               "country": "NO",
+                     *               "name": "FJORD BYGG AS",
+                     *               "score": 0.95,
+                     *               "features": {
+                     *                 "nameSimilarity": 1,
+                     *                 "matchedName": "FJORD BYGG AS",
+                     *                 "formerName": false,
+                     *                 "place": "match",
+                     *                 "postalCode": "unknown",
+                     *                 "domain": "unknown",
+                     *                 "orgForm": "unknown",
+                     *                 "status": "active",
+                     *                 "adjustments": [
+                     *                   {
+                     *                     "feature": "place",
+                     *                     "delta": 0.05
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        threshold: number;
+                        results: {
+                            query: {
+                                /** @description Company name as you have it (legal form, abbreviations and word order may differ) */
+                                name: string;
+                                /**
+                                 * @description Only candidates of this country
+                                 * @enum {string}
+                                 */
+                                country?: "NO" | "SE" | "FI" | "DK";
+                                /** @description Municipality name */
+                                municipality?: string;
+                                /** @description City or post town */
+                                city?: string;
+                                /** @description Postal code */
+                                postalCode?: string;
+                                /** @description Street address (echoed; place and postcode are compared) */
+                                address?: string;
+                                /** @description Website or domain, e.g. "https://www.example.no" or "example.no" */
+                                website?: string;
+                                /** @description Organisation form code, e.g. AS, ENK, AB, 16 */
+                                orgForm?: string;
+                                /** @description Rank deleted, dissolved and bankrupt companies with live ones (default false) */
+                                includeInactive?: boolean;
+                            };
+                            /** @description The top candidate when its score clears the threshold with the margin, else null */
+                            match: {
+                                orgNumber: string;
+                                country: string;
+                                name: string;
+                                score: number;
+                                features: {
+                                    /** @description Word-aligned name similarity after legal-form and abbreviation normalisation */
+                                    nameSimilarity: number;
+                                    /** @description The registry name that matched (current or former) */
+                                    matchedName: string;
+                                    /** @description The name matched is a former name */
+                                    formerName: boolean;
+                                    /**
+                                     * @description City or municipality against the business and postal addresses
+                                     * @enum {string}
+                                     */
+                                    place: "match" | "mismatch" | "unknown";
+                                    /**
+                                     * @description Postal code against the business and postal addresses
+                                     * @enum {string}
+                                     */
+                                    postalCode: "match" | "mismatch" | "unknown";
+                                    /**
+                                     * @description Website domain against the registered website and detected domains
+                                     * @enum {string}
+                                     */
+                                    domain: "match" | "mismatch" | "unknown";
+                                    /**
+                                     * @description Organisation form code
+                                     * @enum {string}
+                                     */
+                                    orgForm: "match" | "mismatch" | "unknown";
+                                    /** @description active, deleted, bankrupt, dissolving, or the registry status */
+                                    status: string;
+                                    /** @description Score changes beside the name (0.9 × nameSimilarity) */
+                                    adjustments: {
+                                        feature: string;
+                                        delta: number;
+                                    }[];
+                                };
+                            } | null;
+                            /** @description Best first; live companies above inactive ones */
+                            candidates: {
+                                orgNumber: string;
+                                country: string;
+                                name: string;
+                                score: number;
+                                features: {
+                                    /** @description Word-aligned name similarity after legal-form and abbreviation normalisation */
+                                    nameSimilarity: number;
+                                    /** @description The registry name that matched (current or former) */
+                                    matchedName: string;
+                                    /** @description The name matched is a former name */
+                                    formerName: boolean;
+                                    /**
+                                     * @description City or municipality against the business and postal addresses
+                                     * @enum {string}
+                                     */
+                                    place: "match" | "mismatch" | "unknown";
+                                    /**
+                                     * @description Postal code against the business and postal addresses
+                                     * @enum {string}
+                                     */
+                                    postalCode: "match" | "mismatch" | "unknown";
+                                    /**
+                                     * @description Website domain against the registered website and detected domains
+                                     * @enum {string}
+                                     */
+                                    domain: "match" | "mismatch" | "unknown";
+                                    /**
+                                     * @description Organisation form code
+                                     * @enum {string}
+                                     */
+                                    orgForm: "match" | "mismatch" | "unknown";
+                                    /** @description active, deleted, bankrupt, dissolving, or the registry status */
+                                    status: string;
+                                    /** @description Score changes beside the name (0.9 × nameSimilarity) */
+                                    adjustments: {
+                                        feature: string;
+                                        delta: number;
+                                    }[];
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getKeysReconcileUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "serviceUrl": "https://api.example.com/api/reconcile/rcn_AbCd123400000000000000000000000000000000"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Add it in OpenRefine: Reconcile → Start reconciling → Add standard service. It carries a secret token. */
+                        serviceUrl: string;
+                    };
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -1,4 +1,5 @@
-// Bearer auth and limits for every route whose config says `auth: 'key'`:
+// Bearer auth and limits for every route whose config says `auth: 'key'` (or `'service-token'`,
+// the key's token in the path, for OpenRefine):
 //   onRequest  : key (or, on the MCP route, an OAuth access token for it) -> caller, trial
 //                check, per-minute rate limit, RateLimit-* headers
 //   preHandler : daily/monthly quota (after validation, so a rejected request costs nothing)
@@ -13,8 +14,11 @@ import { publicBaseUrl } from './security-headers.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** 'key': a valid API key is required. */
-    auth?: 'key';
+    /**
+     * 'key': a valid API key is required (Authorization: Bearer). 'service-token': the key's
+     * service token is the route's `token` path parameter (clients that cannot send headers).
+     */
+    auth?: 'key' | 'service-token';
     /** true: an OAuth access token issued for this server's MCP resource is accepted too. */
     oauth?: boolean;
     /** false: the call does not count against daily/monthly quotas (usage, rotate). */
@@ -49,8 +53,7 @@ export function registerAuth(app: FastifyInstance, keys: KeyAuthService, oauth: 
     return found === 'wrong_audience' ? undefined : found;
   }
 
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.routeOptions.config?.auth !== 'key') return;
+  async function bearerCaller(req: FastifyRequest): Promise<AuthContext> {
     const header = req.headers.authorization;
     if (!header || !header.trim()) throw new ApiError('missing_api_key', { headers: challenge(req, config, false) });
     const match = BEARER.exec(header);
@@ -58,6 +61,21 @@ export function registerAuth(app: FastifyInstance, keys: KeyAuthService, oauth: 
       throw new ApiError('missing_api_key', { message: 'Missing API key', headers: challenge(req, config, false) });
     const caller = await authenticate(req, match[1]);
     if (!caller) throw new ApiError('invalid_api_key', { headers: challenge(req, config, true) });
+    return caller;
+  }
+
+  async function tokenCaller(params: unknown): Promise<AuthContext> {
+    const token = (params as { token?: string } | undefined)?.token;
+    if (!token) throw new ApiError('missing_api_key');
+    const caller = await keys.authenticateServiceToken(token);
+    if (!caller) throw new ApiError('invalid_api_key');
+    return caller;
+  }
+
+  app.addHook('onRequest', async (req, reply) => {
+    const mode = req.routeOptions.config?.auth;
+    if (mode !== 'key' && mode !== 'service-token') return;
+    const caller = mode === 'key' ? await bearerCaller(req) : await tokenCaller(req.params);
     req.caller = caller;
 
     keys.guardTrial(caller);

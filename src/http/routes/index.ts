@@ -11,6 +11,9 @@ import setup from './setup.ts';
 import companyLookup from './api/companies/lookup.ts';
 import companyEnrich from './api/companies/enrich.ts';
 import companySearch from './api/companies/search.ts';
+import companyMatch from './api/companies/match.ts';
+import reconcile from './api/reconcile.ts';
+import reconcileUrl from './api/keys/reconcile-url.ts';
 import updates from './api/updates.ts';
 import destinationCollection from './api/destinations/collection.ts';
 import destinationItem from './api/destinations/item.ts';
@@ -48,6 +51,9 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   setup,
   operator,
   companyEnrich,
+  companyMatch,
+  reconcile,
+  reconcileUrl,
   companyLookup,
   companySearch,
   updates,

@@ -9,6 +9,7 @@ import {
   type NordicAddress,
   type NordicCompanyRecord,
   type NordicCompanyStatus,
+  type NordicOtherName,
 } from '../nordic-record.ts';
 import type { PrhAddress, PrhCoded, PrhCompany, PrhDescription, PrhName } from './types.ts';
 
@@ -38,6 +39,32 @@ function currentName(names: PrhName[] | undefined): string | null {
   // A ceased company may have end dates on every name; then its last official name is still its name.
   const pick = official.filter(isOpen).sort(byNewest)[0] ?? official.sort(byNewest)[0] ?? named.filter(isOpen)[0];
   return pick ? text(pick.name) : null;
+}
+
+/**
+ * Every name but the current one: official names (type "1") that ended are former names; other
+ * types are parallel or auxiliary names (former too once they ended). Undated or malformed
+ * dates are kept as unknown rather than rejecting the company.
+ */
+function otherNames(names: PrhName[] | undefined, currentName: string): NordicOtherName[] {
+  if (!Array.isArray(names)) return [];
+  const date = (v: unknown) => {
+    const t = typeof v === 'string' ? v.trim().slice(0, 10) : '';
+    return /^\d{4}-\d{2}-\d{2}$/.test(t) ? t : null;
+  };
+  return names
+    .filter((n) => text(n?.name) && !(text(n.name) === currentName && n.type === '1' && isOpen(n)))
+    .map((n) => ({
+      name: text(n.name)!,
+      kind:
+        n.type === '1' || !isOpen(n)
+          ? ('former' as const)
+          : n.type === '2'
+            ? ('parallel' as const)
+            : ('auxiliary' as const),
+      validFrom: date(n.registrationDate),
+      validTo: date(n.endDate),
+    }));
 }
 
 function current<T extends { endDate?: string | null; registrationDate?: string }>(items: T[]): T | null {
@@ -136,5 +163,6 @@ export function parsePrhCompany(json: unknown): NordicCompanyRecord {
     status,
     description: null,
     lastModified: lastModified && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(lastModified) ? lastModified : null,
+    otherNames: otherNames(c.names, name),
   };
 }

@@ -72,6 +72,18 @@ export interface CompaniesTable {
   website: string | null;
 }
 
+export interface CompanyNamesTable {
+  country: string;
+  id: Generated<number>;
+  kind: string;
+  name: string;
+  name_norm: string;
+  org_number: string;
+  source: string;
+  valid_from: string | null;
+  valid_to: string | null;
+}
+
 export interface CvrOwnersTable {
   investee_cvr: string;
   owner_cvr: string | null;

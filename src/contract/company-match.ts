@@ -1,0 +1,138 @@
+// POST /api/companies/match: company names (with optional place, postcode, website, form) to
+// ranked registry candidates with explained scores, and the auto-match when it is clear.
+import { Type, type Static } from 'typebox';
+import { MATCH_MARGIN, MATCH_THRESHOLD } from '../domain/company-match/score.ts';
+import { StringEnum } from './common.ts';
+
+export const MAX_COMPANY_MATCH_QUERIES = 100;
+export const MAX_COMPANY_MATCH_CANDIDATES = 10;
+export const MATCH_COUNTRIES = ['NO', 'SE', 'FI', 'DK'] as const;
+
+const Text = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
+
+export const CompanyMatchQuery = Type.Object(
+  {
+    name: Text(300, 'Company name as you have it (legal form, abbreviations and word order may differ)'),
+    country: Type.Optional(StringEnum(MATCH_COUNTRIES, { description: 'Only candidates of this country' })),
+    municipality: Type.Optional(Text(100, 'Municipality name')),
+    city: Type.Optional(Text(100, 'City or post town')),
+    postalCode: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z -]{3,10}$', description: 'Postal code' })),
+    address: Type.Optional(Text(200, 'Street address (echoed; place and postcode are compared)')),
+    website: Type.Optional(Text(200, 'Website or domain, e.g. "https://www.example.no" or "example.no"')),
+    orgForm: Type.Optional(
+      Type.String({ pattern: '^[0-9A-Za-z]{1,10}$', description: 'Organisation form code, e.g. AS, ENK, AB, 16' }),
+    ),
+    includeInactive: Type.Optional(
+      Type.Boolean({ description: 'Rank deleted, dissolved and bankrupt companies with live ones (default false)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CompanyMatchQuery = Static<typeof CompanyMatchQuery>;
+
+export const CompanyMatchBody = Type.Object(
+  {
+    queries: Type.Array(CompanyMatchQuery, {
+      minItems: 1,
+      maxItems: MAX_COMPANY_MATCH_QUERIES,
+      description: `1–${MAX_COMPANY_MATCH_QUERIES} names; results come back in the same order`,
+    }),
+    threshold: Type.Optional(
+      Type.Number({
+        minimum: 0.5,
+        maximum: 1,
+        description: `Score the top candidate needs to be the match (default ${MATCH_THRESHOLD}); it must also lead the second by ${MATCH_MARGIN}`,
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_COMPANY_MATCH_CANDIDATES,
+        description: 'Candidates per query (default 5)',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ queries: [{ name: 'Fjord Bygg', city: 'Bergen', country: 'NO' }, { name: 'Nordlys Eiendom AS' }] }],
+  },
+);
+export type CompanyMatchBody = Static<typeof CompanyMatchBody>;
+
+const AGREEMENT = ['match', 'mismatch', 'unknown'] as const;
+const Agreement = (description: string) => StringEnum(AGREEMENT, { description });
+
+export const MatchFeatures = Type.Object({
+  nameSimilarity: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description: 'Word-aligned name similarity after legal-form and abbreviation normalisation',
+  }),
+  matchedName: Type.String({ description: 'The registry name that matched (current or former)' }),
+  formerName: Type.Boolean({ description: 'The name matched is a former name' }),
+  place: Agreement('City or municipality against the business and postal addresses'),
+  postalCode: Agreement('Postal code against the business and postal addresses'),
+  domain: Agreement('Website domain against the registered website and detected domains'),
+  orgForm: Agreement('Organisation form code'),
+  status: Type.String({ description: 'active, deleted, bankrupt, dissolving, or the registry status' }),
+  adjustments: Type.Array(Type.Object({ feature: Type.String(), delta: Type.Number() }), {
+    description: 'Score changes beside the name (0.9 × nameSimilarity)',
+  }),
+});
+
+export const MatchCandidate = Type.Object({
+  orgNumber: Type.String(),
+  country: Type.String(),
+  name: Type.String(),
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  features: MatchFeatures,
+});
+export type MatchCandidate = Static<typeof MatchCandidate>;
+
+export const CompanyMatchResult = Type.Object({
+  query: CompanyMatchQuery,
+  match: Type.Union([MatchCandidate, Type.Null()], {
+    description: 'The top candidate when its score clears the threshold with the margin, else null',
+  }),
+  candidates: Type.Array(MatchCandidate, { description: 'Best first; live companies above inactive ones' }),
+});
+export type CompanyMatchResult = Static<typeof CompanyMatchResult>;
+
+const CANDIDATE_EXAMPLE = {
+  orgNumber: '923609016',
+  country: 'NO',
+  name: 'FJORD BYGG AS',
+  score: 0.95,
+  features: {
+    nameSimilarity: 1,
+    matchedName: 'FJORD BYGG AS',
+    formerName: false,
+    place: 'match',
+    postalCode: 'unknown',
+    domain: 'unknown',
+    orgForm: 'unknown',
+    status: 'active',
+    adjustments: [{ feature: 'place', delta: 0.05 }],
+  },
+};
+
+export const CompanyMatchResponse = Type.Object(
+  {
+    threshold: Type.Number(),
+    results: Type.Array(CompanyMatchResult),
+  },
+  {
+    examples: [
+      {
+        threshold: MATCH_THRESHOLD,
+        results: [
+          {
+            query: { name: 'Fjord Bygg', city: 'Bergen', country: 'NO' },
+            match: CANDIDATE_EXAMPLE,
+            candidates: [CANDIDATE_EXAMPLE],
+          },
+        ],
+      },
+    ],
+  },
+);

@@ -1,0 +1,16 @@
+// Public API of company name -> organisation number matching (pure; see README.md).
+export { analyseRegistryName, domainKey, placeKey, registryWords, retrievalKey } from './normalise.ts';
+export {
+  MATCH_MARGIN,
+  MATCH_THRESHOLD,
+  NAME_WEIGHT,
+  prepareQuery,
+  rankAndDecide,
+  scoreCandidate,
+  type Agreement,
+  type CandidateCompany,
+  type MatchFeatures,
+  type MatchQuery,
+  type PreparedQuery,
+  type ScoredCandidate,
+} from './score.ts';

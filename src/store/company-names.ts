@@ -1,0 +1,190 @@
+// Company names for name -> organisation number matching: the name history a registry keeps
+// (company_names, migration 0022) and the candidate retrieval of POST /api/companies/match.
+// Candidates are found by the words of the names (current names) and by trigram similarity
+// (former names), for a whole batch of queries in one statement.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type NameKind = 'former' | 'parallel' | 'auxiliary';
+
+export interface NameHistoryEntry {
+  name: string;
+  kind: NameKind;
+  /** YYYY-MM-DD */
+  validFrom: string | null;
+  /** YYYY-MM-DD; null while the name is in use (parallel and auxiliary names). */
+  validTo: string | null;
+}
+
+export interface CompanyNameHistory {
+  orgNumber: string;
+  names: NameHistoryEntry[];
+}
+
+/** One candidate company row, with the similarity that found it. */
+export interface MatchCandidateRow {
+  query: number;
+  country: string;
+  org_number: string;
+  name: string;
+  org_form_code: string | null;
+  business_address_city: string | null;
+  business_address_municipality: string | null;
+  business_address_postal_code: string | null;
+  postal_address_city: string | null;
+  postal_address_postal_code: string | null;
+  website: string | null;
+  primary_domain: string | null;
+  is_deleted: boolean;
+  is_bankrupt: boolean;
+  is_being_dissolved: boolean;
+  is_in_forced_dissolution: boolean;
+  status: string | null;
+}
+
+export interface StoredOtherName {
+  country: string;
+  org_number: string;
+  name: string;
+  kind: string;
+  valid_to: string | null;
+}
+
+/**
+ * One lookup for a query: the names holding all of `words` (space-separated, folded in SQL),
+ * ranked by trigram similarity to `key` (the query's name without legal forms).
+ */
+export interface CandidateProbe {
+  query: number;
+  words: string;
+  key: string;
+  country: string | null;
+}
+
+/** Candidates per probe (current names) and per query (former names). */
+export const CANDIDATES_PER_QUERY = 15;
+/**
+ * pg_trgm similarity a former name must reach to be a candidate. Legal forms are left out of the
+ * query key but not of the stored names, so a right name scores well below 1 ("fjord bygg"
+ * against "fjord bygg as": 0.79); 0.4 keeps one typo and one extra or missing word.
+ */
+export const CANDIDATE_SIMILARITY = 0.4;
+
+const lower = (s: string) => s.normalize('NFC').toLowerCase();
+
+export function createCompanyNameRepository(db: Kysely<Database>) {
+  return {
+    /**
+     * Replaces the name history `source` gave for these companies of `country` (companies not
+     * listed keep theirs). The writer of a source calls this after writing the companies; a
+     * company listed with no names has its names from that source removed.
+     */
+    async replaceHistory(
+      country: string,
+      source: string,
+      companies: CompanyNameHistory[],
+      trx?: Transaction<Database>,
+    ): Promise<void> {
+      if (companies.length === 0) return;
+      const run = async (t: Kysely<Database>) => {
+        await t
+          .deleteFrom('company_names')
+          .where('country', '=', country)
+          .where('source', '=', source)
+          .where(
+            'org_number',
+            'in',
+            companies.map((c) => c.orgNumber),
+          )
+          .execute();
+        const seen = new Set<string>();
+        const rows = companies.flatMap((c) =>
+          c.names
+            .filter((n) => n.name.trim() !== '')
+            .map((n) => ({
+              country,
+              org_number: c.orgNumber,
+              name: n.name.trim(),
+              name_norm: lower(n.name.trim()),
+              kind: n.kind,
+              valid_from: n.validFrom,
+              valid_to: n.validTo,
+              source,
+            }))
+            .filter((r) => {
+              const k = `${r.org_number}\u0000${r.kind}\u0000${r.name_norm}`;
+              return seen.has(k) ? false : (seen.add(k), true);
+            }),
+        );
+        for (let i = 0; i < rows.length; i += 1000)
+          await t
+            .insertInto('company_names')
+            .values(rows.slice(i, i + 1000))
+            .execute();
+      };
+      if (trx) await run(trx);
+      else await db.transaction().execute(run);
+    },
+
+    /** Every stored other name of these companies. */
+    async namesOf(companies: { country: string; orgNumber: string }[]): Promise<StoredOtherName[]> {
+      if (companies.length === 0) return [];
+      const r = await sql<StoredOtherName>`
+        SELECT n.country, n.org_number, n.name, n.kind, to_char(n.valid_to, 'YYYY-MM-DD') AS valid_to
+        FROM company_names n
+        JOIN unnest(${companies.map((c) => c.country)}::text[], ${companies.map((c) => c.orgNumber)}::text[])
+          AS k(country, org_number) ON k.country = n.country AND k.org_number = n.org_number
+        ORDER BY n.country, n.org_number, n.valid_to DESC NULLS FIRST, n.id`.execute(db);
+      return r.rows;
+    },
+
+    /**
+     * Candidate companies for each query (its index in `query`): names holding all the words of
+     * one of its probes (the GIN word index, migration 0022), the most similar first; and the
+     * companies whose other names are similar (trigram, on the much smaller name history).
+     * One transaction, one statement.
+     */
+    async candidates(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
+      const used = probes.filter((p) => p.words.trim() !== '');
+      if (used.length === 0) return [];
+      return db.transaction().execute(async (trx) => {
+        await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`.execute(
+          trx,
+        );
+        const r = await sql<MatchCandidateRow>`
+          WITH p AS (
+            SELECT query, words, key, country
+            FROM unnest(${used.map((p) => p.query)}::int[], ${used.map((p) => lower(p.words))}::text[],
+                        ${used.map((p) => lower(p.key))}::text[], ${used.map((p) => p.country)}::text[])
+              AS u(query, words, key, country)
+          ),
+          hits AS (
+            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
+              SELECT c.id FROM companies c
+              WHERE company_name_words(c.name_norm) @> company_name_words(p.words)
+                AND (p.country IS NULL OR c.country = p.country)
+              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
+              LIMIT ${CANDIDATES_PER_QUERY}
+            ) h
+            UNION
+            SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
+              SELECT c.id FROM company_names n
+              JOIN companies c ON c.country = n.country AND c.org_number = n.org_number
+              WHERE n.name_norm % q.key AND (q.country IS NULL OR n.country = q.country)
+              ORDER BY similarity(n.name_norm, q.key) DESC, n.id
+              LIMIT ${CANDIDATES_PER_QUERY}
+            ) h
+          )
+          SELECT hits.query, c.country, c.org_number, c.name, c.org_form_code,
+                 c.business_address_city, c.business_address_municipality, c.business_address_postal_code,
+                 c.postal_address_city, c.postal_address_postal_code, c.website, c.primary_domain,
+                 c.is_deleted, c.is_bankrupt, c.is_being_dissolved, c.is_in_forced_dissolution, c.status
+          FROM hits JOIN companies c ON c.id = hits.id
+          ORDER BY hits.query, c.id`.execute(trx);
+        return r.rows;
+      });
+    },
+  };
+}
+
+export type CompanyNameRepository = ReturnType<typeof createCompanyNameRepository>;
