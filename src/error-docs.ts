@@ -172,6 +172,36 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, ErrorDoc>> = {
     meaning: 'The database or Redis is unreachable, or the server is shutting down.',
     action: 'Retry after `Retry-After` seconds.',
   },
+  notice_not_found: {
+    meaning: 'No stored procurement notice has this id (Doffin id, TED publication number or eForms id).',
+    action: 'Find the notice with `GET /api/procurement` and use its `noticeId`.',
+    paths: /\/procurement\//,
+  },
+  watchlist_not_found: {
+    meaning: 'No watchlist of this key has this name.',
+    action: 'List watchlists with `GET /api/watchlists` and use one of their names.',
+    paths: /\/watchlists\//,
+  },
+  watchlist_name_taken: {
+    meaning: 'This key already has a watchlist with this name.',
+    action: 'Choose another name, or change the existing watchlist with `PUT`.',
+    paths: /\/watchlists/,
+  },
+  watchlist_full: {
+    meaning: "Adding these companies would take the watchlist over your tier's number of companies.",
+    action: 'Remove companies first, add fewer, or ask for a higher tier.',
+    paths: /\/watchlists\//,
+  },
+  events_expired: {
+    meaning: 'The `after` seq is older than the event retention; those events are gone.',
+    action: 'Resume from `resumeAfter` in the error body (re-read current records to fill the gap).',
+    paths: /\/events/,
+  },
+  too_many_streams: {
+    meaning: 'This key has as many event streams open as its tier allows.',
+    action: 'Close a stream (one per consumer is enough), or wait and reconnect with `Last-Event-ID`.',
+    paths: /\/events\/stream/,
+  },
 };
 
 /** Every catalogue code with its status, message and documentation, in catalogue order. */

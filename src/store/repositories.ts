@@ -38,7 +38,7 @@ export function createRepositories(db: Kysely<Database>) {
     companyChanges,
     apiKeys: createApiKeyRepository(db),
     usage: createUsageRepository(db),
-    syncRuns: createSyncRunRepository(db),
+    syncRuns: createSyncRunRepository(db, () => companyChanges.changed({ all: true })),
     health: createHealthRepository(db),
     reference: createReferenceRepository(db),
     accessRequests: createAccessRequestRepository(db),

@@ -21,7 +21,12 @@ export interface JobRunSummary {
   message: string | null;
 }
 
-export function createSyncRunRepository(db: Kysely<Database>) {
+/**
+ * `onFinish`: called after a run of this process is recorded as finished. Sources that change
+ * records without touching the company row (procurement, licences, shareholders …) make record
+ * caches drop everything, at once here and within the poll interval elsewhere (company-changes.ts).
+ */
+export function createSyncRunRepository(db: Kysely<Database>, onFinish: () => void = () => undefined) {
   return {
     /** Records a run as started; `slot` and `holder` say which scheduled slot and process it is. */
     async start(
@@ -97,6 +102,7 @@ export function createSyncRunRepository(db: Kysely<Database>) {
         .set({ status, records_processed: recordsProcessed, message, finished_at: sql`now()` })
         .where('id', '=', id)
         .execute();
+      onFinish();
     },
 
     /** The latest run of every source, with the time of its latest successful run. */

@@ -334,7 +334,7 @@ describe('GET /api/screening/{orgNumber}', () => {
       matches: [expect.objectContaining({ matchType: 'fuzzy' })],
       summary: expect.any(Object),
     });
-    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '402', '404', '429', '500']);
+    expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '401', '402', '404', '414', '429', '500', '503']);
   });
 
   it('applies a delta: a deleted entity no longer matches, an added one does, a modified one is re-scored', async () => {

@@ -147,7 +147,7 @@ describe('filters', () => {
     'order=up',
     'limit=0',
     'limit=101',
-    'country=DK',
+    'country=US',
     'minEmployees=10&maxEmployees=5',
     'minRevenue=9&maxRevenue=1',
     'q=%20%20',

@@ -200,6 +200,8 @@ describe('health dataSources', () => {
         'brreg-snapshot',
         'brreg-updates',
         'coverage',
+        'cvr',
+        'cvr-financials',
         'domains',
         'doffin',
         'inspections',
