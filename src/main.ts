@@ -43,16 +43,6 @@ async function main() {
     process.exit(78);
   }
   const delivery = built.services.watchlistDelivery.start(config.monitoring.deliveryIntervalMs); // issue 26
-  const address = await app.listen({ port: config.port, host: config.host });
-  const port = (app.server.address() as { port: number }).port;
-  ctx.store.lock?.update({ port, host: config.host });
-  app.log.info({ address, engine: ctx.store.engine }, 'listening');
-  console.log(
-    `\nNordic Company Data API on ${config.baseUrl}  (docs: ${config.baseUrl}/docs)\n` +
-      `Register a key:\n  curl -X POST ${config.baseUrl}/api/keys/register -H 'Content-Type: application/json' \\\n` +
-      `    -d '{"projectName":"my-project","email":"you@example.com"}'\n`,
-  );
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -76,6 +66,16 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const port = (app.server.address() as { port: number }).port;
+  ctx.store.lock?.update({ port, host: config.host });
+  app.log.info({ address, engine: ctx.store.engine }, 'listening');
+  console.log(
+    `\nNordic Company Data API on ${config.baseUrl}  (docs: ${config.baseUrl}/docs)\n` +
+      `Register a key:\n  curl -X POST ${config.baseUrl}/api/keys/register -H 'Content-Type: application/json' \\\n` +
+      `    -d '{"projectName":"my-project","email":"you@example.com"}'\n`,
+  );
 }
 
 main().catch((err) => {

@@ -105,7 +105,7 @@ describe('GET /api/coverage', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(r.headers.get('ratelimit-limit')).toBeNull();
-    expect(r.body.countries).toEqual(['FI', 'NO', 'SE']);
+    expect(r.body.countries).toEqual(['DK', 'FI', 'NO', 'SE']);
     expect(r.body.categories).toEqual([
       'companies',
       'financials',
@@ -119,7 +119,7 @@ describe('GET /api/coverage', () => {
       'screeningLists',
       'procurement',
     ]);
-    expect(r.body.rows).toHaveLength(33);
+    expect(r.body.rows).toHaveLength(44);
     const expected = await expectedNorway();
     expect(expected.companies.records).toBeGreaterThan(30);
     expect(expected.financials.records).toBeGreaterThan(0);

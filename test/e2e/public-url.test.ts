@@ -98,14 +98,14 @@ describe('public links', () => {
       url: '/openapi.json',
       headers: { host: '10.0.0.5:3000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'data.example.org' },
     });
-    expect(proxied.json().servers).toEqual([{ url: 'https://data.example.org' }]);
+    expect(proxied.json().servers).toEqual([{ url: 'https://data.example.org', description: 'This server' }]);
     const docs = await plain.app.inject({ url: '/docs/json', headers: { host: '192.168.1.20:3000' } });
-    expect(docs.json().servers).toEqual([{ url: 'http://192.168.1.20:3000' }]);
+    expect(docs.json().servers).toEqual([{ url: 'http://192.168.1.20:3000', description: 'This server' }]);
   });
 
   it('fall back to the default for a Host that is not a host name', async () => {
     const res = await plain.app.inject({ url: '/openapi.json', headers: { host: 'bad_host"><x' } });
-    expect(res.json().servers).toEqual([{ url: plain.ctx.config.baseUrl }]);
+    expect(res.json().servers).toEqual([{ url: plain.ctx.config.baseUrl, description: 'This server' }]);
   });
 
   it('use BASE_URL, whatever the Host header, when it is set', async () => {
@@ -121,7 +121,7 @@ describe('public links', () => {
     expect(setupUrl).toBe(`https://api.example.test/setup?key=${raw}`);
     expect(sent.map((m) => m.setupUrl)).toEqual([setupUrl]);
     const spec = await pinned.app.inject({ url: '/openapi.json', headers: { host: 'attacker.example' } });
-    expect(spec.json().servers).toEqual([{ url: 'https://api.example.test' }]);
+    expect(spec.json().servers).toEqual([{ url: 'https://api.example.test', description: 'This server' }]);
   });
 });
 

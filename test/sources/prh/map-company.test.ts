@@ -36,6 +36,8 @@ describe('parsePrhCompany', () => {
       status: 'registered',
       description: null,
       lastModified: '2026-01-02T07:49:26',
+      // The ended name, kept for name matching (company_names).
+      otherNames: [{ kind: 'former', name: 'Wolt Enterprises Oy', validFrom: '2014-10-29', validTo: '2025-05-12' }],
     };
     expect(parsePrhCompany(wolt)).toEqual(expected);
   });
