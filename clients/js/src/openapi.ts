@@ -2115,7 +2115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `watchlist_name_taken`, `watchlist_full`, `project_name_taken`. See /errors */
+            /** @description Conflict: `project_name_taken`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2135,7 +2135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `registration_limited`. See /errors */
+            /** @description Too many requests: `registration_limited`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2233,7 +2233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `key_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `key_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2261,7 +2261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2430,7 +2430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2562,7 +2562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `registration_limited`. See /errors */
+            /** @description Too many requests: `registration_limited`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2910,7 +2910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3225,7 +3225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3564,7 +3564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3679,7 +3679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3795,7 +3795,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `company_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3823,7 +3823,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4149,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4429,7 +4429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `cursor_depth_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4582,7 +4582,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4773,7 +4773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `destination_inactive`, `watchlist_name_taken`, `watchlist_full`, `destination_name_taken`. See /errors */
+            /** @description Conflict: `destination_inactive`, `destination_name_taken`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4801,7 +4801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4950,7 +4950,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4978,7 +4978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5158,7 +5158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5186,7 +5186,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5293,7 +5293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5321,7 +5321,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5490,7 +5490,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `company_not_found`, `destination_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5504,7 +5504,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `destination_inactive`, `watchlist_name_taken`, `watchlist_full`. See /errors */
+            /** @description Conflict: `destination_inactive`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5532,7 +5532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5714,7 +5714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5868,7 +5868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `company_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5896,7 +5896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6056,7 +6056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6359,7 +6359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6601,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6770,7 +6770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7093,7 +7093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `company_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7121,7 +7121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7475,7 +7475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7954,7 +7954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8162,7 +8162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8368,7 +8368,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8478,7 +8478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `notice_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8506,7 +8506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8717,7 +8717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9018,7 +9018,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9177,7 +9177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `key_not_found`, `company_not_found`, `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9191,7 +9191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflict: `watchlist_name_taken`, `watchlist_full`. See /errors */
+            /** @description Conflict: `watchlist_name_taken`. See /errors */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9219,7 +9219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9361,7 +9361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9389,7 +9389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9549,7 +9549,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9577,7 +9577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9685,7 +9685,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9713,7 +9713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9856,7 +9856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `company_not_found`, `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -9898,7 +9898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10041,7 +10041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `company_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `company_not_found`, `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10069,7 +10069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10218,7 +10218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `watchlist_not_found`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -10246,7 +10246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: `too_many_streams`, `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
