@@ -32,7 +32,7 @@ function runAndStop(env: Record<string, string>): Promise<{ code: number | null;
   let stopped = false;
   proc.stdout.on('data', (c: Buffer) => {
     out += c.toString();
-    // The banner is printed last, just before the signal handlers are installed (same tick).
+    // The banner is printed last; the signal handlers were installed before the server listened.
     if (!stopped && /you@example\.com/.test(out)) {
       stopped = true;
       proc.kill('SIGTERM');
