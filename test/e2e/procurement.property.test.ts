@@ -12,6 +12,7 @@ import { FakeClock } from '../helpers/fake-clock.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { cursorMutations } from '../helpers/cursor-mutations.ts';
 
 const BUYERS = ['974760673', '971032081', '991324968'];
 const WINNERS = ['982463718', '914782007', '935411718'];
@@ -90,17 +91,7 @@ describe('procurement list properties', () => {
     const cursor: string = first.body.nextCursor;
     const other: string = (await http(server.url, 'GET', '/api/procurement?status=ACTIVE&limit=3', { key })).body
       .nextCursor;
-    const mutation = fc.oneof(
-      fc
-        .tuple(fc.nat(cursor.length - 1), fc.constantFrom(...'AZaz09-_.=+/ %'.split('')))
-        .map(([i, c]) => cursor.slice(0, i) + c + cursor.slice(i + 1)),
-      fc.nat(cursor.length - 1).map((i) => cursor.slice(0, i) + cursor.slice(i + 1)),
-      fc.nat(cursor.length).map((i) => cursor.slice(0, i)),
-      fc.string({ minLength: 1, maxLength: 60 }).map((s) => cursor + s),
-      fc.string({ minLength: 1, maxLength: 300 }),
-      fc.constant(`${other.split('.')[0]}.${cursor.split('.')[1]}`),
-      fc.constant(`${cursor.split('.')[0]}.${other.split('.')[1]}`),
-    );
+    const mutation = cursorMutations(cursor, other);
     await fc.assert(
       fc.asyncProperty(mutation, async (bad) => {
         fc.pre(bad !== cursor && bad.length > 0);

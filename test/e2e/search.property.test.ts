@@ -6,6 +6,7 @@ import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { cursorMutations } from '../helpers/cursor-mutations.ts';
 
 let server: TestServer;
 
@@ -78,17 +79,10 @@ describe('search properties', () => {
     const cursor: string = first.body.nextCursor;
     const other: string = (await http(server.url, 'GET', '/api/companies?orgForm=ENK&limit=3', { key })).body
       .nextCursor;
-    const mutation = fc.oneof(
-      fc
-        .tuple(fc.nat(cursor.length - 1), fc.constantFrom(...'AZaz09-_.=+/ %'.split('')))
-        .map(([i, c]) => cursor.slice(0, i) + c + cursor.slice(i + 1)),
-      fc.nat(cursor.length - 1).map((i) => cursor.slice(0, i) + cursor.slice(i + 1)),
-      fc.nat(cursor.length).map((i) => cursor.slice(0, i)),
-      fc.string({ minLength: 1, maxLength: 60 }).map((s) => cursor + s),
-      fc.string({ minLength: 1, maxLength: 300 }),
+    const mutation = cursorMutations(
+      cursor,
+      other,
       fc.base64String({ minLength: 4, maxLength: 200 }),
-      fc.constant(`${other.split('.')[0]}.${cursor.split('.')[1]}`),
-      fc.constant(`${cursor.split('.')[0]}.${other.split('.')[1]}`),
       fc.constant(
         Buffer.from(JSON.stringify({ q: 'x', k: ['a', 1] })).toString('base64url') + '.' + cursor.split('.')[1],
       ),
