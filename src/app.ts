@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './domain/clock.ts';
 import { ReferenceData } from './domain/reference-data.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerDocs } from './http/plugins/docs.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
+import { frameworkErrorHandler, registerErrorHandling } from './http/plugins/errors.ts';
 import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
 import { registerValidation } from './http/plugins/validation.ts';
 import { registerRoutes } from './http/routes/index.ts';
@@ -148,6 +148,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
       },
       bodyLimit: config.http.bodyLimitBytes,
+      frameworkErrors: frameworkErrorHandler(config),
       // Abuse limits (README "Reliability"): a client that trickles its headers or body
       // (slow-loris) is cut with 408 after these deadlines; Fastify's default requestTimeout
       // of 0 would otherwise disable Node's whole-request deadline.

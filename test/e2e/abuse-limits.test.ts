@@ -101,6 +101,16 @@ describe('request size limits', () => {
     const atLimit = await http(server.url, 'GET', base + 'a'.repeat(8192 - base.length), { key: key.raw });
     expect(atLimit.status).toBe(200);
   });
+
+  it('answers a path parameter over the router limit, and a broken percent-escape, in the error format', async () => {
+    const key = await createKey(server, { limits: { rateLimitPerMinute: 0 } });
+    const longParam = await http(server.url, 'GET', `/api/companies/${'9'.repeat(150)}`, { key: key.raw });
+    expect(longParam.status).toBe(414);
+    expect(longParam.body).toMatchObject({ code: 'uri_too_long', requestId: expect.any(String) });
+    const badEscape = await http(server.url, 'GET', '/api/companies/%E0%A4%A', { key: key.raw });
+    expect(badEscape.status).toBe(400);
+    expect(badEscape.body).toMatchObject({ code: 'bad_request', requestId: expect.any(String) });
+  });
 });
 
 describe('page size above the tier cap', () => {

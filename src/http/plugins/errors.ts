@@ -113,6 +113,19 @@ export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   return isDependencyUnavailable(e.cause, depth + 1);
 }
 
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors`): a path
+ * parameter longer than the router's limit (414) or a malformed percent-escape (400). Without
+ * this they would leave in Fastify's own body shape, outside the documented error body.
+ */
+export function frameworkErrorHandler(config: Config) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const code: ErrorCode = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'uri_too_long' : 'bad_request';
+    const status = code === 'bad_request' && err.statusCode && err.statusCode < 500 ? err.statusCode : undefined;
+    return sendError(reply, req, publicBaseUrl(req, config), code, undefined, status);
+  };
+}
+
 export function registerErrorHandling(app: FastifyInstance, config: Config) {
   const send = (reply: FastifyReply, req: FastifyRequest, code: ErrorCode, err?: ApiError, status?: number) =>
     sendError(reply, req, publicBaseUrl(req, config), code, err, status);
