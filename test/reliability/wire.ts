@@ -28,6 +28,11 @@ export async function send(
     dispatcher: opts.dispatcher ?? agent,
     signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
   });
+  // An event stream (SSE) stays open by design: its status and headers are the answer.
+  if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    res.body.destroy();
+    return { status: res.statusCode, headers: res.headers, text: '', json: undefined };
+  }
   const text = await res.body.text();
   let json: unknown;
   try {

@@ -8782,7 +8782,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream */
+            /** @description The event stream */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8793,12 +8793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example id: 1042
-                     *     event: status
-                     *     data: {"seq":1042,"id":"3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11","orgNumber":"923609016","country":"NO","category":"status","type":"bankrupt","fieldsChanged":["isBankrupt","status"],"before":{"isBankrupt":false,"status":"active"},"after":{"isBankrupt":true,"status":"bankrupt"},"occurredAt":"2026-11-27T06:00:00.000Z","source":"Brønnøysundregistrene"}
-                     */
-                    "application/json": string;
+                    "text/event-stream": string;
                 };
             };
             /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */

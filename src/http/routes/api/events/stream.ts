@@ -32,7 +32,15 @@ export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
           ),
         }),
         response: {
-          200: Type.String({ description: 'text/event-stream', examples: [EVENT_STREAM_EXAMPLE] }),
+          // Documented as text/event-stream, not JSON: the reply is hijacked and written as SSE.
+          200: {
+            description: 'The event stream',
+            content: {
+              'text/event-stream': {
+                schema: Type.String({ description: 'Server-Sent Events', examples: [EVENT_STREAM_EXAMPLE] }),
+              },
+            },
+          },
           410: EXPIRED_BODY,
           ...errorResponses(400, 401, 402, 429, 500),
         },
