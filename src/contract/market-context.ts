@@ -64,7 +64,7 @@ export const MARKET_CONTEXT_EXAMPLE = {
   },
   industry: {
     naceDivision: '47',
-    averageMonthlyWage: ssb(41460, 'NOK per month', 2025, '11418'),
+    averageMonthlyWage: ssb(41460, 'NOK per month', 2025, '11419'),
     enterprises: ssb(29876, 'enterprises', 2025, '10308'),
     startupSurvivalRate: ssb(24.3, 'percent', 2019, '09016'),
   },
@@ -77,7 +77,8 @@ export const MARKET_CONTEXT_EXAMPLE = {
       title: 'Population, by region (1 January)',
       unit: 'persons',
       year: 2025,
-      licence: 'CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)',
+      licence:
+        'NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)',
       url: 'https://data.ssb.no/api/v0/no/table/07459/',
       fetchedAt: '2026-11-03T05:00:12.000Z',
     },

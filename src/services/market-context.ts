@@ -6,7 +6,12 @@
 // page of search results costs at most a few aggregate queries; the figures are one primary-key
 // read per call, so a new sync shows at once.
 import type { Clock } from '../domain/clock.ts';
-import { isListedCountry, listedMunicipality, municipalityOfAddress } from '../domain/municipalities/index.ts';
+import {
+  isListedCountry,
+  listedMunicipality,
+  municipalityOfAddress,
+  storedSpellingsOf,
+} from '../domain/municipalities/index.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
 import type { FigureValue, MarketContextBody } from '../contract/market-context.ts';
 import { BUREAUS, type StatCountry } from '../sources/statistics/tables.ts';
@@ -91,7 +96,11 @@ export function createMarketContext(deps: MarketContextDeps) {
     const now = deps.clock.now().getTime();
     const hit = cache.get(k);
     if (hit && now - hit.at < TTL_MS) return hit.value;
-    const value = await deps.reads.context(country, municipality, division);
+    const value = await deps.reads.context(
+      country,
+      municipality === null ? null : storedSpellingsOf(country, municipality),
+      division,
+    );
     if (cache.size > 5000) cache.clear();
     cache.set(k, { at: now, value });
     return value;

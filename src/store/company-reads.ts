@@ -6,6 +6,12 @@ import type { CompaniesTable, Database, FinancialsTable, LicensesTable, RolesTab
 import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary } from './shareholders.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
+
+/** The stored spellings of one municipality: its codes and, where addresses name only the town, its town names. */
+export interface MunicipalityMatch {
+  codes: string[];
+  towns: string[];
+}
 export type FinancialRow = Selectable<FinancialsTable>;
 export type RoleRow = Selectable<RolesTable>;
 export type SubUnitRow = Selectable<SubUnitsTable>;
@@ -177,13 +183,23 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
 
     /**
      * Aggregate context from the store: companies and median employee count in the same
-     * municipality, and in the same NACE division, among active companies.
+     * municipality, and in the same NACE division, among active companies. A municipality is
+     * matched by its codes and, for registries whose addresses carry only the post town
+     * (Bolagsverket), by the town names (`MunicipalityMatch`).
      */
-    async context(country: string, municipalityNo: string | null, naceDivision: string | null) {
+    async context(country: string, place: MunicipalityMatch | null, naceDivision: string | null) {
+      const inPlace =
+        place === null
+          ? sql<boolean>`false`
+          : place.towns.length === 0
+            ? sql<boolean>`business_address_muni_no = ANY(${place.codes}::text[])`
+            : sql<boolean>`(business_address_muni_no = ANY(${place.codes}::text[])
+                OR business_address_city = ANY(${place.towns}::text[])
+                OR (business_address_city IS NULL AND postal_address_city = ANY(${place.towns}::text[])))`;
       const res = await sql<{ scope: string; companies: number; median_employees: number | null }>`
         SELECT 'municipality' AS scope, count(*)::int AS companies,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY employee_count) AS median_employees
-        FROM companies WHERE country = ${country} AND NOT is_deleted AND business_address_muni_no = ${municipalityNo}
+        FROM companies WHERE country = ${country} AND NOT is_deleted AND ${inPlace}
         UNION ALL
         SELECT 'industry', count(*)::int, percentile_cont(0.5) WITHIN GROUP (ORDER BY employee_count)
         FROM companies WHERE country = ${country} AND NOT is_deleted AND nace_code1 LIKE ${(naceDivision ?? '--') + '%'}`.execute(

@@ -1,6 +1,7 @@
 // Market context end to end: `ncd sync statistics` against a local fake of the four bureaus
-// (JSON-stat fixtures), then GET /api/market-context, include=context for stored NO, FI and SE
-// companies, the MCP tool, health's statistics:<country> entries, and a failing bureau.
+// (JSON-stat fixtures), then GET /api/market-context, include=context for stored NO, FI, SE and
+// DK companies (the store aggregates beside the figures), the MCP tool, health's
+// statistics:<country> entries, and a failing bureau.
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,6 +11,7 @@ import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { BUREAUS, STAT_COUNTRIES, type StatCountry } from '../../src/sources/statistics/index.ts';
 import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
+import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
 import { startFakePrh, zipOf, type FakePrh } from '../fakes/prh/server.ts';
 import { startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
 import { SAMPLE_INDUSTRIES, SAMPLE_PLACES } from '../fixtures/statistics/expected.ts';
@@ -22,10 +24,12 @@ const BULK_PATH = '/bolagsverket/bulkfil.zip';
 const fixture = (p: string) => readFileSync(new URL(`../fixtures/${p}`, import.meta.url), 'utf8');
 const WOLT = '2646674-9'; // Helsinki (091), NACE 96999
 const NORDLYS = '5566778899'; // post town GÖTEBORG: kommun 1480
+const NORDLYS_DK = '35540008'; // CVR: kommune 101 (København), branchekode 282900
 
 let stats: FakeStatistics;
 let brreg: FakeBrreg;
 let prh: FakePrh;
+let cvr: FakeCvr;
 let server: TestServer;
 let key: string;
 let oslo: string;
@@ -52,9 +56,15 @@ beforeAll(async () => {
     body: await zipOf('bolagsverket_bulkfil.txt', fixture('bolagsverket/bulkfil-quirks.txt')),
     contentType: 'application/zip',
   });
+  cvr = await startFakeCvr();
+  cvr.hits = fixture('cvr/virksomheder.ndjson')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   server = await startServer({
     env: {
       ...stats.env,
+      ...cvr.env,
       SYNC_SECRET: SECRET,
       PRH_BASE_URL: prh.baseUrl,
       BOLAGSVERKET_BULK_URL: `${prh.url}${BULK_PATH}`,
@@ -64,12 +74,13 @@ beforeAll(async () => {
   key = (await createKey(server, { tier: 'internal' })).raw;
   await runJob(server.ctx, 'prh', {}, quiet);
   await runJob(server.ctx, 'bolagsverket', {}, quiet);
+  await runJob(server.ctx, 'cvr', {}, quiet);
   const outcome = await runJob(server.ctx, 'statistics', {}, quiet);
   expect(outcome.details).toMatchObject({ failed: {} });
 });
 afterAll(async () => {
   await server?.close();
-  await Promise.all([stats?.close(), brreg?.close(), prh?.close()]);
+  await Promise.all([stats?.close(), brreg?.close(), prh?.close(), cvr?.close()]);
 });
 
 describe('ncd sync statistics', () => {
@@ -195,30 +206,63 @@ describe('GET /api/market-context', () => {
 });
 
 describe('include=context', () => {
-  it('adds the bureau figures beside the store aggregates for a NO, a FI and a SE company', async () => {
-    const cases: [string, StatCountry, string, string | null][] = [
-      [oslo, 'NO', '0301', '47'],
-      [WOLT, 'FI', '091', '96'],
-      [NORDLYS, 'SE', '1480', null],
+  type Row = {
+    orgNumber: string;
+    isDeleted: boolean;
+    naceCode1: string | null;
+    businessAddressMuniNo: string | null;
+    businessAddressCity: string | null;
+    postalAddressCity: string | null;
+  };
+  /** The stored companies of a country, as the API lists them (the oracle of the store aggregates). */
+  const listed = async (country: string): Promise<Row[]> => {
+    const r = await http(server.url, 'GET', `/api/companies?country=${country}&limit=50`, { key });
+    expect(r.status).toBe(200);
+    return (r.body.data as Row[]).filter((c) => !c.isDeleted);
+  };
+
+  it('adds the bureau figures beside the store aggregates for a NO, a FI, a SE and a DK company', async () => {
+    // [orgNumber, country, municipality, division, is the listed company in the municipality]
+    const cases: [string, StatCountry, string, string | null, (c: Row) => boolean][] = [
+      [oslo, 'NO', '0301', '47', (c) => c.businessAddressMuniNo === '0301'],
+      [WOLT, 'FI', '091', '96', (c) => c.businessAddressMuniNo === '091'],
+      // Bolagsverket gives the post town only: the kommun is the town's (the aggregate was 0 before).
+      [
+        NORDLYS,
+        'SE',
+        '1480',
+        null,
+        (c) => (c.businessAddressCity ?? c.postalAddressCity)?.toLocaleUpperCase('sv') === 'GÖTEBORG',
+      ],
+      [NORDLYS_DK, 'DK', '101', '28', (c) => ['101', '0101'].includes(c.businessAddressMuniNo ?? '')],
     ];
-    for (const [orgNumber, country, municipality, division] of cases) {
+    for (const [orgNumber, country, municipality, division, inPlace] of cases) {
       const r = await http(server.url, 'GET', `/api/companies/${orgNumber}?country=${country}&include=context`, {
         key,
       });
       expect(r.status).toBe(200);
+      const stored = await listed(country);
+      const here = stored.filter(inPlace).length;
+      expect(here).toBeGreaterThan(0);
       const [population, year] = SAMPLE_PLACES[country][municipality].population;
       expect(r.body.context.municipality).toMatchObject({
         code: municipality,
-        companies: expect.any(Number),
+        companies: here,
         population: { value: population, year, source: BUREAUS[country].name },
         householdIncome: expect.objectContaining({ value: SAMPLE_PLACES[country][municipality].householdIncome[0] }),
+        enterprises: expect.objectContaining({ value: SAMPLE_PLACES[country][municipality].enterprises[0] }),
       });
       expect(r.body.context.industry.naceDivision).toBe(division);
-      if (division)
+      expect(r.body.context.industry.companies).toBe(
+        division ? stored.filter((c) => c.naceCode1?.startsWith(division)).length : 0,
+      );
+      if (division) {
+        expect(r.body.context.industry.companies).toBeGreaterThan(0);
         expect(r.body.context.industry.averageMonthlyWage).toMatchObject({
           value: SAMPLE_INDUSTRIES[country][division].averageMonthlyWage[0],
           source: BUREAUS[country].name,
         });
+      }
       expect(r.body._sources.attribution).toContain(BUREAUS[country].name);
     }
   });

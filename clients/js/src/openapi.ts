@@ -7743,7 +7743,7 @@ export interface operations {
                      *           "unit": "NOK per month",
                      *           "year": 2025,
                      *           "source": "SSB",
-                     *           "table": "11418"
+                     *           "table": "11419"
                      *         },
                      *         "enterprises": {
                      *           "value": 29876,
@@ -7769,7 +7769,7 @@ export interface operations {
                      *           "title": "Population, by region (1 January)",
                      *           "unit": "persons",
                      *           "year": 2025,
-                     *           "licence": "CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)",
+                     *           "licence": "NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)",
                      *           "url": "https://data.ssb.no/api/v0/no/table/07459/",
                      *           "fetchedAt": "2026-11-03T05:00:12.000Z"
                      *         }

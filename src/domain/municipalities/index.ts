@@ -84,3 +84,16 @@ export function municipalityOfAddress(country: ListedCountry, code: string | nul
   if (own && LISTS[country].get(own)) return own;
   return town ? LISTS[country].codeOfName(town) : null;
 }
+
+/**
+ * The inverse of `municipalityOfAddress`: how a municipality's companies are stored. Its code
+ * (DK also as CVR's and DAWA's four digits) and, for SE, whose registry addresses carry the post
+ * town only, the town spelled as the list writes it and as Bolagsverket does (upper case). The
+ * store aggregates of market context count companies by it.
+ */
+export function storedSpellingsOf(country: string, code: string): { codes: string[]; towns: string[] } {
+  const codes = country === 'DK' && /^\d{3}$/.test(code) ? [code, `0${code}`] : [code];
+  const m = country === 'SE' ? LISTS.SE.get(code) : null;
+  const towns = m ? [...new Set([m.name, m.name.toLocaleUpperCase('sv'), m.name.toLocaleLowerCase('sv')])] : [];
+  return { codes, towns };
+}

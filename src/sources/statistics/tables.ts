@@ -12,7 +12,7 @@ export type PlaceMeasure = 'population' | 'householdIncome' | 'enterprises';
 export type IndustryMeasure = 'averageMonthlyWage' | 'enterprises' | 'startupSurvivalRate';
 
 export type TableDef = {
-  /** The bureau's table id, as its API and web statbank name it. */
+  /** The bureau's table id, as its API and web statbank name it (SCB: the table's PxWeb name). */
   table: string;
   title: string;
   unit: string;
@@ -56,7 +56,8 @@ const all = ['*'];
 const SSB: Bureau = {
   country: 'NO',
   name: 'SSB',
-  licence: 'CC BY 4.0 (Statistisk sentralbyrå, ssb.no/en/diverse/lisens)',
+  licence:
+    'NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)',
   municipality: (code) => (/^(K-)?\d{4}$/.test(code) ? code.replace('K-', '') : null),
   tables: [
     {
@@ -88,21 +89,23 @@ const SSB: Bureau = {
       scope: 'municipality',
       measure: 'enterprises',
       table: '07091',
-      title: 'Establishments, by municipality (all industries)',
+      title: 'Establishments (bedrifter), by region, all industries (01-99), all sizes',
       unit: 'enterprises',
       path: 'no/table/07091/',
-      query: px({ Region: all, ContentsCode: ['Virksomheter'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      query: px({ Region: all, NACE2007: ['01-99'], AntAnsatte: ['99'] }, 'Tid', { code: 'Region', filter: 'all' }),
       keyDim: 'Region',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'averageMonthlyWage',
-      table: '11418',
-      title: 'Average monthly earnings, full-time equivalents, by industry (SN2007)',
+      // 11419 is by industry; 11418 (its sibling) is by occupation. Yrke and Sektor are eliminated
+      // (all occupations, all sectors); its NACE2007 holds divisions and wage groups ("10-33").
+      table: '11419',
+      title: 'Monthly earnings, average, by industry (SN2007), all occupations and sectors',
       unit: 'NOK per month',
-      path: 'no/table/11418/',
-      query: px({ NACE2007: all, MaaleMetode: ['02'], ContentsCode: ['Manedslonn'] }, 'Tid', {
+      path: 'no/table/11419/',
+      query: px({ MaaleMetode: ['02'], NACE2007: all, ContentsCode: ['Manedslonn'] }, 'Tid', {
         code: 'NACE2007',
         filter: 'all',
       }),
@@ -137,13 +140,13 @@ const SSB: Bureau = {
 const SCB: Bureau = {
   country: 'SE',
   name: 'SCB',
-  licence: 'CC0 1.0 (Statistiska centralbyrån open data)',
+  licence: 'CC0 1.0 (Statistics Sweden open data, scb.se/en/services/open-data-api)',
   municipality: (code) => (/^\d{4}$/.test(code) ? code : null),
   tables: [
     {
       scope: 'municipality',
       measure: 'population',
-      table: 'BE0101N1',
+      table: 'BefolkningNy',
       title: 'Population by region, 31 December',
       unit: 'persons',
       path: 'sv/ssd/BE/BE0101/BE0101A/BefolkningNy',
@@ -154,11 +157,11 @@ const SCB: Bureau = {
     {
       scope: 'municipality',
       measure: 'householdIncome',
-      table: 'HE0110J7',
-      title: 'Disposable income per household, median, by region',
+      table: 'TabVX4bDispInkN',
+      title: 'Disposable income per household, median, all households, age 18+, by region',
       unit: 'SEK thousands',
       path: 'sv/ssd/HE/HE0110/HE0110G/TabVX4bDispInkN',
-      query: px({ Region: all, Hushallstyp: ['E90'], ContentsCode: ['HE0110J7'] }, 'Tid', {
+      query: px({ Region: all, Hushallstyp: ['E90'], Alder: ['18+'], ContentsCode: ['000006SY'] }, 'Tid', {
         code: 'Region',
         filter: 'all',
       }),
@@ -168,7 +171,7 @@ const SCB: Bureau = {
     {
       scope: 'municipality',
       measure: 'enterprises',
-      table: 'NV0101A1',
+      table: 'FDBR07N',
       title: 'Enterprises (local units register), by municipality',
       unit: 'enterprises',
       path: 'sv/ssd/NV/NV0101/FDBR07N',
@@ -179,7 +182,7 @@ const SCB: Bureau = {
     {
       scope: 'industry',
       measure: 'averageMonthlyWage',
-      table: 'AM0110A8',
+      table: 'LonesummaSNI2007',
       title: 'Average monthly salary, all sectors, by industry (SNI 2007)',
       unit: 'SEK per month',
       path: 'sv/ssd/AM/AM0110/AM0110A/LonesummaSNI2007',
@@ -190,7 +193,7 @@ const SCB: Bureau = {
     {
       scope: 'industry',
       measure: 'enterprises',
-      table: 'NV0101A2',
+      table: 'FDBR07',
       title: 'Enterprises by industry (SNI 2007)',
       unit: 'enterprises',
       path: 'sv/ssd/NV/NV0101/FDBR07',
@@ -204,7 +207,8 @@ const SCB: Bureau = {
 const STATFI: Bureau = {
   country: 'FI',
   name: 'Statistics Finland',
-  licence: 'CC BY 4.0 (Tilastokeskus / Statistics Finland)',
+  licence:
+    'CC BY 4.0 (source: Statistics Finland, stat.fi/en/about-us/get-to-know-statistics-finland/legislation/terms-of-use)',
   // StatFin writes municipalities "KU091" (whole country "SSS", regions "MK01").
   municipality: (code) => (/^KU\d{3}$/.test(code) ? code.slice(2) : null),
   tables: [
@@ -272,7 +276,7 @@ const statbank = (table: string, vars: string) => `data/${table}/JSONSTAT?lang=e
 const DST: Bureau = {
   country: 'DK',
   name: 'Statistics Denmark',
-  licence: 'CC BY 4.0 (Danmarks Statistik, dst.dk/en/OmDS/lovgivning)',
+  licence: 'CC BY 4.0 (source: Danmarks Statistik, dst.dk/da/Statistik/hjaelp-til-statistikbanken/api)',
   // OMRÅDE holds the country (000), the regions (081–085) and the municipalities (101–860).
   municipality: (code) => (/^\d{3}$/.test(code) && Number(code) >= 101 ? code : null),
   tables: [
