@@ -171,13 +171,48 @@ describe('procurement sync from the Doffin and TED APIs', () => {
     expect(health.body.dataSources.ted).toMatchObject({ status: 'ok', recordsProcessed: 3 });
   });
 
-  it('continues from the newest notice of the last run', async () => {
+  it('continues from the newest notice of the last run (Doffin 10 days behind), downloading no stored notice', async () => {
     fake.requests.length = 0;
     const r = await run();
-    expect(r.details).toMatchObject({ inserted: 0, changed: 0 });
+    expect(r.details).toMatchObject({ read: 0, inserted: 0, changed: 0 });
     const doffin = fake.requests.find((q) => q.path === '/doffin/search')!;
-    expect(doffin.query).toContain('issueDateFrom=2027-01-25');
+    // The newest Doffin notice was issued 2027-01-25; Doffin publishes up to a week after issue.
+    expect(doffin.query).toContain('issueDateFrom=2027-01-15');
     const ted = fake.requests.find((q) => q.path === '/ted/v3/notices/search')!;
     expect(JSON.parse(ted.body).query).toContain('publication-date>=20261112');
+    // Every listed notice is stored already: none is downloaded again.
+    expect(fake.requests.filter((q) => q.path.startsWith('/doffin/download/') || q.path.endsWith('/xml'))).toEqual([]);
+  });
+
+  it('downloads a notice new since the last run, issued before its newest notice', async () => {
+    fake.requests.length = 0;
+    const late = noticeXml({
+      eformsId: 'bb000000-0000-4000-8000-000000000001',
+      procedureId: 'bb000000-0000-4000-8000-0000000000f1',
+      kind: 'competition',
+      title: 'Drift av sentralbord',
+      buyerOrg: '974760673',
+      cpv: ['79511000'],
+      issuedAt: '2027-01-20T09:00:00Z',
+      deadline: '2027-02-20T12:00:00Z',
+    });
+    fake.doffin.set('2027-100050', { issueDate: '2027-01-20', xml: late });
+    const r = await run();
+    expect(r.details).toMatchObject({ read: 1, inserted: 1 });
+    expect(fake.requests.filter((q) => q.path.startsWith('/doffin/download/')).map((q) => q.path)).toEqual([
+      '/doffin/download/2027-100050',
+    ]);
+    // The state does not move back to the late notice's day.
+    const again = await run();
+    expect(again.details).toMatchObject({ read: 0 });
+    expect(fake.requests.filter((q) => q.path === '/doffin/search').at(-1)!.query).toContain(
+      'issueDateFrom=2027-01-15',
+    );
+  });
+
+  it('reads stored notices again when --since is given', async () => {
+    fake.requests.length = 0;
+    const r = await run({ since: '2026-11-01' });
+    expect(r.details).toMatchObject({ read: 8, skipped: 1, inserted: 0, changed: 0 });
   });
 });
