@@ -133,6 +133,36 @@ describe('procurement sync from files', () => {
   });
 });
 
+describe("procurement sync of the SDKs' example notices", () => {
+  it('cancels the EU SDK competition by its void change notice, and links Narvik kommune by org number', async () => {
+    const r = await run({ file: path.join(FIXTURES, 'sdk') });
+    expect(r.details).toMatchObject({ read: 3, skipped: 0, inserted: 3 });
+    const rows = await query(
+      `SELECT eforms_id, notice_type, outcome FROM procurement_notices
+        WHERE procedure_id IN ('4805c409-5939-4be9-8abd-837f7a5fee23', '022d0ef9-6338-42d9-afa4-a87709128061')
+        ORDER BY eforms_id`,
+    );
+    expect(rows).toEqual([
+      { eforms_id: '1d192942-a4a3-4833-8775-ca38f7ec09ca', notice_type: 'cancellation', outcome: 'CANCELLED' },
+      { eforms_id: '65667997-031a-4198-bd25-7225449ef479', notice_type: 'result', outcome: 'AWARDED' },
+      { eforms_id: 'f42be27e-09cf-4f0e-a745-63ec689631e6', notice_type: 'competition', outcome: 'CANCELLED' },
+    ]);
+    await run({ file: path.join(FIXTURES, 'sdk-nor/2023-100270.xml') });
+    const [narvik] = await query(
+      `SELECT notice_id, org_number, buyer_name, deadline, estimated_value::float AS value, currency
+        FROM procurement_notices WHERE eforms_id = '88a624c9-bf0d-401b-a569-a87a6ce9a669'`,
+    );
+    expect({ ...narvik, deadline: new Date(narvik.deadline).toISOString() }).toEqual({
+      notice_id: '2023-100270',
+      org_number: '959469059',
+      buyer_name: 'Narvik kommune',
+      deadline: '2023-11-29T22:59:59.000Z',
+      value: 15900000,
+      currency: 'NOK',
+    });
+  });
+});
+
 describe('procurement sync from the Doffin and TED APIs', () => {
   it('downloads the notices published since --since from both, with the Doffin key, and records both sources', async () => {
     await server.ctx.store.pool.query('DELETE FROM procurement_notices');
