@@ -2,6 +2,10 @@
 // Doffin and TED, hourly. Each source is asked for the notices published since its last run's
 // newest notice (or --since, or 30 days back the first time), each notice is downloaded and
 // parsed on its own: a malformed one is logged by id and skipped, and never stops the run.
+// Doffin filters by issue date, and publishes a notice up to a week after it was issued, so its
+// runs reach 10 days behind the newest notice; a notice already stored under its Doffin id or TED
+// number is not downloaded again by these routine runs (a published notice never changes: a
+// correction is a new notice), while an explicit --since reads everything again.
 // --file loads one XML notice or every .xml of a directory (a Doffin id is taken from a file
 // name like 2026-107304.xml). A notice in both sources is one row (its eForms notice id); the
 // procedure link then gives a tender its outcome (AWARDED, CANCELLED) from a result or a
@@ -25,6 +29,8 @@ import { defineJob, type JobRun } from './registry.ts';
 
 const BATCH = 200;
 const FIRST_RUN_DAYS = 30;
+/** How far behind its newest issue date a Doffin run starts (the issue-to-publication lag). */
+const DOFFIN_OVERLAP_DAYS = 10;
 const DOFFIN_FILE = /^([0-9]{4}-[0-9]{1,9})\.xml$/i;
 
 /** Every prefix of 2 to 8 digits of each CPV code (cpv=<prefix> is then an array lookup). */
@@ -144,25 +150,31 @@ async function loadFiles(ctx: AppContext, file: string, job: JobRun, tally: Tall
 
 const STATE = (source: string) => `procurement:${source}`;
 
+const dayBefore = (day: string, days: number) =>
+  new Date(Date.parse(`${day.slice(0, 10)}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+
 /** One source since its last newest notice: recorded as a run of its own data source. */
 async function loadSource(ctx: AppContext, src: NoticeSource, since: string | undefined, job: JobRun, total: Tally) {
   const state = await ctx.repos.syncRuns.getState<{ since?: string }>(STATE(src.name));
-  const from =
-    since ??
-    state?.since ??
-    new Date(ctx.clock.now().getTime() - FIRST_RUN_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const resumed = state?.since && (src.name === 'doffin' ? dayBefore(state.since, DOFFIN_OVERLAP_DAYS) : state.since);
+  const from = since ?? resumed ?? dayBefore(ctx.clock.now().toISOString(), FIRST_RUN_DAYS);
   const runId = await ctx.repos.syncRuns.start(src.name, 'upstream');
   const tally = newTally();
   try {
     const writer = createWriter(ctx, tally);
     for await (const ref of src.list(from) as AsyncGenerator<NoticeRef>) {
+      if (!since && (await ctx.repos.procurement.known(src.name, ref.id))) continue;
       const notice = await readOne(ctx, src.name, ref.id, ref.open, tally);
       if (notice) await writer.add(procurementWrite(notice, src.name === 'doffin' ? ref.id : null));
       job.report(total.read + tally.read);
     }
     await writer.flush();
     // The next run starts at the newest notice's day (re-reading that day changes nothing).
-    if (tally.newest) await ctx.repos.syncRuns.setState(STATE(src.name), { since: tally.newest.slice(0, 10) });
+    const newest = [tally.newest, state?.since]
+      .filter((d): d is string => !!d)
+      .sort()
+      .pop();
+    if (newest) await ctx.repos.syncRuns.setState(STATE(src.name), { since: newest.slice(0, 10) });
     await ctx.repos.syncRuns.finish(runId, 'ok', tally.read, null);
   } catch (err) {
     await ctx.repos.syncRuns.finish(runId, 'error', tally.read, (err as Error).message.slice(0, 200));
@@ -182,8 +194,11 @@ defineJob('procurement', {
     if (opts.file) await loadFiles(ctx, opts.file, job, tally);
     else {
       const { doffinBaseUrl, doffinApiKey, tedBaseUrl } = ctx.config.procurement;
-      for (const src of [createDoffinSource(doffinBaseUrl, doffinApiKey), createTedSource(tedBaseUrl)])
-        await loadSource(ctx, src, opts.since, job, tally);
+      const sources = [
+        createDoffinSource(doffinBaseUrl, doffinApiKey, () => ctx.clock.now()),
+        createTedSource(tedBaseUrl),
+      ];
+      for (const src of sources) await loadSource(ctx, src, opts.since, job, tally);
     }
     const { read, skipped, inserted, changed, linked } = tally;
     job.progress(

@@ -209,6 +209,15 @@ export function createProcurementRepository(db: Kysely<Database>) {
           AND outcome IS NULL`.execute(db);
     },
 
+    /** Whether a notice is stored under this Doffin id or TED publication number. */
+    async known(source: 'doffin' | 'ted', id: string): Promise<boolean> {
+      const r =
+        source === 'doffin'
+          ? await sql`SELECT 1 FROM procurement_notices WHERE doffin_id = ${id} LIMIT 1`.execute(db)
+          : await sql`SELECT 1 FROM procurement_notices WHERE ted_id = ${id} LIMIT 1`.execute(db);
+      return r.rows.length > 0;
+    },
+
     async count(): Promise<number> {
       const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM procurement_notices`.execute(db);
       return r.rows[0].n;

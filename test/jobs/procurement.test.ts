@@ -133,6 +133,36 @@ describe('procurement sync from files', () => {
   });
 });
 
+describe("procurement sync of the SDKs' example notices", () => {
+  it('cancels the EU SDK competition by its void change notice, and links Narvik kommune by org number', async () => {
+    const r = await run({ file: path.join(FIXTURES, 'sdk') });
+    expect(r.details).toMatchObject({ read: 3, skipped: 0, inserted: 3 });
+    const rows = await query(
+      `SELECT eforms_id, notice_type, outcome FROM procurement_notices
+        WHERE procedure_id IN ('4805c409-5939-4be9-8abd-837f7a5fee23', '022d0ef9-6338-42d9-afa4-a87709128061')
+        ORDER BY eforms_id`,
+    );
+    expect(rows).toEqual([
+      { eforms_id: '1d192942-a4a3-4833-8775-ca38f7ec09ca', notice_type: 'cancellation', outcome: 'CANCELLED' },
+      { eforms_id: '65667997-031a-4198-bd25-7225449ef479', notice_type: 'result', outcome: 'AWARDED' },
+      { eforms_id: 'f42be27e-09cf-4f0e-a745-63ec689631e6', notice_type: 'competition', outcome: 'CANCELLED' },
+    ]);
+    await run({ file: path.join(FIXTURES, 'sdk-nor/2023-100270.xml') });
+    const [narvik] = await query(
+      `SELECT notice_id, org_number, buyer_name, deadline, estimated_value::float AS value, currency
+        FROM procurement_notices WHERE eforms_id = '88a624c9-bf0d-401b-a569-a87a6ce9a669'`,
+    );
+    expect({ ...narvik, deadline: new Date(narvik.deadline).toISOString() }).toEqual({
+      notice_id: '2023-100270',
+      org_number: '959469059',
+      buyer_name: 'Narvik kommune',
+      deadline: '2023-11-29T22:59:59.000Z',
+      value: 15900000,
+      currency: 'NOK',
+    });
+  });
+});
+
 describe('procurement sync from the Doffin and TED APIs', () => {
   it('downloads the notices published since --since from both, with the Doffin key, and records both sources', async () => {
     await server.ctx.store.pool.query('DELETE FROM procurement_notices');
@@ -171,13 +201,48 @@ describe('procurement sync from the Doffin and TED APIs', () => {
     expect(health.body.dataSources.ted).toMatchObject({ status: 'ok', recordsProcessed: 3 });
   });
 
-  it('continues from the newest notice of the last run', async () => {
+  it('continues from the newest notice of the last run (Doffin 10 days behind), downloading no stored notice', async () => {
     fake.requests.length = 0;
     const r = await run();
-    expect(r.details).toMatchObject({ inserted: 0, changed: 0 });
+    expect(r.details).toMatchObject({ read: 0, inserted: 0, changed: 0 });
     const doffin = fake.requests.find((q) => q.path === '/doffin/search')!;
-    expect(doffin.query).toContain('issueDateFrom=2027-01-25');
+    // The newest Doffin notice was issued 2027-01-25; Doffin publishes up to a week after issue.
+    expect(doffin.query).toContain('issueDateFrom=2027-01-15');
     const ted = fake.requests.find((q) => q.path === '/ted/v3/notices/search')!;
     expect(JSON.parse(ted.body).query).toContain('publication-date>=20261112');
+    // Every listed notice is stored already: none is downloaded again.
+    expect(fake.requests.filter((q) => q.path.startsWith('/doffin/download/') || q.path.endsWith('/xml'))).toEqual([]);
+  });
+
+  it('downloads a notice new since the last run, issued before its newest notice', async () => {
+    fake.requests.length = 0;
+    const late = noticeXml({
+      eformsId: 'bb000000-0000-4000-8000-000000000001',
+      procedureId: 'bb000000-0000-4000-8000-0000000000f1',
+      kind: 'competition',
+      title: 'Drift av sentralbord',
+      buyerOrg: '974760673',
+      cpv: ['79511000'],
+      issuedAt: '2027-01-20T09:00:00Z',
+      deadline: '2027-02-20T12:00:00Z',
+    });
+    fake.doffin.set('2027-100050', { issueDate: '2027-01-20', xml: late });
+    const r = await run();
+    expect(r.details).toMatchObject({ read: 1, inserted: 1 });
+    expect(fake.requests.filter((q) => q.path.startsWith('/doffin/download/')).map((q) => q.path)).toEqual([
+      '/doffin/download/2027-100050',
+    ]);
+    // The state does not move back to the late notice's day.
+    const again = await run();
+    expect(again.details).toMatchObject({ read: 0 });
+    expect(fake.requests.filter((q) => q.path === '/doffin/search').at(-1)!.query).toContain(
+      'issueDateFrom=2027-01-15',
+    );
+  });
+
+  it('reads stored notices again when --since is given', async () => {
+    fake.requests.length = 0;
+    const r = await run({ since: '2026-11-01' });
+    expect(r.details).toMatchObject({ read: 8, skipped: 1, inserted: 0, changed: 0 });
   });
 });

@@ -4,8 +4,9 @@
 // the form type), BT-21/BT-24 title and description, BT-262/BT-263 CPV codes, BT-105
 // procedure type, BT-131 tender deadline per lot, BT-27 estimated value, BT-5071 place of
 // performance (NUTS), organisations (efac:Organizations) with BT-501 company ids, and for
-// results efac:NoticeResult (LotResult -> LotTender -> TenderingParty -> Tenderer).
-// A change notice whose reason is `cancel` (change-corrig-justification) is a cancellation.
+// results efac:NoticeResult (LotResult -> SettledContract -> LotTender -> TenderingParty ->
+// Tenderer). A change notice whose reason is `cancel` (change-corrig-justification) is a
+// cancellation, and so is a result notice whose every lot closed without a winner.
 import { isValidNorwegianOrgNumber } from '../../domain/org-number.ts';
 import { all, at, kids, readTree, text, type Node } from './xml-tree.ts';
 
@@ -139,12 +140,10 @@ function organisations(ext: Node | undefined): Map<string, NoticeParty> {
     const companyId = text(company, 'PartyLegalEntity', 'CompanyID');
     const alpha3 = text(company, 'PostalAddress', 'Country', 'IdentificationCode');
     const country = alpha3 ? (ISO2[alpha3] ?? null) : null;
-    // Doffin writes the number alone; spacings ("974 760 673") and an "NO … MVA" VAT form occur.
-    const digits =
-      companyId
-        ?.replace(/^NO/i, '')
-        .replace(/MVA$/i, '')
-        .replace(/[\s.-]/g, '') ?? '';
+    // Doffin writes the number alone, but spacings ("926 723 073"), the VAT form
+    // ("NO952522035MVA") and a label ("Org.nr.978693024") all occur in published notices.
+    const m = companyId && /^(?:NO|org\.?\s*nr\.?:?)?\s*((?:\d[\s.-]?){8}\d)\s*(?:MVA)?$/i.exec(companyId);
+    const digits = m ? m[1].replace(/\D/g, '') : '';
     const orgNumber = (country === 'NO' || country === null) && isValidNorwegianOrgNumber(digits) ? digits : null;
     out.set(id, { name: inLanguage(all(company, 'PartyName', 'Name'), null), orgNumber, companyId, country });
   }
@@ -168,21 +167,30 @@ function lotsOf(root: Node, language: string | null): NoticeLot[] {
   });
 }
 
-/** Winners of a result notice: tenders of lot results with a winner chosen (selec-w). */
+/**
+ * Winners of a result notice. A lot result lists every tender of its lot, losers too; the
+ * winning ones are those its settled contracts (efac:SettledContract -> efac:LotTender) name,
+ * as in the SDK's can_24_minimal. A lot result naming no contract falls back to its tenders.
+ */
 function winnersOf(ext: Node | undefined, orgs: Map<string, NoticeParty>): NoticeWinner[] {
   const result = at(ext, 'NoticeResult');
+  const ids = (n: Node | undefined, name: string) => kids(n, name).map((k) => text(k, 'ID') ?? '');
   const tenders = new Map(kids(result, 'LotTender').map((t) => [text(t, 'ID') ?? '', t]));
   const parties = new Map(kids(result, 'TenderingParty').map((p) => [text(p, 'ID') ?? '', p]));
+  const contracts = new Map(kids(result, 'SettledContract').map((c) => [text(c, 'ID') ?? '', ids(c, 'LotTender')]));
   const byOrg = new Map<string, NoticeWinner>();
   for (const lr of kids(result, 'LotResult')) {
     if (text(lr, 'TenderResultCode') !== 'selec-w') continue;
     const lotId = text(lr, 'TenderLot', 'ID');
-    for (const ref of kids(lr, 'LotTender')) {
-      const tender = tenders.get(text(ref, 'ID') ?? '');
+    const settled = ids(lr, 'SettledContract').flatMap((c) => contracts.get(c) ?? []);
+    const listed = ids(lr, 'LotTender');
+    const winning = settled.length ? listed.filter((t) => settled.includes(t)) : listed;
+    for (const tenderId of winning.length ? winning : settled) {
+      const tender = tenders.get(tenderId);
       if (!tender) continue;
       const paid = amount(at(tender, 'LegalMonetaryTotal', 'PayableAmount'));
       const party = parties.get(text(tender, 'TenderingParty', 'ID') ?? '');
-      for (const orgId of kids(party, 'Tenderer').map((t) => text(t, 'ID') ?? '')) {
+      for (const orgId of ids(party, 'Tenderer')) {
         const org = orgs.get(orgId);
         if (!org) continue;
         const w = byOrg.get(orgId) ?? { ...org, value: null, currency: null, lots: [] };
@@ -203,7 +211,13 @@ function kindOf(root: Node, ext: Node | undefined): NoticeKind | null {
   if (reasons.includes('cancel')) return 'cancellation';
   if (at(ext, 'Changes')) return null; // other corrections are not notices of their own here
   const form = at(root, 'NoticeTypeCode')?.attrs.listName;
-  if (form === 'competition' || form === 'result') return form;
+  if (form === 'result') {
+    // Every lot closed without a winner (BT-142 clos-nw): the procedure ended without a
+    // contract, which Doffin lists as CANCELLED_OR_MISSING_CONCLUSION_OF_CONTRACT.
+    const codes = all(ext, 'NoticeResult', 'LotResult', 'TenderResultCode').map((n) => n.text.trim());
+    return codes.length && codes.every((c) => c === 'clos-nw') ? 'cancellation' : 'result';
+  }
+  if (form === 'competition') return form;
   return null;
 }
 

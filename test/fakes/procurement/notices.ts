@@ -1,5 +1,6 @@
-// eForms notices written from a spec, in the structure of the fixtures (test/fixtures/procurement):
-// for tests that need many notices with chosen buyers, winners, dates and values.
+// eForms notices written from a spec, in the structure of the fixtures (test/fixtures/procurement)
+// and the SDK's examples (a winner is the tender of a settled contract): for tests that need many
+// notices with chosen buyers, winners, dates and values.
 export interface NoticeSpec {
   eformsId: string;
   procedureId: string;
@@ -38,12 +39,17 @@ export function noticeXml(s: NoticeSpec): string {
       ? `<efac:NoticeResult>${winners
           .map(
             (_, i) =>
-              `<efac:LotResult><cbc:TenderResultCode listName="winner-selection-status">selec-w</cbc:TenderResultCode><efac:LotTender><cbc:ID schemeName="tender">TEN-${i}</cbc:ID></efac:LotTender><efac:TenderLot><cbc:ID schemeName="Lot">LOT-0001</cbc:ID></efac:TenderLot></efac:LotResult>`,
+              `<efac:LotResult><cbc:TenderResultCode listName="winner-selection-status">selec-w</cbc:TenderResultCode><efac:LotTender><cbc:ID schemeName="tender">TEN-${i}</cbc:ID></efac:LotTender><efac:SettledContract><cbc:ID schemeName="contract">CON-${i}</cbc:ID></efac:SettledContract><efac:TenderLot><cbc:ID schemeName="Lot">LOT-0001</cbc:ID></efac:TenderLot></efac:LotResult>`,
           )
           .join('')}${winners
           .map(
             (w, i) =>
               `<efac:LotTender><cbc:ID schemeName="tender">TEN-${i}</cbc:ID><cac:LegalMonetaryTotal><cbc:PayableAmount currencyID="${s.currency ?? 'NOK'}">${w.value}</cbc:PayableAmount></cac:LegalMonetaryTotal><efac:TenderingParty><cbc:ID schemeName="tendering-party">TPA-${i}</cbc:ID></efac:TenderingParty></efac:LotTender>`,
+          )
+          .join('')}${winners
+          .map(
+            (_, i) =>
+              `<efac:SettledContract><cbc:ID schemeName="contract">CON-${i}</cbc:ID><efac:LotTender><cbc:ID schemeName="tender">TEN-${i}</cbc:ID></efac:LotTender></efac:SettledContract>`,
           )
           .join('')}${winners
           .map(

@@ -1,6 +1,9 @@
 // Fake Doffin public API and TED search API on 127.0.0.1, serving eForms notices (the recorded
-// fixtures or generated ones): Doffin GET /search (pages of 100 hits) and /download/{id}; TED
-// POST /v3/notices/search (iterated by token) with each notice's XML link, and /en/notice/{n}/xml.
+// fixtures or generated ones), with the limits the live APIs have: Doffin GET /search filters by
+// issueDateFrom/issueDateTo (inclusive), pages from 1, and refuses with 400 to page past the top
+// 1000 hits (page × numHitsPerPage), as api.doffin.no does; GET /download/{id}. TED POST
+// /v3/notices/search (iterated by token) with each notice's XML link, and /en/notice/{n}/xml.
+// `throttle` answers the next N requests with 429 and Retry-After: 0, as Doffin's gateway does.
 // Requests are logged with the Doffin subscription key header they carried.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +15,8 @@ export interface FakeProcurement {
   /** TED publication number -> { publicationDate, xml }. */
   ted: Map<string, { publicationDate: string; xml: string }>;
   requests: { path: string; query: string; body: string; apiKey: string | undefined }[];
+  /** How many of the next requests are answered 429 (counted down). */
+  throttle: number;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,7 @@ export async function startFakeProcurement(): Promise<FakeProcurement> {
   const ted = new Map<string, { publicationDate: string; xml: string }>();
   const requests: FakeProcurement['requests'] = [];
   let url = '';
+  const state = { throttle: 0 };
   const server = createServer((req, res) => {
     void (async () => {
       const u = new URL(req.url ?? '/', 'http://fake');
@@ -37,22 +43,39 @@ export async function startFakeProcurement(): Promise<FakeProcurement> {
         body: text,
         apiKey: typeof key === 'string' ? key : undefined,
       });
-      const json = (v: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
+      if (state.throttle > 0) {
+        state.throttle--;
+        return res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end(JSON.stringify({ statusCode: 429, message: 'Rate limit is exceeded. Try again in 0 seconds.' }));
+      }
+      const json = (v: unknown, status = 200) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(v));
       const xml = (v: string | undefined) =>
         v === undefined
           ? res.writeHead(404).end('not found')
           : res.writeHead(200, { 'content-type': 'application/xml' }).end(v);
       if (u.pathname === '/doffin/search') {
         const from = u.searchParams.get('issueDateFrom') ?? '0000-00-00';
+        const to = u.searchParams.get('issueDateTo') ?? '9999-99-99';
         const size = Number(u.searchParams.get('numHitsPerPage') ?? 100);
         const page = Number(u.searchParams.get('page') ?? 1);
+        if (page < 1) return json({ reason: 'Parameter page must be >= 1' }, 400);
+        if (page * size > 1000)
+          return json(
+            {
+              reason:
+                'Unable to access more than the top 1000 hits, please lower either the page or numHitsPerPage parameters.',
+            },
+            400,
+          );
         const hits = [...doffin]
-          .filter(([, n]) => n.issueDate >= from)
-          .sort(([, a], [, b]) => a.issueDate.localeCompare(b.issueDate))
+          .filter(([, n]) => n.issueDate >= from && n.issueDate <= to)
+          .sort(([ia, a], [ib, b]) => a.issueDate.localeCompare(b.issueDate) || ia.localeCompare(ib))
           .map(([id, n]) => ({ id, issueDate: n.issueDate, heading: 'x' }));
         return json({
           numHitsTotal: hits.length,
-          numHitsAccessible: hits.length,
+          numHitsAccessible: Math.min(hits.length, 1000),
           hits: hits.slice((page - 1) * size, page * size),
         });
       }
@@ -81,6 +104,12 @@ export async function startFakeProcurement(): Promise<FakeProcurement> {
     doffin,
     ted,
     requests,
+    get throttle() {
+      return state.throttle;
+    },
+    set throttle(n: number) {
+      state.throttle = n;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,5 +1,6 @@
-// The eForms mapping on the recorded fixtures, field for field (test/fixtures/procurement/SOURCE.md),
-// plus the edges: a buyer number failing mod-11 stays unlinked, malformed XML and notices without
+// The eForms mapping, field for field: on the publishers' own example notices (the EU eForms
+// SDK's and DFØ's Norwegian SDK's, copied unchanged; test/fixtures/procurement/SOURCE.md) and on
+// the hand-written Doffin and TED fixtures, plus the edges: a buyer number failing mod-11 stays unlinked, malformed XML and notices without
 // an id are refused, and planning notices and plain corrections are not kept.
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -12,6 +13,173 @@ import { eformsInstant, NoticeSkipped, parseNotice } from '../../../src/sources/
 const DIR = path.resolve(import.meta.dirname, '../../fixtures/procurement');
 const parse = (file: string) => parseNotice(createReadStream(path.join(DIR, file)));
 const parseText = (xml: string) => parseNotice(Readable.from([xml]));
+
+describe("eForms notices published as the SDKs' examples", () => {
+  it('maps the EU SDK competition notice (cn_24_minimal) field for field', async () => {
+    expect(await parse('sdk/cn_24_minimal.xml')).toEqual({
+      eformsId: 'f42be27e-09cf-4f0e-a745-63ec689631e6',
+      procedureId: '4805c409-5939-4be9-8abd-837f7a5fee23',
+      kind: 'competition',
+      noticeTypeCode: 'cn-standard',
+      title: 'Provision of IT Services Related to OP IT Systems (EUR-Lex, N-Lex, Search Layer, and Others)',
+      description:
+        'Provision of IT services related to the information systems of the publications office (namely EUR-Lex, N-Lex, and Search Layer), with the possibility to extend the provision to other information systems.',
+      buyer: { name: 'Publications Office of the European Union', orgNumber: null, companyId: 'EU-PO', country: 'LU' },
+      cpvCodes: ['72230000'],
+      procedureType: 'open',
+      // 2019-11-21+01:00 00:00:00+01:00, and the lot's deadline 2020-02-04 10:00:00+02:00
+      publishedAt: '2019-11-20T23:00:00.000Z',
+      deadline: '2020-02-04T08:00:00.000Z',
+      estimatedValue: null,
+      currency: null,
+      lots: [
+        {
+          lotId: 'LOT-0000',
+          title: 'Provision of IT Services Related to OP IT Systems (EUR-Lex, N-Lex, Search Layer, and Others)',
+          cpvCodes: ['72230000'],
+          estimatedValue: null,
+          currency: null,
+          deadline: '2020-02-04T08:00:00.000Z',
+          nutsCodes: [],
+        },
+      ],
+      nutsCodes: [],
+      winners: [],
+      awardedValue: null,
+      tedId: null,
+      language: 'ENG',
+    });
+  });
+
+  it('maps the EU SDK result notice (can_24_minimal): the winner of its settled contract and the values', async () => {
+    expect(await parse('sdk/can_24_minimal.xml')).toEqual({
+      eformsId: '65667997-031a-4198-bd25-7225449ef479',
+      procedureId: '022d0ef9-6338-42d9-afa4-a87709128061',
+      kind: 'result',
+      noticeTypeCode: 'can-standard',
+      title: "Service d'entretien de remise en état et de nettoyage des espaces verts",
+      description: "Service d'entretien de remise en état et de nettoyage des espaces verts.",
+      // A French SIREN with nine digits is no Norwegian org number: the country decides.
+      buyer: { name: 'Rouen Habitat', orgNumber: null, companyId: '123 456 789', country: 'FR' },
+      cpvCodes: ['77310000'],
+      procedureType: 'open',
+      publishedAt: '2019-10-22T23:00:00.000Z',
+      deadline: null,
+      estimatedValue: null,
+      currency: 'EUR',
+      lots: [
+        {
+          lotId: 'LOT-0000',
+          title: 'Agence centre',
+          cpvCodes: ['77310000'],
+          estimatedValue: null,
+          currency: null,
+          deadline: null,
+          nutsCodes: [],
+        },
+      ],
+      nutsCodes: [],
+      winners: [
+        {
+          name: 'Espaces Verts Lemire',
+          orgNumber: null,
+          companyId: '326 912 557',
+          country: 'FR',
+          value: 95414,
+          currency: 'EUR',
+          lots: ['LOT-0000'],
+        },
+      ],
+      awardedValue: 390697.84,
+      tedId: null,
+      language: 'FRA',
+    });
+  });
+
+  it('maps the EU SDK change notice voiding cn_24_minimal (change-cn_24_void) as its cancellation', async () => {
+    const n = await parse('sdk/change-cn_24_void.xml');
+    expect(n).toMatchObject({
+      eformsId: '1d192942-a4a3-4833-8775-ca38f7ec09ca',
+      procedureId: '4805c409-5939-4be9-8abd-837f7a5fee23',
+      kind: 'cancellation',
+      publishedAt: '2019-12-21T11:00:00.000Z',
+      deadline: null,
+      winners: [],
+    });
+  });
+
+  it("maps DFØ's Doffin notice 2023-100270 (Narvik kommune): org number, NOK value and deadline", async () => {
+    expect(await parse('sdk-nor/2023-100270.xml')).toEqual({
+      eformsId: '88a624c9-bf0d-401b-a569-a87a6ce9a669',
+      procedureId: '69446543-a199-46ff-86cb-b275910ccb2c',
+      kind: 'competition',
+      noticeTypeCode: 'cn-standard',
+      // The notice's language (NOR) wins over the English translation beside it.
+      title: 'Rammeavtale - Møbel og inventar (eksl. kontormøbler)',
+      description:
+        'Narvik kommune (NK) - med flere - inviterer til åpen anbudskonkurranser for kjøp av: - Møbler og inventar (kontormøbler er ikke en del av denne avtalen) (Se konkurransedokumenter for nærmere informasjon)',
+      buyer: { name: 'Narvik kommune', orgNumber: '959469059', companyId: '959469059', country: 'NO' },
+      cpvCodes: ['39143000', '39140000'],
+      procedureType: 'open',
+      publishedAt: '2023-10-24T09:49:14.000Z',
+      // 2023-11-29 23:59:59+01:00
+      deadline: '2023-11-29T22:59:59.000Z',
+      estimatedValue: 15900000,
+      currency: 'NOK',
+      lots: [
+        {
+          lotId: 'LOT-0000',
+          title: 'Konkurransegrunnlag',
+          cpvCodes: ['39143000', '39140000'],
+          estimatedValue: 15900000,
+          currency: 'NOK',
+          deadline: '2023-11-29T22:59:59.000Z',
+          nutsCodes: [],
+        },
+      ],
+      nutsCodes: [],
+      winners: [],
+      awardedValue: null,
+      tedId: null,
+      language: 'NOR',
+    });
+  });
+
+  it('reads the org number in the forms Doffin notices write it', async () => {
+    const xml = await readFile(path.join(DIR, 'sdk-nor/2023-100270.xml'), 'utf8');
+    const buyer = async (written: string) =>
+      (await parseText(xml.replace('>959469059</cbc:CompanyID>', `>${written}</cbc:CompanyID>`))).buyer.orgNumber;
+    for (const written of [
+      '959 469 059',
+      'NO959469059MVA',
+      'NO 959 469 059 MVA',
+      'Org.nr.959469059',
+      'org.nr. 959469059',
+    ])
+      expect(await buyer(written)).toBe('959469059');
+    for (const written of ['959469058', '95946905', 'SE556289739601', '2348368-2', 'Org.nr.959469059 og 974760673'])
+      expect(await buyer(written)).toBeNull();
+  });
+
+  it('names as winners only the tenders of settled contracts, not the losing tenders a lot result lists', async () => {
+    const xml = await readFile(path.join(DIR, 'ted/00745678-2026.xml'), 'utf8');
+    const oneContract = xml.replace(
+      /(<efac:LotResult>[\s\S]*?)<efac:SettledContract>\s*<cbc:ID schemeName="contract">CON-0002<\/cbc:ID>\s*<\/efac:SettledContract>/,
+      '$1',
+    );
+    expect(oneContract).not.toBe(xml);
+    const n = await parseText(oneContract);
+    expect(n.winners.map((w) => [w.name, w.value])).toEqual([['Medisinsk Utstyr Norge AS', 51800000]]);
+  });
+
+  it('takes a result notice whose every lot closed without a winner (clos-nw) for a cancellation', async () => {
+    const xml = await readFile(path.join(DIR, 'sdk/can_24_minimal.xml'), 'utf8');
+    const closed = await parseText(xml.replace('>selec-w<', '>clos-nw<'));
+    expect(closed).toMatchObject({ kind: 'cancellation', winners: [] });
+    const open = await parseText(xml.replace('>selec-w<', '>open-nw<'));
+    expect(open).toMatchObject({ kind: 'result', winners: [] });
+  });
+});
 
 describe('eForms notices', () => {
   it('maps a Doffin competition notice with two lots', async () => {
