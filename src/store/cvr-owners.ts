@@ -20,6 +20,8 @@ export interface CvrHoldingRow {
   investeeCvr: string;
   /** From the company store when the investee is there. */
   investeeName: string | null;
+  orgFormCode: string | null;
+  employeeCount: number | null;
   pctLow: number;
   pctHigh: number;
   votingPctLow: number | null;
@@ -71,17 +73,21 @@ export function createCvrOwnerRepository(db: Kysely<Database>) {
       const rows = await sql<{
         investee_cvr: string;
         name: string | null;
+        org_form_code: string | null;
+        employee_count: number | null;
         pct_low: number;
         pct_high: number;
         voting_pct_low: number | null;
       }>`
-        SELECT o.investee_cvr, c.name, o.pct_low, o.pct_high, o.voting_pct_low
+        SELECT o.investee_cvr, c.name, c.org_form_code, c.employee_count, o.pct_low, o.pct_high, o.voting_pct_low
         FROM cvr_owners o LEFT JOIN companies c ON c.country = 'DK' AND c.org_number = o.investee_cvr
         WHERE o.owner_cvr = ${ownerCvr}
         ORDER BY o.pct_low DESC, o.investee_cvr LIMIT ${limit}`.execute(db);
       return rows.rows.map((r) => ({
         investeeCvr: r.investee_cvr,
         investeeName: r.name,
+        orgFormCode: r.org_form_code,
+        employeeCount: r.employee_count === null ? null : Number(r.employee_count),
         pctLow: Number(r.pct_low),
         pctHigh: Number(r.pct_high),
         votingPctLow: r.voting_pct_low === null ? null : Number(r.voting_pct_low),
