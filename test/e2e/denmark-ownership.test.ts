@@ -167,7 +167,7 @@ describe('DK group tree', () => {
     expect(alone.body).toMatchObject({ root: { orgNumber: ENK, children: [] }, totalMembers: 1 });
     const missing = await get(`/api/companies/44100002/group?country=DK`);
     expect(missing.status).toBe(404);
-    expect(missing.body.message).toContain('?country=DK');
+    expect(missing.body).toMatchObject({ code: 'company_not_found', error: expect.stringContaining('?country=DK') });
     expect((await get(`/api/companies/${AS}/group`)).status).toBe(400);
   });
 });
