@@ -163,6 +163,12 @@ describe('DK group tree', () => {
       _sources: { attribution: ['CVR'], fields: { companyCore: 'CVR', groupHierarchy: 'CVR' } },
     });
     expect((await get(`/api/companies/${APS}/group?country=DK`)).body.root.orgNumber).toBe(APS);
+    // The parent is flagged as in a group too (it has a subsidiary), the sole proprietorship is not.
+    expect((await get(`/api/companies/${APS}?country=DK`)).body).toMatchObject({
+      isInGroup: true,
+      parentOrgNumber: null,
+    });
+    expect((await get(`/api/companies/${ENK}?country=DK`)).body.isInGroup).toBe(false);
     const alone = await get(`/api/companies/${ENK}/group?country=DK`);
     expect(alone.body).toMatchObject({ root: { orgNumber: ENK, children: [] }, totalMembers: 1 });
     const missing = await get(`/api/companies/44100002/group?country=DK`);
