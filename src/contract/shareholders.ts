@@ -11,37 +11,55 @@ export const Year = Type.Integer({
   description: 'Register year (the snapshot as of 31 December)',
 });
 
+const PctRange = Type.Object(
+  { low: Type.Number(), high: Type.Number() },
+  {
+    description:
+      "DK only: the band CVR registers the owner's share in (EJERANDEL_PROCENT), in percent; ownershipPct is its lower bound",
+  },
+);
+
+const NO_ONLY = (description: string) => ({ description: `${description}; NO only (CVR registers no share counts)` });
+
 export const ShareholderPosition = Type.Object({
   shareholderName: N(Type.String()),
   shareholderOrgNumber: Type.Optional(
     N(Type.String({ description: 'Company holders; null for foreign holders, absent for natural persons' })),
   ),
-  shareholderType: Type.String({ enum: ['company', 'person', 'foreign'] }),
+  shareholderType: Type.String({
+    enum: ['company', 'person', 'foreign', 'other'],
+    description: 'other (DK): an owner that is neither a person nor a company with a CVR number',
+  }),
   shareholderBirthYear: Type.Optional(
-    N(Type.Integer({ description: 'Natural persons only (includePersons=true); never a full birth date' })),
+    N(Type.Integer({ description: 'NO natural persons only (includePersons=true); never a full birth date' })),
   ),
   postalCode: Type.Optional(N(Type.String({ description: 'Entity holders only' }))),
   location: Type.Optional(N(Type.String({ description: 'Entity holders only' }))),
   countryCode: Type.Optional(N(Type.String({ description: 'Entity holders only (ISO 3166-1 alpha-2)' }))),
-  shareClass: Type.String(),
-  shareCount: Type.Integer(),
-  totalSharesInCompany: Type.Integer({
-    description: 'Shares of the class; the sum of the stored positions when the register gives none',
+  shareClass: Type.Optional(Type.String(NO_ONLY('Share class'))),
+  shareCount: Type.Optional(Type.Integer(NO_ONLY('Shares held'))),
+  totalSharesInCompany: Type.Optional(
+    Type.Integer(NO_ONLY('Shares of the class; the sum of the stored positions when the register gives none')),
+  ),
+  year: Type.Optional(Type.Integer(NO_ONLY('Register year'))),
+  ownershipPct: Type.Number({
+    description:
+      'NO: shareCount / totalSharesInCompany × 100, computed at read time; DK: the lower bound of ownershipPctRange',
   }),
-  year: Type.Integer(),
-  ownershipPct: Type.Number({ description: 'shareCount / totalSharesInCompany × 100, computed at read time' }),
+  ownershipPctRange: Type.Optional(PctRange),
 });
 
 export const ShareholderHolding = Type.Object({
   orgNumber: Type.String(),
-  companyName: Type.String(),
+  companyName: N(Type.String({ description: 'Null only for a Danish company that is not in the store' })),
   orgFormCode: N(Type.String()),
   employeeCount: N(Type.Integer()),
-  shareClass: Type.String(),
-  shareCount: Type.Integer(),
-  totalSharesInCompany: Type.Integer(),
-  year: Type.Integer(),
+  shareClass: Type.Optional(Type.String(NO_ONLY('Share class'))),
+  shareCount: Type.Optional(Type.Integer(NO_ONLY('Shares held'))),
+  totalSharesInCompany: Type.Optional(Type.Integer(NO_ONLY('Shares of the class'))),
+  year: Type.Optional(Type.Integer(NO_ONLY('Register year'))),
   ownershipPct: Type.Number(),
+  ownershipPctRange: Type.Optional(PctRange),
 });
 
 const nodeFields = {

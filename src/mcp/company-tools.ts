@@ -7,11 +7,12 @@ import type { Country as CountryCode } from '../domain/org-number.ts';
 import { ApiError } from '../errors.ts';
 import { Page } from '../contract/pagination.ts';
 import { GroupTree } from '../contract/shareholders.ts';
+import { ownershipCountry } from './ownership-tools.ts';
 import {
   Country,
   Cursor,
   Limit,
-  NorwegianOrgNumber,
+  OwnershipOrgNumber,
   Order,
   OrgNumber,
   runTool,
@@ -171,15 +172,15 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
     {
       title: 'Corporate group tree',
       description:
-        'The group around a Norwegian company: up parent links at most 5 levels to the root, then every descendant (at most 500). ' +
-        'The company must be in the store: call lookup_company first if it is not.',
-      inputSchema: { orgNumber: NorwegianOrgNumber },
+        'The group around a Norwegian or Danish company (country NO or DK): up parent links at most 5 levels to the root, then every descendant (at most 500). ' +
+        'DK parents are the legal owner over 50 % in CVR. The company must be in the store: call lookup_company first if it is not.',
+      inputSchema: { orgNumber: OwnershipOrgNumber, country: Country },
       annotations: { readOnlyHint: true },
     },
-    ({ orgNumber }) =>
+    ({ orgNumber, country }) =>
       runTool(log, 'get_corporate_group', async () => {
         try {
-          return success(GroupTree, await services.groups.tree(orgNumber));
+          return success(GroupTree, await services.groups.tree(orgNumber, ownershipCountry(country)));
         } catch (err) {
           if (err instanceof ApiError && err.code === 'company_not_found') {
             throw new ApiError('company_not_found', {

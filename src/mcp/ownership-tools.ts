@@ -1,24 +1,25 @@
-// Ownership tools: get_shareholders and get_ownership_network (Aksjonærregisteret, Norway):
-// GET /api/companies/{orgNumber}/shareholders and GET /api/shareholders/by-owner.
+// Ownership tools: get_shareholders and get_ownership_network (Aksjonærregisteret, Norway; CVR's
+// owner register, Denmark): GET /api/companies/{orgNumber}/shareholders and GET /api/shareholders/by-owner.
 import { Type } from 'typebox';
 import * as z from 'zod';
 import { ApiError } from '../errors.ts';
 import { ShareholderHolding, ShareholderPosition } from '../contract/shareholders.ts';
-import { Country, NorwegianOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
+import type { OwnershipCountry } from '../services/shareholders-dk.ts';
+import { Country, OwnershipOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
 
 const Positions = Type.Object({ data: Type.Array(ShareholderPosition), availableYears: Type.Array(Type.Integer()) });
 const Holdings = Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) });
 
-/** Shareholder registers: Norway's is open; Sweden's needs a paid Bolagsverket product. */
-function norwayOnly(country: string) {
-  if (country === 'NO') return;
+/** Shareholder registers: Norway's and Denmark's are open; Sweden's needs a paid Bolagsverket product. */
+export function ownershipCountry(country: string): OwnershipCountry {
+  if (country === 'NO' || country === 'DK') return country;
   const why =
     country === 'SE'
       ? "Swedish shareholder data is not available (Bolagsverket's shareholder information is a paid product)"
       : 'Finnish shareholder data is not available';
   throw new ApiError('validation_failed', {
-    message: `${why}; shareholders cover Norwegian AS and ASA`,
-    details: [{ path: 'country', message: 'must be NO' }],
+    message: `${why}; ownership covers Norwegian AS and ASA and Danish companies (CVR)`,
+    details: [{ path: 'country', message: 'must be NO or DK' }],
   });
 }
 
@@ -28,10 +29,11 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
     {
       title: 'Shareholders of a company',
       description:
-        'Holders of a Norwegian AS/ASA from the annual Aksjonærregisteret snapshots, with ownershipPct. Natural persons are left out ' +
-        'unless includePersons=true, and then carry only name and birth year. Not available for SE or FI.',
+        'Holders of a Norwegian AS/ASA from the annual Aksjonærregisteret snapshots, with ownershipPct; with country=DK the legal owners ' +
+        "in CVR's owner register, each with the band of its share (ownershipPctRange). Natural persons are left out " +
+        'unless includePersons=true, and then carry only name (and, NO, birth year). Not available for SE or FI.',
       inputSchema: {
-        orgNumber: NorwegianOrgNumber,
+        orgNumber: OwnershipOrgNumber,
         country: Country,
         year: Year,
         includePersons: z.boolean().default(false),
@@ -40,8 +42,11 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
     },
     ({ orgNumber, country, year, includePersons }) =>
       runTool(log, 'get_shareholders', async () => {
-        norwayOnly(country);
-        return success(Positions, await services.shareholders.byInvestee(orgNumber, { year, includePersons }));
+        const c = ownershipCountry(country);
+        return success(
+          Positions,
+          await services.shareholders.byInvestee(orgNumber, { country: c, year, includePersons }),
+        );
       }),
   );
 
@@ -50,14 +55,15 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
     {
       title: 'Holdings of a shareholder company',
       description:
-        'What a Norwegian company owns: every company in which it holds shares, with ownershipPct, from Aksjonærregisteret. Not available for SE or FI.',
-      inputSchema: { shareholderOrgNumber: NorwegianOrgNumber, country: Country, year: Year },
+        'What a Norwegian company owns: every company in which it holds shares, with ownershipPct, from Aksjonærregisteret; with ' +
+        "country=DK what a Danish company owns in CVR's owner register (ownershipPctRange). Not available for SE or FI.",
+      inputSchema: { shareholderOrgNumber: OwnershipOrgNumber, country: Country, year: Year },
       annotations: { readOnlyHint: true },
     },
     ({ shareholderOrgNumber, country, year }) =>
       runTool(log, 'get_ownership_network', async () => {
-        norwayOnly(country);
-        return success(Holdings, await services.shareholders.byOwner(shareholderOrgNumber, { year }));
+        const c = ownershipCountry(country);
+        return success(Holdings, await services.shareholders.byOwner(shareholderOrgNumber, { country: c, year }));
       }),
   );
 };

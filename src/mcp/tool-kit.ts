@@ -41,6 +41,12 @@ export const NorwegianOrgNumber = z
   .trim()
   .regex(/^[0-9]{9}$/, 'must be 9 digits')
   .describe('9-digit Norwegian organisation number');
+/** Where ownership data is open: Norway (Aksjonærregisteret) and Denmark (CVR's owner register). */
+export const OwnershipOrgNumber = z
+  .string()
+  .trim()
+  .regex(/^[0-9]{8,9}$/, 'must be 9 digits (NO) or 8 digits (DK)')
+  .describe('NO: 9-digit organisation number; DK: 8-digit CVR number');
 export const Limit = z
   .number()
   .int()

@@ -18,6 +18,7 @@ import {
 import type { MatchExplanation, MatchType, ScreeningSubject } from '../domain/screening/types.ts';
 import { ApiError, invalid } from '../errors.ts';
 import type { CompanyReadRepository } from '../store/company-reads.ts';
+import type { CvrOwnerRepository } from '../store/cvr-owners.ts';
 import type { SanctionList, SanctionsRepository, StoredSanctionEntity } from '../store/sanctions.ts';
 import type { PositionRow, ShareholderRepository } from '../store/shareholders.ts';
 import { matchResponse, type MatchQuery, type MatchRequest } from './screening-match.ts';
@@ -27,6 +28,7 @@ export interface ScreeningDeps {
   sanctions: SanctionsRepository;
   companyReads: CompanyReadRepository;
   shareholders: ShareholderRepository;
+  cvrOwners: Pick<CvrOwnerRepository, 'ownersOf'>;
   clock: Clock;
 }
 
@@ -71,13 +73,32 @@ export const listsOf = (lists: SanctionList[]) =>
     lastSync: l.syncedAt.toISOString(),
   }));
 
+/**
+ * A Danish legal owner (CVR) as a holder to screen: a person by name only (CVR has no birth
+ * year), a Danish company with its CVR number, any other owner as 'foreign' (screened as both).
+ */
+const cvrHolder = (o: Awaited<ReturnType<CvrOwnerRepository['ownersOf']>>[number]): PositionRow => ({
+  shareClass: '',
+  holderType: o.ownerType === 'person' ? 'person' : o.ownerType === 'company' ? 'company' : 'foreign',
+  holderName: o.ownerName,
+  holderOrgNumber: o.ownerCvr,
+  holderBirthYear: null,
+  postalCode: null,
+  postalPlace: null,
+  countryCode: o.ownerType === 'company' ? 'DK' : null,
+  shareCount: 0,
+  totalShares: 0,
+  year: 0,
+});
+
 const NO_LIST_MESSAGE = 'No sanctions or PEP list is loaded: nothing was screened against (run ncd sync sanctions)';
 
 export function createScreeningService(deps: ScreeningDeps) {
-  const { sanctions, companyReads, shareholders, clock } = deps;
+  const { sanctions, companyReads, shareholders, cvrOwners, clock } = deps;
   const cache = new PreparedCache(20_000);
 
   async function latestHolders(country: Country, orgNumber: string): Promise<PositionRow[]> {
+    if (country === 'DK') return (await cvrOwners.ownersOf(orgNumber)).map(cvrHolder);
     if (country !== 'NO') return []; // Aksjonærregisteret is Norwegian
     const [year] = await shareholders.yearsOf(orgNumber);
     if (year === undefined) return [];

@@ -1,10 +1,12 @@
 // Shareholder views of Aksjonærregisteret: the holders of one company (natural persons only on
 // request, and then with name and birth year only) and what one company holds. ownershipPct is
-// computed here, at read time, from the stored counts.
+// computed here, at read time, from the stored counts. Danish owners (CVR) in shareholders-dk.ts.
 import { ownershipPct } from '../domain/group-tree.ts';
 import { isValidNorwegianOrgNumber } from '../domain/org-number.ts';
 import { invalid } from '../errors.ts';
+import type { CvrOwnerRepository } from '../store/cvr-owners.ts';
 import type { PositionRow, ShareholderRepository } from '../store/shareholders.ts';
+import { createDanishOwnerViews, type OwnershipCountry } from './shareholders-dk.ts';
 
 /** 400 unless a 9-digit Norwegian number with a valid check digit. */
 export function norwegianOrgNumber(raw: string, path: string): string {
@@ -37,12 +39,17 @@ function position(p: PositionRow) {
 
 export interface ShareholderServiceDeps {
   shareholders: ShareholderRepository;
+  cvrOwners: Pick<CvrOwnerRepository, 'ownersOf' | 'holdingsOf'>;
 }
+
+type Opts = { country?: OwnershipCountry; year?: number };
 
 export function createShareholderService(deps: ShareholderServiceDeps) {
   const repo = deps.shareholders;
+  const dk = createDanishOwnerViews(deps.cvrOwners);
   return {
-    async byInvestee(rawOrgNumber: string, opts: { year?: number; includePersons?: boolean }) {
+    async byInvestee(rawOrgNumber: string, opts: Opts & { includePersons?: boolean }) {
+      if (opts.country === 'DK') return dk.byInvestee(rawOrgNumber, opts);
       const orgNumber = norwegianOrgNumber(rawOrgNumber, 'params.orgNumber');
       const [rows, availableYears] = await Promise.all([
         repo.positions(orgNumber, { year: opts.year, includePersons: opts.includePersons === true }),
@@ -51,9 +58,10 @@ export function createShareholderService(deps: ShareholderServiceDeps) {
       return { data: rows.map(position), availableYears };
     },
 
-    async byOwner(rawOrgNumber: string, opts: { year?: number }) {
+    async byOwner(rawOrgNumber: string, opts: Opts) {
+      if (opts.country === 'DK') return dk.byOwner(rawOrgNumber, opts);
       const shareholderOrgNumber = norwegianOrgNumber(rawOrgNumber, 'query.shareholderOrgNumber');
-      const rows = await repo.holdings(shareholderOrgNumber, opts);
+      const rows = await repo.holdings(shareholderOrgNumber, { year: opts.year });
       return {
         shareholderOrgNumber,
         data: rows.map((h) => ({

@@ -45,9 +45,13 @@ const QUERIES: Record<Exclude<CoverageCategory, 'screeningLists'>, RawBuilder<Ro
     FROM sub_units s LEFT JOIN companies c ON c.country = s.country AND c.org_number = s.parent_org_number
     GROUP BY s.country`,
   // Only the visible import of each year counts (rows of a running or failed import do not).
+  // DK: the legal owners CVR registers (cvr_owners), one row per owner of a company.
   shareholders: sql<Row>`SELECT 'NO' AS country, count(*) AS records, count(DISTINCT c.id) AS companies
     FROM shareholdings s JOIN shareholder_years y ON y.run_id = s.run_id
-    LEFT JOIN companies c ON c.country = 'NO' AND c.org_number = s.org_number`,
+    LEFT JOIN companies c ON c.country = 'NO' AND c.org_number = s.org_number
+    UNION ALL
+    SELECT 'DK' AS country, count(*) AS records, count(DISTINCT c.id) AS companies
+    FROM cvr_owners o LEFT JOIN companies c ON c.country = 'DK' AND c.org_number = o.investee_cvr`,
   licenses: sql<Row>`SELECT 'NO' AS country, count(*) AS records, count(DISTINCT c.id) AS companies
     FROM licenses l LEFT JOIN companies c ON c.country = 'NO' AND c.org_number = l.org_number`,
   inspections: sql<Row>`SELECT 'NO' AS country, count(*) AS records, count(DISTINCT c.id) AS companies
@@ -59,10 +63,10 @@ const QUERIES: Record<Exclude<CoverageCategory, 'screeningLists'>, RawBuilder<Ro
       count(*) FILTER (WHERE cardinality(technology_names) > 0) AS companies
     FROM companies GROUP BY country`,
   // By the buyer's country, for the countries with a company register here (TED also carries
-  // Danish and Icelandic buyers); companiesWith: Norwegian buyers linked by org number.
+  // Icelandic buyers); companiesWith: Norwegian buyers linked by org number.
   procurement: sql<Row>`SELECT p.country, count(*) AS records, count(DISTINCT c.id) AS companies
     FROM procurement_notices p LEFT JOIN companies c ON c.country = 'NO' AND c.org_number = p.org_number
-    WHERE p.country IN ('NO', 'FI', 'SE') GROUP BY p.country`,
+    WHERE p.country IN ('NO', 'FI', 'SE', 'DK') GROUP BY p.country`,
 };
 
 export function createCoverageRepository(db: Kysely<Database>) {

@@ -1,6 +1,7 @@
 // Legal owners of Danish companies (CVR's EJERREGISTER), one row per owner of an investee, the
-// share as the band CVR registers it. Replaced per investee whenever its document is synced.
-import { sql, type Kysely } from 'kysely';
+// share as the band CVR registers it. Replaced per investee whenever its document is synced,
+// with the group flags of the companies concerned.
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 export interface CvrOwnerRow {
@@ -20,9 +21,38 @@ export interface CvrHoldingRow {
   investeeCvr: string;
   /** From the company store when the investee is there. */
   investeeName: string | null;
+  orgFormCode: string | null;
+  employeeCount: number | null;
   pctLow: number;
   pctHigh: number;
   votingPctLow: number | null;
+}
+
+/**
+ * is_in_group for the Danish companies just written and their parents: in a group when it has a
+ * parent (set from the owner register at ingest) or is the parent of a stored Danish company.
+ * The Norwegian recompute (groups.ts) covers NO only; this one runs per batch, so a parent
+ * written after its subsidiary is flagged when its own batch comes. A company that lost its last
+ * subsidiary is lowered when it is itself synced again (the weekly full walk touches every one).
+ * updated_at moves only where the flag changes, as in the Norwegian recompute.
+ */
+async function flagGroups(trx: Transaction<Database>, cvrs: string[]): Promise<void> {
+  await sql`
+    WITH touched AS (
+      SELECT unnest(${cvrs}::text[]) AS org_number
+      UNION
+      SELECT parent_org_number FROM companies
+      WHERE country = 'DK' AND org_number = ANY(${cvrs}::text[]) AND parent_org_number IS NOT NULL
+    ),
+    flags AS (
+      SELECT c.id, (c.parent_org_number IS NOT NULL OR EXISTS (
+        SELECT 1 FROM companies k WHERE k.country = 'DK' AND k.parent_org_number = c.org_number
+      )) AS in_group
+      FROM companies c JOIN touched t ON t.org_number = c.org_number
+      WHERE c.country = 'DK'
+    )
+    UPDATE companies c SET is_in_group = f.in_group, updated_at = now()
+    FROM flags f WHERE c.id = f.id AND c.is_in_group IS DISTINCT FROM f.in_group`.execute(trx);
 }
 
 export function createCvrOwnerRepository(db: Kysely<Database>) {
@@ -42,9 +72,11 @@ export function createCvrOwnerRepository(db: Kysely<Database>) {
           voting_pct_low: o.votingPctLow,
         })),
       );
+      const cvrs = investees.map((i) => i.cvr);
       await db.transaction().execute(async (trx) => {
-        await sql`DELETE FROM cvr_owners WHERE investee_cvr = ANY(${investees.map((i) => i.cvr)}::text[])`.execute(trx);
+        await sql`DELETE FROM cvr_owners WHERE investee_cvr = ANY(${cvrs}::text[])`.execute(trx);
         if (rows.length) await trx.insertInto('cvr_owners').values(rows).execute();
+        await flagGroups(trx, cvrs);
       });
     },
 
@@ -71,17 +103,21 @@ export function createCvrOwnerRepository(db: Kysely<Database>) {
       const rows = await sql<{
         investee_cvr: string;
         name: string | null;
+        org_form_code: string | null;
+        employee_count: number | null;
         pct_low: number;
         pct_high: number;
         voting_pct_low: number | null;
       }>`
-        SELECT o.investee_cvr, c.name, o.pct_low, o.pct_high, o.voting_pct_low
+        SELECT o.investee_cvr, c.name, c.org_form_code, c.employee_count, o.pct_low, o.pct_high, o.voting_pct_low
         FROM cvr_owners o LEFT JOIN companies c ON c.country = 'DK' AND c.org_number = o.investee_cvr
         WHERE o.owner_cvr = ${ownerCvr}
         ORDER BY o.pct_low DESC, o.investee_cvr LIMIT ${limit}`.execute(db);
       return rows.rows.map((r) => ({
         investeeCvr: r.investee_cvr,
         investeeName: r.name,
+        orgFormCode: r.org_form_code,
+        employeeCount: r.employee_count === null ? null : Number(r.employee_count),
         pctLow: Number(r.pct_low),
         pctHigh: Number(r.pct_high),
         votingPctLow: r.voting_pct_low === null ? null : Number(r.voting_pct_low),

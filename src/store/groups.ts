@@ -78,6 +78,9 @@ export async function recomputeGroups(db: Transaction<Database>): Promise<Recomp
   return { parentsChanged: res.rows[0].moved, groupFlagsChanged: res.rows[0].regrouped };
 }
 
+/** Countries with group trees: Norway (registry + Aksjonærregisteret) and Denmark (CVR owners). */
+export type GroupCountry = 'NO' | 'DK';
+
 interface MemberRow {
   org_number: string;
   name: string;
@@ -112,23 +115,30 @@ export function createGroupRepository(db: Kysely<Database>) {
       return db.transaction().execute((trx) => recomputeGroups(trx));
     },
 
-    async member(orgNumber: string): Promise<GroupMember | undefined> {
+    // Danish parents come from CVR's owner register at ingest (registry_parent_org_number), so
+    // the reads serve DK as well; the recompute above stays Norwegian.
+    async member(orgNumber: string, country: GroupCountry = 'NO'): Promise<GroupMember | undefined> {
       const row = await db
         .selectFrom('companies')
         .select(MEMBER_COLUMNS)
-        .where('country', '=', 'NO')
+        .where('country', '=', country)
         .where('org_number', '=', orgNumber)
         .executeTakeFirst();
       return row ? toMember(row) : undefined;
     },
 
     /** One level of the tree: companies whose parent is in `parents` (index companies_parent). */
-    async children(parents: string[], exclude: string[], limit: number): Promise<GroupMember[]> {
+    async children(
+      parents: string[],
+      exclude: string[],
+      limit: number,
+      country: GroupCountry = 'NO',
+    ): Promise<GroupMember[]> {
       if (!parents.length || limit <= 0) return [];
       const res = await sql<MemberRow>`
         SELECT org_number, name, org_form_code, employee_count, parent_org_number, parent_source
         FROM companies
-        WHERE country = 'NO' AND parent_org_number = ANY(${parents}::text[]) AND NOT (org_number = ANY(${exclude}::text[]))
+        WHERE country = ${country} AND parent_org_number = ANY(${parents}::text[]) AND NOT (org_number = ANY(${exclude}::text[]))
         ORDER BY org_number LIMIT ${limit}`.execute(db);
       return res.rows.map(toMember);
     },

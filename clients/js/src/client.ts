@@ -114,7 +114,8 @@ export class NcdClient {
       }),
     shareholders: (orgNumber: string, query: QueryOf<'/api/companies/{orgNumber}/shareholders', 'get'> = {}) =>
       this.request('get', '/api/companies/{orgNumber}/shareholders', { params: { orgNumber }, query }),
-    group: (orgNumber: string) => this.request('get', '/api/companies/{orgNumber}/group', { params: { orgNumber } }),
+    group: (orgNumber: string, query: QueryOf<'/api/companies/{orgNumber}/group', 'get'> = {}) =>
+      this.request('get', '/api/companies/{orgNumber}/group', { params: { orgNumber }, query }),
   };
 
   /** Companies changed since a time (ISO 8601), oldest first, across pages. */

@@ -304,8 +304,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Shareholders of a Norwegian company
-         * @description Annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class.
+         * Shareholders of a Norwegian or Danish company
+         * @description NO: annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class. country=DK: the legal owners CVR registers (EJERREGISTER), current state only (no year; availableYears is empty), each with the band of its share (ownershipPctRange) and ownershipPct as its lower bound; persons by name only.
          */
         get: operations["getCompaniesByOrgNumberShareholders"];
         put?: never;
@@ -325,7 +325,7 @@ export interface paths {
         };
         /**
          * Corporate group tree
-         * @description Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret. Counts as one request. 404 when the company is not in the store: call the lookup first.
+         * @description Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret; with country=DK from the legal owner over 50 % in the owner register of CVR. Counts as one request. 404 when the company is not in the store: call the lookup first.
          */
         get: operations["getCompaniesByOrgNumberGroup"];
         put?: never;
@@ -345,7 +345,7 @@ export interface paths {
         };
         /**
          * Holdings of a shareholder company
-         * @description Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.
+         * @description Entity shareholders only (a 9-digit organisation number; with country=DK an 8-digit CVR number and the legal owner register of CVR, current state, each share as its band in ownershipPctRange). Company name, form and employees come from the company store when the company is there.
          */
         get: operations["getShareholdersByOwner"];
         put?: never;
@@ -425,7 +425,7 @@ export interface paths {
         };
         /**
          * Screen a company against PEP and sanctions lists
-         * @description Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year against every loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above `threshold` (default 0.75), for a person to review. Persons are never matched with organisations. The company must be in the store (404 otherwise; look it up first). Counts as one request.
+         * @description Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year (DK: the legal owners in CVR's owner register, persons by name only) against every loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above `threshold` (default 0.75), for a person to review. Persons are never matched with organisations. The company must be in the store (404 otherwise; look it up first). Counts as one request.
          */
         get: operations["getScreeningByOrgNumber"];
         put?: never;
@@ -5581,13 +5581,14 @@ export interface operations {
     getCompaniesByOrgNumberShareholders: {
         parameters: {
             query?: {
+                country?: "NO" | "DK";
                 /** @description Register year (the snapshot as of 31 December) */
                 year?: number;
                 includePersons?: boolean;
             };
             header?: never;
             path: {
-                /** @description 9-digit Norwegian organisation number */
+                /** @description NO: 9-digit organisation number; DK: 8-digit CVR number */
                 orgNumber: string;
             };
             cookie?: never;
@@ -5643,19 +5644,30 @@ export interface operations {
                         data: {
                             shareholderName: string | null;
                             shareholderOrgNumber?: string | null;
-                            /** @enum {string} */
-                            shareholderType: "company" | "person" | "foreign";
+                            /**
+                             * @description other (DK): an owner that is neither a person nor a company with a CVR number
+                             * @enum {string}
+                             */
+                            shareholderType: "company" | "person" | "foreign" | "other";
                             shareholderBirthYear?: number | null;
                             postalCode?: string | null;
                             location?: string | null;
                             countryCode?: string | null;
-                            shareClass: string;
-                            shareCount: number;
-                            /** @description Shares of the class; the sum of the stored positions when the register gives none */
-                            totalSharesInCompany: number;
-                            year: number;
-                            /** @description shareCount / totalSharesInCompany × 100, computed at read time */
+                            /** @description Share class; NO only (CVR registers no share counts) */
+                            shareClass?: string;
+                            /** @description Shares held; NO only (CVR registers no share counts) */
+                            shareCount?: number;
+                            /** @description Shares of the class; the sum of the stored positions when the register gives none; NO only (CVR registers no share counts) */
+                            totalSharesInCompany?: number;
+                            /** @description Register year; NO only (CVR registers no share counts) */
+                            year?: number;
+                            /** @description NO: shareCount / totalSharesInCompany × 100, computed at read time; DK: the lower bound of ownershipPctRange */
                             ownershipPct: number;
+                            /** @description DK only: the band CVR registers the owner's share in (EJERANDEL_PROCENT), in percent; ownershipPct is its lower bound */
+                            ownershipPctRange?: {
+                                low: number;
+                                high: number;
+                            };
                         }[];
                         /** @description Years with data for this company, newest first */
                         availableYears: number[];
@@ -5762,10 +5774,12 @@ export interface operations {
     };
     getCompaniesByOrgNumberGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                country?: "NO" | "DK";
+            };
             header?: never;
             path: {
-                /** @description 9-digit Norwegian organisation number */
+                /** @description NO: 9-digit organisation number; DK: 8-digit CVR number */
                 orgNumber: string;
             };
             cookie?: never;
@@ -5946,10 +5960,11 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description 9-digit Norwegian organisation number of the holder
+                 * @description Organisation number of the holder: NO 9 digits, DK 8 digits (CVR)
                  * @example 923609016
                  */
                 shareholderOrgNumber: string;
+                country?: "NO" | "DK";
                 /** @description Register year (the snapshot as of 31 December) */
                 year?: number;
             };
@@ -5992,14 +6007,23 @@ export interface operations {
                         shareholderOrgNumber: string;
                         data: {
                             orgNumber: string;
-                            companyName: string;
+                            companyName: string | null;
                             orgFormCode: string | null;
                             employeeCount: number | null;
-                            shareClass: string;
-                            shareCount: number;
-                            totalSharesInCompany: number;
-                            year: number;
+                            /** @description Share class; NO only (CVR registers no share counts) */
+                            shareClass?: string;
+                            /** @description Shares held; NO only (CVR registers no share counts) */
+                            shareCount?: number;
+                            /** @description Shares of the class; NO only (CVR registers no share counts) */
+                            totalSharesInCompany?: number;
+                            /** @description Register year; NO only (CVR registers no share counts) */
+                            year?: number;
                             ownershipPct: number;
+                            /** @description DK only: the band CVR registers the owner's share in (EJERANDEL_PROCENT), in percent; ownershipPct is its lower bound */
+                            ownershipPctRange?: {
+                                low: number;
+                                high: number;
+                            };
                         }[];
                     };
                 };
@@ -6825,7 +6849,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits */
+                /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8 digits (CVR) */
                 orgNumber: string;
             };
             cookie?: never;

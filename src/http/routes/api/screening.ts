@@ -16,7 +16,8 @@ export default function screeningRoute(app: Api, { services }: RouteDeps) {
         summary: 'Screen a company against PEP and sanctions lists',
         description:
           'Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, ' +
-          'organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year against every ' +
+          'organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year (DK: the legal ' +
+          "owners in CVR's owner register, persons by name only) against every " +
           'loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; ' +
           `every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above \`threshold\` ` +
           `(default ${DEFAULT_THRESHOLD}), for a person to review. Persons are never matched with organisations. The company must ` +
@@ -26,7 +27,7 @@ export default function screeningRoute(app: Api, { services }: RouteDeps) {
           orgNumber: Type.String({
             minLength: 1,
             maxLength: 20,
-            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits',
+            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8 digits (CVR)',
           }),
         }),
         querystring: ScreeningQuery,

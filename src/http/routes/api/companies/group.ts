@@ -1,6 +1,6 @@
-// GET /api/companies/{orgNumber}/group — the corporate group tree around a Norwegian company.
+// GET /api/companies/{orgNumber}/group — the corporate group tree around a Norwegian or Danish company.
 import { Type } from 'typebox';
-import { errorResponses } from '../../../../contract/common.ts';
+import { errorResponses, StringEnum } from '../../../../contract/common.ts';
 import { GroupTree } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
@@ -13,14 +13,18 @@ export default function companyGroupRoute(app: Api, { services }: RouteDeps) {
         tags: ['companies'],
         summary: 'Corporate group tree',
         description:
-          'Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret. Counts as one request. 404 when the company is not in the store: call the lookup first.',
+          'Walks parentOrgNumber up at most 5 levels to the root, then returns the descendants breadth-first, at most 500 members. Parents come from Brønnøysundregistrene, else from the majority shareholder (more than 50 % of all shares) in the latest year of Aksjonærregisteret; with country=DK from the legal owner over 50 % in the owner register of CVR. Counts as one request. 404 when the company is not in the store: call the lookup first.',
         security: [{ bearer: [] }],
         params: Type.Object({
-          orgNumber: Type.String({ pattern: '^[0-9]{9}$', description: '9-digit Norwegian organisation number' }),
+          orgNumber: Type.String({
+            pattern: '^[0-9]{8,9}$',
+            description: 'NO: 9-digit organisation number; DK: 8-digit CVR number',
+          }),
         }),
+        querystring: Type.Object({ country: Type.Optional(StringEnum(['NO', 'DK'] as const, { default: 'NO' })) }),
         response: { 200: GroupTree, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
-    async (req) => services.groups.tree(req.params.orgNumber),
+    async (req) => services.groups.tree(req.params.orgNumber, req.query.country),
   );
 }

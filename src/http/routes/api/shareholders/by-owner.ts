@@ -1,6 +1,6 @@
-// GET /api/shareholders/by-owner — what one company holds, by investee (Aksjonærregisteret).
+// GET /api/shareholders/by-owner — what one company holds, by investee (Aksjonærregisteret; DK: CVR).
 import { Type } from 'typebox';
-import { errorResponses } from '../../../../contract/common.ts';
+import { errorResponses, StringEnum } from '../../../../contract/common.ts';
 import { ShareholderHolding, Year } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { HOLDINGS_EXAMPLE } from '../../../../contract/examples.ts';
@@ -14,14 +14,16 @@ export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDe
         tags: ['shareholders'],
         summary: 'Holdings of a shareholder company',
         description:
-          'Entity shareholders only (a 9-digit organisation number). Company name, form and employees come from the company store when the company is there.',
+          'Entity shareholders only (a 9-digit organisation number; with country=DK an 8-digit CVR number and the legal owner register of CVR, ' +
+          'current state, each share as its band in ownershipPctRange). Company name, form and employees come from the company store when the company is there.',
         security: [{ bearer: [] }],
         querystring: Type.Object({
           shareholderOrgNumber: Type.String({
-            pattern: '^[0-9]{9}$',
-            description: '9-digit Norwegian organisation number of the holder',
+            pattern: '^[0-9]{8,9}$',
+            description: 'Organisation number of the holder: NO 9 digits, DK 8 digits (CVR)',
             examples: ['923609016'],
           }),
+          country: Type.Optional(StringEnum(['NO', 'DK'] as const, { default: 'NO' })),
           year: Type.Optional(Year),
         }),
         response: {
@@ -33,6 +35,10 @@ export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDe
         },
       },
     },
-    async (req) => services.shareholders.byOwner(req.query.shareholderOrgNumber, { year: req.query.year }),
+    async (req) =>
+      services.shareholders.byOwner(req.query.shareholderOrgNumber, {
+        country: req.query.country,
+        year: req.query.year,
+      }),
   );
 }
