@@ -112,7 +112,10 @@ describe('ncd sync progress', () => {
 
     // Ctrl-C as a keyboard sends it: the terminal turns ^C into SIGINT for the command.
     proc.stdin.write('\x03');
-    const [code] = await Promise.race([exited, new Promise((r) => setTimeout(() => r(['timeout']), 60_000))]);
+    const [code] = await Promise.race([
+      exited,
+      new Promise<['timeout']>((r) => setTimeout(() => r(['timeout']), 60_000)),
+    ]);
     const text = plain();
     expect(text).toMatch(/Interrupted\. brreg: [\d,]+ rows in \d+:\d\d \([\d,]+ rows\/s\), \d+% of the input read\./);
     expect(text).toContain(`ncd sync brreg --file ${file}`);
