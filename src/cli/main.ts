@@ -11,6 +11,8 @@ import { readLiveLock } from '../store/data-dir-lock.ts';
 import { commandHelp, parseCommand, UnknownCommandError, usage } from './commands.ts';
 import { handOff } from './hand-off.ts';
 import { print, takeJsonFlag } from './output.ts';
+import { syncProgress } from './sync-progress.ts';
+import { withSyncMeter } from '../net/sync-meter.ts';
 
 // The server's modules load only for the commands that need them: `ncd enrich` is a plain API
 // client and starts in a fraction of the time without them.
@@ -53,14 +55,46 @@ function missingStore(command: OperatorCommand): string | undefined {
   return `No database in ${dataDir} (DATA_DIR). Run ncd from the server's directory, set DATA_DIR to its data directory, or set DATABASE_URL; npm start creates a new one.`;
 }
 
-async function runLocally(config: Config, command: OperatorCommand): Promise<number> {
+/** The command line again, for the re-run hint after Ctrl-C. */
+const commandLine = (argv: string[]) =>
+  ['ncd', ...argv].map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+/**
+ * A sync (or `jobs run`) shows its progress (sync-progress.ts) and, on Ctrl-C, a summary and how
+ * to finish; other commands just run.
+ */
+async function withProgress<T>(
+  command: OperatorCommand,
+  argv: string[],
+  run: (log: (m: string) => void) => Promise<T>,
+): Promise<T> {
+  if (command.command !== 'sync' && command.command !== 'jobs run') return run((m) => console.error(m));
+  const job = command.command === 'sync' ? command.source : command.name;
+  const progress = syncProgress(job, process.stderr.isTTY === true);
+  const onInterrupt = () => {
+    progress.stop({ rerun: commandLine(argv) });
+    process.exit(130);
+  };
+  process.once('SIGINT', onInterrupt);
+  try {
+    const result = await withSyncMeter(progress.meter, () => run(progress.log));
+    progress.stop();
+    return result;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
+async function runLocally(config: Config, command: OperatorCommand, argv: string[]): Promise<number> {
   const { buildContext, closeContext, createLogger, createServices, runOperatorCommand } = await serverModules();
   const ctx = await buildContext(config, {
     logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
   });
   console.error(`store: ${storeName(config)}`);
   try {
-    const result = await runOperatorCommand(ctx, createServices(ctx), command, (m) => console.error(m));
+    const result = await withProgress(command, argv, (log) =>
+      runOperatorCommand(ctx, createServices(ctx), command, log),
+    );
     print(result);
     // Operators (and the bounded-memory tests) read this: ingest must not grow with the file.
     if (command.command === 'sync') console.error(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
@@ -120,7 +154,7 @@ export async function cli(given: string[]): Promise<number> {
     const lock = readLiveLock(config.dataDir);
     if (lock?.port) return handOff(config, lock, command);
   }
-  return runLocally(config, command);
+  return runLocally(config, command, argv);
 }
 
 cli(process.argv.slice(2)).then(

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { currentSyncMeter } from '../net/sync-meter.ts';
 
 /**
  * Every option `ncd sync` and the operator route can pass. Each job declares the ones it reads
@@ -182,8 +183,10 @@ export async function runJob(
     });
     let count = 0;
     let lastReport = 0;
+    const meter = currentSyncMeter();
     const reportCount = (n: number) => {
       count = n;
+      meter?.rows(n);
       const now = Date.now();
       if (now - lastReport > 2000) {
         lastReport = now;

@@ -4,6 +4,7 @@
 // `sleep`, so tests never wait. The JS client (clients/js) keeps its own copy of this policy on
 // purpose: it ships as a dependency-free package and cannot import the server's code.
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { currentSyncMeter } from './sync-meter.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt. */
@@ -25,6 +26,8 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
       const delayMs = attempt < opts.retries ? opts.delayFor(err, attempt) : undefined;
       if (delayMs === undefined) throw err;
       opts.onRetry?.({ attempt: attempt + 1, delayMs, error: err });
+      // A sync's progress display counts the wait into its ETA.
+      currentSyncMeter()?.waiting(delayMs);
       await sleep(delayMs);
     }
   }

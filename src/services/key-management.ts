@@ -70,6 +70,9 @@ export interface KeyManagementServiceDeps {
 
 export function createKeyManagementService(deps: KeyManagementServiceDeps) {
   const { apiKeys, auth, clock } = deps;
+  // The raw key rides in the link's query: the setup page moves it out of the address bar.
+  const setupUrlOf = (raw: string, publicBaseUrl?: string) =>
+    `${publicBaseUrl ?? deps.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
 
   /** Retries the rare prefix collision with a fresh key. */
   async function withFreshKey<T>(fn: (raw: string) => Promise<T>): Promise<{ raw: string; result: T }> {
@@ -171,7 +174,7 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
       });
       const record = (await apiKeys.findActiveByHash(auth.hash(raw)))!;
       const created = toAuthContext(record);
-      const setupUrl = `${publicBaseUrl ?? deps.config.baseUrl}/setup?key=${encodeURIComponent(raw)}`;
+      const setupUrl = setupUrlOf(raw, publicBaseUrl);
       try {
         await deps.mailer.sendSetupLink({
           to: email,
@@ -193,7 +196,8 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
       };
     },
 
-    async rotate(caller: AuthContext) {
+    /** The new key's setup link comes back too, so a rotated key is as easy to hand over as a new one. */
+    async rotate(caller: AuthContext, publicBaseUrl?: string) {
       const { raw, result } = await withFreshKey((raw) =>
         apiKeys.rotate(caller.keyId, auth.hash(raw), keyPrefixOf(raw)),
       ).finally(auth.forgetVerified);
@@ -203,6 +207,7 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
         keyPrefix: keyPrefixOf(raw),
         projectName: caller.projectName,
         tier: caller.tier,
+        setupUrl: setupUrlOf(raw, publicBaseUrl),
         rotatedFrom: result.rotatedFrom,
       };
     },

@@ -3,10 +3,11 @@
 // all of them tell gzip and ZIP by their first bytes (not by the name: downloads get renamed),
 // unzip gzip on the fly, send one user agent and give up on a silent server after the same
 // deadlines.
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { Agent, fetch } from 'undici';
+import { meteredInput } from '../net/sync-meter.ts';
 
 export const SYNC_USER_AGENT = 'nordic-company-data';
 /** Time allowed for the response headers of a download (the body may take many minutes). */
@@ -119,11 +120,18 @@ export function zipSource(input: SyncInput): string | Readable {
 }
 
 async function openRaw(choice: InputChoice, options: OpenOptions) {
-  if (choice.file) return { raw: createReadStream(choice.file), file: choice.file, location: choice.file };
+  // Bytes are counted before gunzip: the percentage is of the file or download as it comes.
+  if (choice.file) {
+    const raw = meteredInput(createReadStream(choice.file), statSync(choice.file, { throwIfNoEntry: false })?.size);
+    return { raw, file: choice.file, location: choice.file };
+  }
   const { fallback } = options;
   const url = choice.url ?? (typeof fallback === 'string' ? fallback : undefined);
-  if (url) return { raw: await download(url, options), location: new URL(url).pathname };
-  if (typeof fallback === 'function') return { raw: await fallback(), location: 'upstream' };
+  if (url) {
+    const { body, length } = await download(url, options);
+    return { raw: meteredInput(body, length), location: new URL(url).pathname };
+  }
+  if (typeof fallback === 'function') return { raw: meteredInput(await fallback(), undefined), location: 'upstream' };
   throw new Error(options.missing ?? 'No input: give --file PATH or --url URL');
 }
 
@@ -142,8 +150,8 @@ function reasonOf(err: unknown, bodyTimeoutMs: number): string {
   return cause?.message ?? (err as Error).message;
 }
 
-/** GETs a file and returns its body as a byte stream. */
-async function download(url: string, options: OpenOptions): Promise<Readable> {
+/** GETs a file and returns its body as a byte stream, and its length when the server says it. */
+async function download(url: string, options: OpenOptions): Promise<{ body: Readable; length?: number }> {
   const headersMs = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const bodyMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const controller = new AbortController();
@@ -173,5 +181,7 @@ async function download(url: string, options: OpenOptions): Promise<Readable> {
       throw new Error(`${url}: download broke off: ${reasonOf(err, bodyMs)}`, { cause: err });
     }
   }
-  return Readable.from(chunks(), { objectMode: false });
+  // Content-Length counts the bytes as sent (still gzipped under Content-Encoding: gzip).
+  const length = Number(res.headers.get('content-length'));
+  return { body: Readable.from(chunks(), { objectMode: false }), length: length > 0 ? length : undefined };
 }

@@ -102,6 +102,47 @@ describe('setup page in Chromium', () => {
     expect(await page.locator('button[data-copy="api-key"]').isVisible()).toBe(true);
     expect(await page.locator('time[data-local] + .local').count()).toBe(2);
     expect(await page.textContent('#api-key')).toBe(raw);
+
+    // The key is masked until revealed: only its prefix is on screen.
+    expect(await page.locator('#api-key').isVisible()).toBe(false);
+    const masked = await page.textContent('#api-key-masked');
+    expect(await page.locator('#api-key-masked').isVisible()).toBe(true);
+    expect(masked).toMatch(new RegExp(`^${reg.body.keyPrefix}•+$`));
+    expect(await page.locator('body').innerText()).not.toContain(raw);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'setup-page-masked.png') });
+    await page.click('button[data-reveal="api-key"]');
+    expect(await page.locator('#api-key').isVisible()).toBe(true);
+    expect(await page.locator('#api-key-masked').isVisible()).toBe(false);
+    expect(await page.textContent('button[data-reveal="api-key"]')).toBe('Hide');
+    await page.click('button[data-reveal="api-key"]');
+    expect(await page.locator('#api-key').isVisible()).toBe(false);
+
+    // Usage meters against the free tier's quotas (500 a day, 5,000 a month).
+    expect(await page.getAttribute('#meter-today', 'value')).toBe('4');
+    expect(await page.getAttribute('#meter-today', 'max')).toBe('500');
+    expect(await page.getAttribute('#meter-month', 'value')).toBe('14');
+    expect(await page.getAttribute('#meter-month', 'max')).toBe('5000');
+    expect(await page.locator('#meter-today').isVisible()).toBe(true);
+
+    // Axis titles, and each used day's number above its bar.
+    expect(await page.textContent('#chart-x-title')).toBe('Day (UTC)');
+    expect(await page.textContent('#chart-y-title')).toBe('Requests');
+    expect(
+      await page.$$eval('#usage-chart text.value', (ts) => ts.map((t) => [t.getAttribute('data-day'), t.textContent])),
+    ).toEqual([
+      ['2026-05-08', '3'],
+      ['2026-05-10', '5'],
+      ['2026-05-13', '2'],
+      ['2026-05-14', '4'],
+    ]);
+
+    // Navigation to the docs at the top of the page.
+    const nav = await page.$$eval('nav.docs-nav a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+    expect(nav).toEqual([
+      ['API reference', `${server.url}/docs`],
+      ['OpenAPI document', `${server.url}/openapi.json`],
+      ['Error codes', `${server.url}/errors`],
+    ]);
     expect(errors).toEqual([]);
 
     // Nothing left the origin, and no sub-request carried the key as a referrer.
@@ -109,6 +150,17 @@ describe('setup page in Chromium', () => {
     expect(requests.filter((r) => r.referer)).toEqual([]);
 
     await page.screenshot({ path: path.join(ARTIFACTS, 'setup-page.png'), fullPage: true });
+
+    // prefers-color-scheme: dark turns the page dark (background and text swap).
+    const colours = () =>
+      page.evaluate(
+        '(() => { const s = getComputedStyle(document.body); return { bg: s.backgroundColor, fg: s.color }; })()',
+      );
+    expect(await colours()).toEqual({ bg: 'rgb(255, 255, 255)', fg: 'rgb(29, 35, 42)' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await colours()).toEqual({ bg: 'rgb(13, 17, 23)', fg: 'rgb(230, 237, 243)' });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'setup-page-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // A reload has no key any more: a clear page, not an error.
     const reloaded = await page.reload({ waitUntil: 'load' });

@@ -194,6 +194,8 @@ describe('POST /api/keys/rotate', () => {
     expect(rotated.body).toMatchObject({ projectName: 'rotating', tier: 'free', rotatedFrom: first.keyPrefix });
     expect(isWellFormedKey(rotated.body.raw)).toBe(true);
     expect(rotated.body.raw).not.toBe(first.raw);
+    // The new key's setup link comes back, as at registration.
+    expect(rotated.body.setupUrl).toBe(`${server.url}/setup?key=${encodeURIComponent(rotated.body.raw)}`);
 
     const old = await http(server.url, 'GET', '/api/keys/usage', { key: first.raw });
     expect(old.status).toBe(401);

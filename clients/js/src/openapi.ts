@@ -2195,6 +2195,7 @@ export interface operations {
                      *       "keyPrefix": "ncd_EXAMPLEr",
                      *       "projectName": "Acme CRM sync",
                      *       "tier": "free",
+                     *       "setupUrl": "http://localhost:3000/setup?key=ncd_EXAMPLEreplacementKeyShownOnce00000000",
                      *       "rotatedFrom": "ncd_EXAMPLEk"
                      *     }
                      */
@@ -2204,6 +2205,8 @@ export interface operations {
                         keyPrefix: string;
                         projectName: string;
                         tier: string;
+                        /** @description The new key's setup page link (usage, limits, quick starts) */
+                        setupUrl: string;
                         /** @description keyPrefix of the key that was deactivated */
                         rotatedFrom: string;
                     };

@@ -26,6 +26,7 @@ export const KEY_ROTATED_EXAMPLE = {
   keyPrefix: 'ncd_EXAMPLEr',
   projectName: 'Acme CRM sync',
   tier: 'free',
+  setupUrl: 'http://localhost:3000/setup?key=ncd_EXAMPLEreplacementKeyShownOnce00000000',
   rotatedFrom: 'ncd_EXAMPLEk',
 };
 

@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import { docsLogo, docsTheme } from './docs-theme.ts';
 import { applyDocumentConventions, applyRouteSecurity } from './openapi-conventions.ts';
 import { publicBaseUrl } from './security-headers.ts';
 
@@ -60,6 +61,10 @@ export async function registerDocs(app: FastifyInstance, config: Config) {
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    theme: docsTheme,
+    logo: docsLogo,
+    // "Try it out" open from the start: a reader with a key calls the API at once.
+    uiConfig: { tryItOutEnabled: true, displayRequestDuration: true },
     staticCSP: true,
     // Swagger UI's bundle injects <style> elements and style attributes from script, which its
     // own CSP (style-src 'self' https:) refuses: the browser logged a CSP error on every load of

@@ -20,5 +20,5 @@ ${body}
 
 /** A code block with a Copy button (shown by the page script). */
 export function copyable(id: string, text: string): string {
-  return `<div class="copyable"><pre><code id="${id}">${escapeHtml(text)}</code></pre><button type="button" data-copy="${id}" hidden>Copy</button></div>`;
+  return `<div class="copyable"><pre><code id="${id}">${escapeHtml(text)}</code></pre><span class="buttons"><button type="button" data-copy="${id}" hidden>Copy</button></span></div>`;
 }

@@ -18,7 +18,11 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 pre{margin:0;background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.8rem 1rem;overflow:auto;white-space:pre}
 .copyable{position:relative;margin:.6rem 0}
 .copyable pre{padding-right:5rem;white-space:pre-wrap;overflow-wrap:anywhere}
-.copyable button{position:absolute;top:.4rem;right:.4rem}
+.copyable .buttons{position:absolute;top:.4rem;right:.4rem;display:flex;gap:.3rem}
+.docs-nav{margin:.3rem 0;font-size:.95rem}
+meter{width:100%;height:.8rem;margin:.3rem 0 .1rem}
+.chart .value{fill:var(--fg);font-size:9px}
+.chart .axis-title{fill:var(--muted);font-size:10px;font-weight:600}
 button{font:inherit;font-size:.85rem;padding:.2rem .7rem;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--fg);cursor:pointer}
 button:hover{border-color:var(--accent)}
 .note{color:var(--warn);font-size:.95rem}
@@ -77,6 +81,22 @@ export const SETUP_JS = `'use strict';
       if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(function () { done('Copied'); }, selectIt);
       else selectIt();
     });
+  });
+
+  // The key is masked on screen until asked for; Copy still copies the whole key.
+  document.querySelectorAll('button[data-reveal]').forEach(function (button) {
+    var full = document.getElementById(button.getAttribute('data-reveal'));
+    var masked = document.getElementById(button.getAttribute('data-reveal') + '-masked');
+    if (!full || !masked) return;
+    var show = function (revealed) {
+      full.hidden = !revealed;
+      masked.hidden = revealed;
+      button.textContent = revealed ? 'Hide' : 'Reveal';
+      button.setAttribute('aria-pressed', String(revealed));
+    };
+    show(false);
+    button.hidden = false;
+    button.addEventListener('click', function () { show(full.hidden); });
   });
 
   // Reset times are rendered in UTC; add the reader's local time beside them.

@@ -64,24 +64,47 @@ function quickStarts(base: string): string {
 </section>`;
 }
 
+/** Links to the docs at the top of every page of the newcomer path. */
+export const docsNav = (baseUrl: string) => {
+  const base = escapeHtml(baseUrl);
+  return `<nav class="docs-nav" aria-label="Documentation"><a href="${base}/docs">API reference</a> · <a href="${base}/openapi.json">OpenAPI document</a> · <a href="${base}/errors">Error codes</a></nav>`;
+};
+
+/** How much of a quota is used; no meter for an unlimited one (there is nothing to fill). */
+function meter(id: string, label: string, used: number, limit: number | null): string {
+  if (limit === null || limit <= 0) return '';
+  return `<meter id="${id}" min="0" max="${limit}" low="${Math.floor(limit * 0.7)}" high="${Math.floor(limit * 0.9)}" optimum="0" value="${Math.min(used, limit)}" aria-label="${label}: ${fmt(used)} of ${fmt(limit)}">${fmt(used)} of ${fmt(limit)}</meter>`;
+}
+
+/**
+ * The key is masked on screen (a shared screen or a screenshot shows only its prefix); the page
+ * script hides the full key and shows the Reveal and Copy buttons. Copy copies the full key
+ * either way. Without script the key stays visible, as it must stay obtainable.
+ */
+function secretKey(rawKey: string, keyPrefix: string): string {
+  const masked = `${keyPrefix}${'•'.repeat(Math.max(8, rawKey.length - keyPrefix.length))}`;
+  return `<div class="copyable"><pre><code id="api-key-masked" hidden>${escapeHtml(masked)}</code><code id="api-key" data-secret>${escapeHtml(rawKey)}</code></pre><span class="buttons"><button type="button" data-reveal="api-key" hidden>Reveal</button><button type="button" data-copy="api-key" hidden>Copy</button></span></div>`;
+}
+
 export function renderSetupPage(o: SetupOverview, rawKey: string, baseUrl: string): string {
   const u = o.usage;
   const l = o.limits;
   const left = (remaining: number | null) => (remaining === null ? 'no limit' : `${fmt(remaining)} left`);
   const body = `<header><p class="brand">Nordic Company Data API · key setup</p>
+${docsNav(baseUrl)}
 <h1 id="project-name">${escapeHtml(o.projectName)}</h1>
 <p class="meta">Tier <strong id="tier">${escapeHtml(o.tier)}</strong> · key <code>${escapeHtml(o.keyPrefix)}…</code></p></header>
 
 <section aria-labelledby="key-h"><h2 id="key-h">Your API key</h2>
-${copyable('api-key', rawKey)}
+${secretKey(rawKey, o.keyPrefix)}
 <p class="note">Keep it secret: whoever has it uses your quota. This page has taken it out of the address bar; send it only as <code>Authorization: Bearer …</code>.</p>
 </section>
 
 <section aria-labelledby="usage-h"><h2 id="usage-h">Usage</h2>
 <div class="cards">
-<div class="card"><h3>Today</h3><p class="num" id="usage-today">${fmt(u.today)}</p><p>of ${limitText(l.dailyLimit)} · ${left(u.dailyRemaining)}</p>
+<div class="card"><h3>Today</h3><p class="num" id="usage-today">${fmt(u.today)}</p>${meter('meter-today', 'Used today', u.today, l.dailyLimit)}<p>of ${limitText(l.dailyLimit)} · ${left(u.dailyRemaining)}</p>
 <p>Resets <time data-local datetime="${o.resets.daily}">${utcText(o.resets.daily)}</time></p></div>
-<div class="card"><h3>This month</h3><p class="num" id="usage-month">${fmt(u.thisMonth)}</p><p>of ${limitText(l.monthlyLimit)} · ${left(u.monthlyRemaining)}</p>
+<div class="card"><h3>This month</h3><p class="num" id="usage-month">${fmt(u.thisMonth)}</p>${meter('meter-month', 'Used this month', u.thisMonth, l.monthlyLimit)}<p>of ${limitText(l.monthlyLimit)} · ${left(u.monthlyRemaining)}</p>
 <p>Resets <time data-local datetime="${o.resets.monthly}">${utcText(o.resets.monthly)}</time></p></div>
 <div class="card"><h3>All time</h3><p class="num" id="usage-total">${fmt(u.total)}</p><p>requests counted</p></div>
 </div>

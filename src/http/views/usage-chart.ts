@@ -8,8 +8,8 @@ export interface DayCount {
 }
 
 const W = 600;
-const H = 160;
-const PAD = { top: 12, right: 8, bottom: 22, left: 40 };
+const H = 180;
+const PAD = { top: 22, right: 8, bottom: 36, left: 48 };
 
 export function renderUsageChart(history: DayCount[]): string {
   const max = Math.max(1, ...history.map((d) => d.count));
@@ -26,7 +26,10 @@ export function renderUsageChart(history: DayCount[]): string {
       const y = PAD.top + plotH - h;
       // A zero day still gets a hairline so the 30 slots read as a time axis.
       const shown = d.count === 0 ? 1 : h;
-      return `<rect class="bar${d.count === 0 ? ' zero' : ''}" data-day="${escapeHtml(d.day)}" data-count="${d.count}" x="${x.toFixed(1)}" y="${(d.count === 0 ? PAD.top + plotH - 1 : y).toFixed(1)}" width="${barW.toFixed(1)}" height="${shown.toFixed(1)}"><title>${escapeHtml(d.day)}: ${d.count} requests</title></rect>`;
+      const bar = `<rect class="bar${d.count === 0 ? ' zero' : ''}" data-day="${escapeHtml(d.day)}" data-count="${d.count}" x="${x.toFixed(1)}" y="${(d.count === 0 ? PAD.top + plotH - 1 : y).toFixed(1)}" width="${barW.toFixed(1)}" height="${shown.toFixed(1)}"><title>${escapeHtml(d.day)}: ${d.count} requests</title></rect>`;
+      // Each used day carries its number above the bar: no hovering needed to read it.
+      if (d.count === 0) return bar;
+      return `${bar}<text class="value" data-day="${escapeHtml(d.day)}" x="${(x + barW / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" text-anchor="middle">${d.count}</text>`;
     })
     .join('');
 
@@ -38,6 +41,8 @@ export function renderUsageChart(history: DayCount[]): string {
     `<text class="label" x="${PAD.left - 6}" y="${PAD.top + plotH}" text-anchor="end">0</text>`,
     `<text class="label" x="${PAD.left}" y="${H - 6}">${escapeHtml(first)}</text>`,
     `<text class="label" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${escapeHtml(last)}</text>`,
+    `<text class="axis-title" id="chart-x-title" x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle">Day (UTC)</text>`,
+    `<text class="axis-title" id="chart-y-title" transform="translate(12 ${PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">Requests</text>`,
   ].join('');
 
   const summary = `${total} requests in the last ${history.length} days, at most ${max === 1 && total === 0 ? 0 : max} on one day`;

@@ -1,6 +1,7 @@
 // POST /api/keys/rotate — the presented key stops working; a replacement is returned.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
+import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { KEY_ROTATED_EXAMPLE } from '../../../../contract/examples.ts';
@@ -11,12 +12,13 @@ const Rotated = Type.Object(
     keyPrefix: Type.String(),
     projectName: Type.String(),
     tier: Type.String(),
+    setupUrl: Type.String({ description: "The new key's setup page link (usage, limits, quick starts)" }),
     rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
   },
   { examples: [KEY_ROTATED_EXAMPLE] },
 );
 
-export default function rotateRoute(app: Api, { services }: RouteDeps) {
+export default function rotateRoute(app: Api, { ctx, services }: RouteDeps) {
   app.post(
     '/api/keys/rotate',
     {
@@ -30,6 +32,7 @@ export default function rotateRoute(app: Api, { services }: RouteDeps) {
         response: { 201: Rotated, ...errorResponses(401, 402, 404, 429, 500) },
       },
     },
-    async (req, reply) => reply.status(201).send(await services.keys.rotate(callerOf(req))),
+    async (req, reply) =>
+      reply.status(201).send(await services.keys.rotate(callerOf(req), publicBaseUrl(req, ctx.config))),
   );
 }
