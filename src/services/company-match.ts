@@ -4,11 +4,13 @@
 import type { CompanyMatchBody, CompanyMatchQuery, MatchCandidate } from '../contract/company-match.ts';
 import {
   domainKey,
+  foldedWords,
   MATCH_THRESHOLD,
   prepareQuery,
   rankAndDecide,
   retrievalKey,
   type CandidateCompany,
+  typoVariants,
   type ScoredCandidate,
 } from '../domain/company-match/index.ts';
 import { invalid } from '../errors.ts';
@@ -35,9 +37,16 @@ const MAX_LOOKUP_WORDS = 8;
 export function probesOf(query: number, key: string, country: string | null): CandidateProbe[] {
   const words = [...new Set(key.split(' ').filter(Boolean))].slice(0, MAX_LOOKUP_WORDS);
   if (words.length === 0) return [];
-  const probes = [{ query, words: words.join(' '), key, country }];
-  if (words.length >= 3)
-    words.forEach((_, i) => probes.push({ query, words: words.filter((__, j) => j !== i).join(' '), key, country }));
+  const probes: CandidateProbe[] = [{ query, words: words.join(' '), key, country }];
+  const others = (i: number) => words.filter((__, j) => j !== i).join(' ');
+  if (words.length >= 3) words.forEach((_, i) => probes.push({ query, words: others(i), key, country }));
+  // One- and two-word names: a misspelt word is looked up through its one-edit neighbours
+  // (all of them in one GIN lookup, with the other word), never dropped.
+  else
+    words.forEach((w, i) => {
+      const alts = foldedWords(w).flatMap(typoVariants);
+      if (alts.length) probes.push({ query, words: others(i), key, country, alts });
+    });
   return probes;
 }
 

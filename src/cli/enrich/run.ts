@@ -81,6 +81,7 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
 
   let resumedRows = 0;
   let lastRow: string[] | undefined;
+  let written: string[][] = [];
   let out: CsvAppender;
   if (opts.resume && CsvAppender.exists(opts.out)) {
     const point = readResumePoint(opts.out, outHeader, format.delimiter);
@@ -88,6 +89,7 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
       throw new UsageError(`Cannot resume: ${opts.out} has ${point.rowsDone} rows but the input only ${total}`);
     resumedRows = point.rowsDone;
     lastRow = point.lastRow;
+    written = point.written;
     out = CsvAppender.reopen(opts.out, format);
     if (point.needsHeader) out.appendHeader(outHeader);
   } else {
@@ -117,6 +119,27 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
   let wanted = new Set<string>();
   let names = new Map<string, NameQuery>();
   let done = resumedRows;
+  // Resuming: the answers in the rows already written are reused, so a name or number that
+  // repeats further down the file is not asked for again.
+  const at = (name: string) => layout.header.length + added.indexOf(name);
+  for (const w of written) {
+    const status = w[at(STATUS_COLUMN)] as Status;
+    let company = numberAt < 0 ? null : normaliseOrgNumber(opts.country, w[numberAt]);
+    if (company !== null) company = companyKey(opts.country, company);
+    const matchStatus = opts.match ? (w[at('matchStatus')] as MatchOutcome['status'] | '') : '';
+    if (matchStatus) {
+      const q = nameQuery(w[nameAt], cityAt < 0 ? undefined : w[cityAt]);
+      const [orgNumber, country, score] = [w[at('match')], w[at('matchCountry')] as Country, w[at('matchScore')]];
+      const outcome: MatchOutcome =
+        matchStatus === 'matched' ? { status: matchStatus, orgNumber, country } : { status: matchStatus };
+      if (score) outcome.score = Number(score);
+      if (q) matchCache.set(queryKey(q), outcome);
+      if (orgNumber && country) company = companyKey(country, orgNumber);
+    }
+    if (company === null) continue;
+    if (status === 'found') cache.set(company, { status, values: opts.fields.map((f) => w[at(f.name)]) });
+    if (status === 'not_found') cache.set(company, { status });
+  }
 
   const flush = async () => {
     // Names first: a matched row's number joins the numbers to enrich in this same batch, so
