@@ -55,48 +55,46 @@ function typo(name: string): string | null {
 }
 
 const t0 = Date.now();
-const sampleRows = (
-  await ctx.store.pool.query(
-    `SELECT c.org_number, c.name, c.business_address_city AS city FROM companies c
-     WHERE NOT c.is_deleted AND c.business_address_city IS NOT NULL AND c.id % 97 = $1 LIMIT $2`,
-    [rng.int(0, 96), Number(values.companies) * 40],
-  )
-).rows as { org_number: string; name: string; city: string }[];
 // A name of its own means: no other company has it under any legal form. "BERG GRUPPEN ØST SA"
 // beside six "BERG GRUPPEN ØST AS" is no answer once the form is dropped or reordered: the
 // matcher is right to decline, and such a label would measure the generator, not the matcher.
-const LEGAL_FORMS = ['', ' as', ' asa', ' da', ' ans', ' enk', ' nuf', ' sa', ' ba'];
-const baseOf = (name: string) => withoutForm(name).toLowerCase();
-const bases = [...new Set(sampleRows.map((r) => baseOf(r.name)))];
-const counts = new Map<string, number>();
-for (const r of (
-  await ctx.store.pool.query(`SELECT name_norm FROM companies WHERE name_norm COLLATE "C" = ANY($1::text[])`, [
-    bases.flatMap((b) => LEGAL_FORMS.map((f) => b + f)),
-  ])
-).rows as { name_norm: string }[]) {
-  const b = baseOf(r.name_norm.toUpperCase());
-  counts.set(b, (counts.get(b) ?? 0) + 1);
-}
-const sample = sampleRows.filter((r) => counts.get(baseOf(r.name)) === 1).slice(0, Number(values.companies));
+const sample = (
+  await ctx.store.pool.query(
+    `WITH b AS (
+       SELECT org_number, name, business_address_city AS city, is_deleted,
+              regexp_replace(name_norm, ' (as|asa|da|ans|enk|nuf|sa|ba)$', '') AS base
+       FROM companies WHERE country = 'NO')
+     SELECT org_number, name, city FROM b
+     WHERE NOT is_deleted AND city IS NOT NULL
+       AND base IN (SELECT base FROM b GROUP BY base HAVING count(*) = 1)
+     ORDER BY md5(org_number || $1) LIMIT $2`,
+    [values.seed, Number(values.companies)],
+  )
+).rows as { org_number: string; name: string; city: string }[];
 console.log(`sampled ${sample.length} companies with a name of their own under any form (${Date.now() - t0} ms)`);
 
 // Former names: a made-up earlier name for a third of the sample, stored as PRH stores them.
 const formerOf = new Map<string, string>();
 const former = sample.filter((_, i) => i % 3 === 0);
-for (const c of former)
-  formerOf.set(
-    c.org_number,
-    `${rng.pick(['Vestre', 'Nordre', 'Søndre', 'Østre'])} ${rng.pick(['Lyng', 'Furu', 'Hav', 'Stein'])}${rng.pick(['tun', 'vik', 'dal', 'nes'])} Handel AS`,
-  );
+// Each made-up name once: two companies that both used to be "Nordre Furuvik Handel AS" would
+// make the label ambiguous rather than test the matcher.
+const usedFormer = new Set<string>();
+for (const c of former) {
+  const name = `${rng.pick(['Vestre', 'Nordre', 'Søndre', 'Østre', 'Indre', 'Ytre'])} ${rng.pick(['Lyng', 'Furu', 'Hav', 'Stein', 'Bjørke', 'Myr', 'Lia'])}${rng.pick(['tun', 'vik', 'dal', 'nes', 'berg', 'haug'])} ${rng.pick(['Handel', 'Service', 'Drift', 'Utvikling'])} AS`;
+  if (!usedFormer.has(name)) formerOf.set(c.org_number, name);
+  usedFormer.add(name);
+}
 await ctx.repos.companyNames.replaceHistory(
   'NO',
   'match-eval',
-  former.map((c) => ({
-    orgNumber: c.org_number,
-    names: [
-      { name: formerOf.get(c.org_number)!, kind: 'former' as const, validFrom: '2001-01-01', validTo: '2019-06-30' },
-    ],
-  })),
+  former
+    .filter((c) => formerOf.has(c.org_number))
+    .map((c) => ({
+      orgNumber: c.org_number,
+      names: [
+        { name: formerOf.get(c.org_number)!, kind: 'former' as const, validFrom: '2001-01-01', validTo: '2019-06-30' },
+      ],
+    })),
 );
 
 const items: Item[] = [];
