@@ -44,7 +44,9 @@ export function probesOf(query: number, key: string, country: string | null): Ca
   // (all of them in one GIN lookup, with the other word), never dropped.
   else
     words.forEach((w, i) => {
-      const alts = foldedWords(w).flatMap(typoVariants);
+      // The neighbours of the word as written, then folded: folding first would move a swapped
+      // "broettslag" (fold oe -> o: "brottslag") two edits away from "borettslag".
+      const alts = [...new Set(typoVariants(w).flatMap(foldedWords))];
       if (alts.length) probes.push({ query, words: others(i), key, country, alts });
     });
   return probes;

@@ -160,12 +160,12 @@ const FOLD: Record<string, string> = Object.fromEntries(
   [...'æøåäöüéèêëáàâíìîóòôúùûç'].map((ch, i) => [ch, 'eoaaoueeeeaaaiiiooouuuc'[i]]),
 );
 
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzæøå';
 
 /**
- * Every folded word one edit away from `word` (a letter dropped, added, changed, or two
- * swapped), for finding a name through a typo. Short words have too many neighbours to say
- * anything: none below four letters.
+ * Every word one edit away from `word` (a letter dropped, added, changed, or two swapped), for
+ * finding a name through a typo. `word` is lower case as written; fold the variants with
+ * foldedWords. Short words have too many neighbours to say anything: none below four letters.
  */
 export function typoVariants(word: string): string[] {
   if (word.length < 4 || word.length > 20) return [];
