@@ -4,11 +4,13 @@
 import type { CompanyMatchBody, CompanyMatchQuery, MatchCandidate } from '../contract/company-match.ts';
 import {
   domainKey,
+  foldedWords,
   MATCH_THRESHOLD,
   prepareQuery,
   rankAndDecide,
   retrievalKey,
   type CandidateCompany,
+  typoVariants,
   type ScoredCandidate,
 } from '../domain/company-match/index.ts';
 import { invalid } from '../errors.ts';
@@ -35,9 +37,18 @@ const MAX_LOOKUP_WORDS = 8;
 export function probesOf(query: number, key: string, country: string | null): CandidateProbe[] {
   const words = [...new Set(key.split(' ').filter(Boolean))].slice(0, MAX_LOOKUP_WORDS);
   if (words.length === 0) return [];
-  const probes = [{ query, words: words.join(' '), key, country }];
-  if (words.length >= 3)
-    words.forEach((_, i) => probes.push({ query, words: words.filter((__, j) => j !== i).join(' '), key, country }));
+  const probes: CandidateProbe[] = [{ query, words: words.join(' '), key, country }];
+  const others = (i: number) => words.filter((__, j) => j !== i).join(' ');
+  if (words.length >= 3) words.forEach((_, i) => probes.push({ query, words: others(i), key, country }));
+  // One- and two-word names: a misspelt word is looked up through its one-edit neighbours
+  // (all of them in one GIN lookup, with the other word), never dropped.
+  else
+    words.forEach((w, i) => {
+      // The neighbours of the word as written, then folded: folding first would move a swapped
+      // "broettslag" (fold oe -> o: "brottslag") two edits away from "borettslag".
+      const alts = [...new Set(typoVariants(w).flatMap(foldedWords))];
+      if (alts.length) probes.push({ query, words: others(i), key, country, alts });
+    });
   return probes;
 }
 
@@ -80,7 +91,22 @@ export interface QueryMatch {
   candidates: ScoredCandidate[];
 }
 
+/**
+ * Statements a batch's lookups are spread over. Each probe costs a GIN lookup and a heap visit per
+ * name holding its words; one statement runs them one after another on one backend, so a batch
+ * of 100 names is split over this many pool connections (the pool holds 10).
+ */
+const LOOKUP_STATEMENTS = 4;
+
 export function createCompanyMatchService(deps: CompanyMatchDeps) {
+  /** Candidate rows of these probes, in LOOKUP_STATEMENTS statements run at once (by query). */
+  async function lookUp(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
+    const parts: CandidateProbe[][] = Array.from({ length: LOOKUP_STATEMENTS }, () => []);
+    for (const p of probes) parts[p.query % LOOKUP_STATEMENTS].push(p);
+    const results = await Promise.all(parts.filter((p) => p.length > 0).map((p) => deps.names.candidates(p)));
+    return results.flat();
+  }
+
   /** Ranked candidates and the decision for each query, in order. */
   async function matchQueries(
     queries: CompanyMatchQuery[],
@@ -93,10 +119,10 @@ export function createCompanyMatchService(deps: CompanyMatchDeps) {
     });
     // All words first; the all-but-one lookups only for names that found nothing that way.
     const probes = queries.map((q, i) => probesOf(i, keys[i], q.country ?? null));
-    const rows = await deps.names.candidates(probes.flatMap((p) => p.slice(0, 1)));
+    const rows = await lookUp(probes.flatMap((p) => p.slice(0, 1)));
     const found = new Set(rows.map((r) => r.query));
     const retry = probes.flatMap((p, i) => (found.has(i) ? [] : p.slice(1)));
-    if (retry.length > 0) rows.push(...(await deps.names.candidates(retry)));
+    if (retry.length > 0) rows.push(...(await lookUp(retry)));
     const unique = new Map<string, { country: string; orgNumber: string }>();
     for (const r of rows) unique.set(`${r.country}:${r.org_number}`, { country: r.country, orgNumber: r.org_number });
     const others = new Map<string, StoredOtherName[]>();

@@ -59,6 +59,11 @@ export interface CandidateProbe {
   words: string;
   key: string;
   country: string | null;
+  /**
+   * Folded words one of which the name must hold besides `words` (the neighbours of a word the
+   * query may have misspelt; `words` then holds its other words and may be empty).
+   */
+  alts?: string[];
 }
 
 /** Candidates per probe (current names) and per query (former names). */
@@ -145,7 +150,7 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
      * One transaction, one statement.
      */
     async candidates(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
-      const used = probes.filter((p) => p.words.trim() !== '');
+      const used = probes.filter((p) => p.words.trim() !== '' || (p.alts?.length ?? 0) > 0);
       if (used.length === 0) return [];
       return db.transaction().execute(async (trx) => {
         await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`.execute(
@@ -153,10 +158,11 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
         );
         const r = await sql<MatchCandidateRow>`
           WITH p AS (
-            SELECT query, words, key, country
+            SELECT query, words, key, country, alts
             FROM unnest(${used.map((p) => p.query)}::int[], ${used.map((p) => lower(p.words))}::text[],
-                        ${used.map((p) => lower(p.key))}::text[], ${used.map((p) => p.country)}::text[])
-              AS u(query, words, key, country)
+                        ${used.map((p) => lower(p.key))}::text[], ${used.map((p) => p.country)}::text[],
+                        ${used.map((p) => (p.alts?.length ? p.alts.join(' ') : null))}::text[])
+              AS u(query, words, key, country, alts)
           ),
           hits AS (
             SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
@@ -165,7 +171,27 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
                 AND (p.country IS NULL OR c.country = p.country)
               ORDER BY similarity(c.name_norm, p.key) DESC, c.id
               LIMIT ${CANDIDATES_PER_QUERY}
-            ) h
+            ) h WHERE p.alts IS NULL
+            UNION
+            -- A misspelt word: one of its neighbours, and all the other words. Both are GIN
+            -- conditions; a probe without other words has its own branch, because an empty
+            -- @> array would make the index scan every entry.
+            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
+              SELECT c.id FROM companies c
+              WHERE company_name_words(c.name_norm) && string_to_array(p.alts, ' ')
+                AND company_name_words(c.name_norm) @> company_name_words(p.words)
+                AND (p.country IS NULL OR c.country = p.country)
+              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
+              LIMIT ${CANDIDATES_PER_QUERY}
+            ) h WHERE p.alts IS NOT NULL AND p.words <> ''
+            UNION
+            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
+              SELECT c.id FROM companies c
+              WHERE company_name_words(c.name_norm) && string_to_array(p.alts, ' ')
+                AND (p.country IS NULL OR c.country = p.country)
+              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
+              LIMIT ${CANDIDATES_PER_QUERY}
+            ) h WHERE p.alts IS NOT NULL AND p.words = ''
             UNION
             SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
               SELECT c.id FROM company_names n

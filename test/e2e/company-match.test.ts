@@ -4,6 +4,7 @@
 // below live ones, bad input is a 400 with details[], and one call counts as one request.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldedWords, retrievalKey } from '../../src/domain/company-match/index.ts';
 import { runJob } from '../../src/jobs/registry.ts';
 import { startFakePrh, type FakePrh } from '../fakes/prh/server.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
@@ -86,6 +87,30 @@ describe('POST /api/companies/match', () => {
       .replace(/[Ææ]/g, 'ae');
     const r = await match({ queries: [{ name: folded, country: 'NO' }] });
     expect(r.body.results[0].candidates[0].orgNumber).toBe(nordic!.org_number);
+  });
+
+  it('finds a one- or two-word name through a misspelt word, with its words folded as the store folds them', async () => {
+    // The query side folds words in code (foldedWords) and must agree with company_name_words().
+    const samples = ['Ærlig Sjøbygg AASEN & Co', 'Bjørk Ørsted-Æsøy AS', 'Café Über Fjøsnæs ÅS'];
+    for (const name of samples) {
+      const sql = await server.ctx.store.pool.query('SELECT company_name_words($1) AS w', [name]);
+      expect(foldedWords(name), name).toEqual(sql.rows[0].w);
+    }
+    const short = unique.filter((c) => retrievalKey(c.name).split(' ').length === 2).slice(0, 3);
+    expect(short.length).toBeGreaterThan(0);
+    // Two letters of the longer word swapped: no stored name holds the misspelt word.
+    const misspelt = short.map((c) => {
+      const words = retrievalKey(c.name).split(' ');
+      const i = words[0].length >= words[1].length ? 0 : 1;
+      const w = words[i];
+      words[i] = w.slice(0, 1) + w[2] + w[1] + w.slice(3);
+      return words.join(' ');
+    });
+    const r = await match({ queries: misspelt.map((name) => ({ name })) });
+    expect(r.status).toBe(200);
+    r.body.results.forEach((res: any, i: number) =>
+      expect(res.candidates[0]?.orgNumber, misspelt[i]).toBe(short[i].org_number),
+    );
   });
 
   it('uses former names kept by the source (PRH names with end dates)', async () => {

@@ -112,6 +112,16 @@ export class NcdClient {
         // Reading records changes nothing, so a lost response may be asked for again.
         repeatable: true,
       }),
+    /**
+     * Organisation numbers for up to 100 company names: ranked candidates with explained scores,
+     * and `match` when the top one is clear. One call counts as one request.
+     */
+    match: (body: BodyOf<'/api/companies/match', 'post'>) =>
+      this.request('post', '/api/companies/match', {
+        body,
+        // Matching changes nothing, so a lost response may be asked for again.
+        repeatable: true,
+      }),
     shareholders: (orgNumber: string, query: QueryOf<'/api/companies/{orgNumber}/shareholders', 'get'> = {}) =>
       this.request('get', '/api/companies/{orgNumber}/shareholders', { params: { orgNumber }, query }),
     group: (orgNumber: string, query: QueryOf<'/api/companies/{orgNumber}/group', 'get'> = {}) =>

@@ -34,6 +34,13 @@ export function formatSummary(s: EnrichSummary, out: string): string {
   const lines = [
     s.stopped ? `Stopped: ${s.stopped}` : `Enriched ${s.total} rows into ${out}`,
     ...(s.resumed ? [`  already done ${s.resumed}`] : []),
+    ...(s.matching
+      ? [
+          `  names matched   ${s.matching.matched}`,
+          `  names ambiguous ${s.matching.ambiguous}`,
+          `  names no match  ${s.matching.none}`,
+        ]
+      : []),
     `  found        ${s.found}`,
     `  not found    ${s.notFound}`,
     `  empty        ${s.empty}`,

@@ -20,6 +20,8 @@ export interface ResumePoint {
   lastRow: string[] | undefined;
   /** The file is empty (an earlier run died before its header was written). */
   needsHeader: boolean;
+  /** The data rows already written (their answers are reused rather than asked for again). */
+  written: string[][];
 }
 
 /**
@@ -39,7 +41,7 @@ export function readResumePoint(file: string, header: string[], delimiter: strin
   } catch (err) {
     throw new UsageError(`Cannot resume: ${file} is not a CSV this command wrote (${(err as Error).message})`);
   }
-  if (records.length === 0) return { rowsDone: 0, lastRow: undefined, needsHeader: true };
+  if (records.length === 0) return { rowsDone: 0, lastRow: undefined, needsHeader: true, written: [] };
   if (records[0].join('\u0000') !== header.join('\u0000')) {
     throw new UsageError(
       `Cannot resume: the columns of ${file} differ from this run's (same input file and --fields as before?)`,
@@ -54,6 +56,7 @@ export function readResumePoint(file: string, header: string[], delimiter: strin
     rowsDone: records.length - 1,
     lastRow: records.length > 1 ? records[records.length - 1] : undefined,
     needsHeader: false,
+    written: records.slice(1),
   };
 }
 

@@ -7,15 +7,22 @@ import type { CsvFormat } from './csv-output.ts';
 import { DEFAULT_FIELDS, resolveFields, type FieldSpec } from './fields.ts';
 
 export const ENRICH_USAGE = `Usage: ncd enrich <input.csv> --column <name> --out <output.csv> [options]
+       ncd enrich <input.csv> --match-names --name-column <name> --out <output.csv> [options]
 
 Adds company data to every row of a CSV file, using the API of a running server.
 
-  --column NAME     column holding organisation numbers (required)
+  --column NAME     column holding organisation numbers (required without --match-names)
+  --match-names     find the organisation number of rows without one (all rows when there is
+                    no --column) from the company name; adds match, matchCountry, matchScore and
+                    matchStatus (matched | ambiguous | none), then enriches the matched rows
+  --name-column NAME  column holding company names (with --match-names)
+  --city-column NAME  column holding the city or municipality (optional, with --match-names)
   --out FILE        where to write the enriched CSV (required; must not exist unless --resume)
   --fields LIST     comma-separated fields to add (default: ${DEFAULT_FIELDS.join(',')})
   --url URL         server base URL (default: $NCD_URL or http://localhost:3000)
   --key KEY         API key (default: $NCD_API_KEY; prefer the variable, arguments show in ps)
-  --country CC      NO, FI or SE: the registry of the numbers (default NO)
+  --country CC      NO, FI, SE or DK: the registry of the numbers (default NO); with
+                    --match-names also the only registry names are matched in (default: all)
   --excel           write for Excel: UTF-8 with a byte order mark, ";" between fields, CRLF
                     line ends (Nordic Excel opens it with the columns split and Æ/Ø/Å intact)
   --delimiter D     the output's delimiter: one character, or "tab" (default: the input's)
@@ -25,9 +32,19 @@ By default the output keeps the input's delimiter, byte order mark and line endi
 number cell is blank are marked empty; numbers that cannot be one (check digit) invalid.
   --list-fields     print the available fields and exit`;
 
+export interface MatchNamesOptions {
+  nameColumn: string;
+  cityColumn?: string;
+  /** Only candidates of this country; all countries when not given. */
+  country?: Country;
+}
+
 export interface EnrichOptions {
   input: string;
-  column: string;
+  /** The org-number column; optional with --match-names (every row is then matched). */
+  column?: string;
+  /** --match-names: numbers for rows without one, from their name. */
+  match?: MatchNamesOptions;
   out: string;
   fields: FieldSpec[];
   url: string;
@@ -47,6 +64,9 @@ const OPTIONS = {
   key: value,
   country: value,
   resume: { type: 'boolean' },
+  'match-names': { type: 'boolean' },
+  'name-column': value,
+  'city-column': value,
   excel: { type: 'boolean' },
   delimiter: value,
 } as const;
@@ -76,14 +96,22 @@ export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichO
     url: text(values, 'url'),
     key: text(values, 'key'),
     country: text(values, 'country'),
+    nameColumn: text(values, 'name-column'),
+    cityColumn: text(values, 'city-column'),
   };
+  const matchNames = values['match-names'] === true;
   if (positionals.length !== 1)
     throw new UsageError(
       positionals.length
         ? `Expected one input file, got ${positionals.length}: ${positionals.join(' ')}`
         : 'Missing the input CSV file',
     );
-  if (!options.column) throw new UsageError('Missing --column: the name of the column holding organisation numbers');
+  if (!options.column && !matchNames)
+    throw new UsageError('Missing --column: the name of the column holding organisation numbers');
+  if (matchNames && !options.nameColumn)
+    throw new UsageError('Missing --name-column: the name of the column holding company names (--match-names)');
+  if (!matchNames && (options.nameColumn || options.cityColumn))
+    throw new UsageError('--name-column and --city-column need --match-names');
   if (!options.out) throw new UsageError('Missing --out: where to write the enriched CSV');
   const apiKey = options.key ?? env.NCD_API_KEY;
   if (!apiKey) throw new UsageError('No API key: set NCD_API_KEY (or pass --key)');
@@ -97,6 +125,13 @@ export function parseEnrichArgs(argv: string[], env: NodeJS.ProcessEnv): EnrichO
   return {
     input,
     column: options.column,
+    match: matchNames
+      ? {
+          nameColumn: options.nameColumn!,
+          cityColumn: options.cityColumn,
+          country: options.country ? country : undefined,
+        }
+      : undefined,
     out,
     fields: resolveFields(options.fields ?? DEFAULT_FIELDS.join(',')),
     url,

@@ -7,6 +7,8 @@ import { UsageError } from '../../ops/usage-error.ts';
 import { countDataRows, readLayout, rows } from './csv-input.ts';
 import { CsvAppender, readResumePoint, type CsvFormat } from './csv-output.ts';
 import type { CellValue, FieldSpec } from './fields.ts';
+import { MATCH_BATCH, MATCH_COLUMNS, matchCells, matchNames, nameQuery, queryKey } from './match-names.ts';
+import type { MatchOutcome, NameQuery } from './match-names.ts';
 import type { EnrichOptions } from './options.ts';
 import { normaliseOrgNumber } from './org-numbers.ts';
 import { createProgress, type Counts } from './progress.ts';
@@ -27,11 +29,19 @@ export interface EnrichSummary extends Counts {
   unavailable: number;
   /** Why the run stopped early, if it did. */
   stopped?: string;
+  /** With --match-names: rows matched, ambiguous and with no candidate. */
+  matching?: Record<'matched' | 'ambiguous' | 'none', number>;
 }
+
+type Country = EnrichOptions['country'];
 
 interface PendingRow {
   cells: string[];
-  orgNumber: string | null;
+  /** `country:orgNumber` of the company to enrich, once known. */
+  company: string | null;
+  /** --match-names: the row has no number; its name is looked up. */
+  query?: NameQuery | null;
+  match?: MatchOutcome;
   /** The org-number cell is blank: reported as `empty`, not `invalid`. */
   blank: boolean;
 }
@@ -40,9 +50,21 @@ type Answer = { status: 'found'; values: string[] } | { status: 'not_found' | 'u
 
 const cell = (v: CellValue): string => (v === null || v === undefined ? '' : String(v));
 
+const companyKey = (country: Country, orgNumber: string) => `${country}:${orgNumber}`;
+
 export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream): Promise<EnrichSummary> {
-  const layout = await readLayout(opts.input, opts.column);
-  const added = [...opts.fields.map((f) => f.name), STATUS_COLUMN];
+  const layout = await readLayout(opts.input, opts.column ?? opts.match!.nameColumn);
+  const indexOf = (column: string | undefined) => {
+    if (column === undefined) return -1;
+    const i = layout.header.indexOf(column);
+    if (i < 0)
+      throw new UsageError(`Column "${column}" is not in ${opts.input}. Its columns: ${layout.header.join(', ')}`);
+    return i;
+  };
+  const numberAt = indexOf(opts.column);
+  const nameAt = indexOf(opts.match?.nameColumn);
+  const cityAt = indexOf(opts.match?.cityColumn);
+  const added = [...(opts.match ? MATCH_COLUMNS : []), ...opts.fields.map((f) => f.name), STATUS_COLUMN];
   const clash = added.filter((n) => layout.header.includes(n));
   if (clash.length)
     throw new UsageError(
@@ -59,6 +81,7 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
 
   let resumedRows = 0;
   let lastRow: string[] | undefined;
+  let written: string[][] = [];
   let out: CsvAppender;
   if (opts.resume && CsvAppender.exists(opts.out)) {
     const point = readResumePoint(opts.out, outHeader, format.delimiter);
@@ -66,6 +89,7 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
       throw new UsageError(`Cannot resume: ${opts.out} has ${point.rowsDone} rows but the input only ${total}`);
     resumedRows = point.rowsDone;
     lastRow = point.lastRow;
+    written = point.written;
     out = CsvAppender.reopen(opts.out, format);
     if (point.needsHeader) out.appendHeader(outHeader);
   } else {
@@ -74,6 +98,8 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
 
   const counts: Counts = { found: 0, notFound: 0, empty: 0, invalid: 0, failed: 0 };
   const summary: EnrichSummary = { ...counts, total, resumed: resumedRows, processed: 0, unavailable: 0 };
+  const matching = { matched: 0, ambiguous: 0, none: 0 };
+  if (opts.match) summary.matching = matching;
   const progress = createProgress(total, stderr);
   if (resumedRows) progress.note(`Resuming: ${resumedRows} of ${total} rows are already in ${opts.out}`);
   const client = new NcdClient({
@@ -88,18 +114,58 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
   });
 
   const cache = new Map<string, Answer>();
+  const matchCache = new Map<string, MatchOutcome>();
   let pending: PendingRow[] = [];
   let wanted = new Set<string>();
+  let names = new Map<string, NameQuery>();
   let done = resumedRows;
+  // Resuming: the answers in the rows already written are reused, so a name or number that
+  // repeats further down the file is not asked for again.
+  const at = (name: string) => layout.header.length + added.indexOf(name);
+  for (const w of written) {
+    const status = w[at(STATUS_COLUMN)] as Status;
+    let company = numberAt < 0 ? null : normaliseOrgNumber(opts.country, w[numberAt]);
+    if (company !== null) company = companyKey(opts.country, company);
+    const matchStatus = opts.match ? (w[at('matchStatus')] as MatchOutcome['status'] | '') : '';
+    if (matchStatus) {
+      const q = nameQuery(w[nameAt], cityAt < 0 ? undefined : w[cityAt]);
+      const [orgNumber, country, score] = [w[at('match')], w[at('matchCountry')] as Country, w[at('matchScore')]];
+      const outcome: MatchOutcome =
+        matchStatus === 'matched' ? { status: matchStatus, orgNumber, country } : { status: matchStatus };
+      if (score) outcome.score = Number(score);
+      if (q) matchCache.set(queryKey(q), outcome);
+      if (orgNumber && country) company = companyKey(country, orgNumber);
+    }
+    if (company === null) continue;
+    if (status === 'found') cache.set(company, { status, values: opts.fields.map((f) => w[at(f.name)]) });
+    if (status === 'not_found') cache.set(company, { status });
+  }
 
   const flush = async () => {
-    const answers = await ask(client, opts, [...wanted]);
+    // Names first: a matched row's number joins the numbers to enrich in this same batch, so
+    // what is written is done, and --resume neither matches nor enriches a written row again.
+    const matched = await matchNames(client, [...names.values()], opts.match?.country);
+    for (const row of pending) {
+      if (!row.query) continue;
+      row.match = matched.get(queryKey(row.query)) ?? matchCache.get(queryKey(row.query));
+      if (row.match?.status !== 'matched') continue;
+      row.company = companyKey(row.match.country!, row.match.orgNumber!);
+      if (!cache.has(row.company)) wanted.add(row.company);
+    }
+    const answers = new Map<string, Answer>();
+    const keys = [...wanted];
+    for (let i = 0; i < keys.length; i += BATCH_SIZE)
+      for (const [k, a] of await ask(client, opts.fields, keys.slice(i, i + BATCH_SIZE))) answers.set(k, a);
     const records: string[][] = [];
     for (const row of pending) {
-      const answer = row.orgNumber === null ? undefined : (answers.get(row.orgNumber) ?? cache.get(row.orgNumber));
-      const status: Status = row.orgNumber === null ? (row.blank ? 'empty' : 'invalid') : (answer?.status ?? 'failed');
+      const answer = row.company === null ? undefined : (answers.get(row.company) ?? cache.get(row.company));
+      const status: Status = row.company === null ? (row.blank ? 'empty' : 'invalid') : (answer?.status ?? 'failed');
       const values = answer?.status === 'found' ? answer.values : opts.fields.map(() => '');
-      records.push([...row.cells, ...values, status]);
+      if (row.query !== undefined) matching[row.match?.status ?? 'none']++;
+      const matchPart = opts.match
+        ? matchCells(row.query === undefined ? undefined : (row.match ?? { status: 'none' }))
+        : [];
+      records.push([...row.cells, ...matchPart, ...values, status]);
       if (status === 'found') counts.found++;
       else if (status === 'not_found') counts.notFound++;
       else if (status === 'invalid') counts.invalid++;
@@ -113,8 +179,11 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
     done += pending.length;
     if (cache.size > MAX_CACHED) cache.clear();
     for (const [n, a] of answers) if (a.status === 'found' || a.status === 'not_found') cache.set(n, a);
+    if (matchCache.size > MAX_CACHED) matchCache.clear();
+    for (const [k, m] of matched) matchCache.set(k, m);
     pending = [];
     wanted = new Set();
+    names = new Map();
     progress.update(done, counts);
   };
 
@@ -132,12 +201,21 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
         }
         continue;
       }
-      const orgNumber = normaliseOrgNumber(opts.country, cells[layout.columnIndex]);
-      if (orgNumber !== null && !cache.has(orgNumber) && !wanted.has(orgNumber)) {
+      const numberCell = numberAt < 0 ? '' : cells[numberAt];
+      const orgNumber = numberAt < 0 ? null : normaliseOrgNumber(opts.country, numberCell);
+      const company = orgNumber === null ? null : companyKey(opts.country, orgNumber);
+      if (company !== null && !cache.has(company) && !wanted.has(company)) {
         if (wanted.size === BATCH_SIZE) await flush();
-        wanted.add(orgNumber);
+        wanted.add(company);
       }
-      pending.push({ cells, orgNumber, blank: cells[layout.columnIndex].trim() === '' });
+      const blank = numberCell.trim() === '';
+      // Rows without a number (a blank cell, or no number column) are matched by name.
+      const query = opts.match && blank ? nameQuery(cells[nameAt], cityAt < 0 ? undefined : cells[cityAt]) : undefined;
+      if (query && !matchCache.has(queryKey(query)) && !names.has(queryKey(query))) {
+        if (names.size === MATCH_BATCH) await flush();
+        names.set(queryKey(query), query);
+      }
+      pending.push({ cells, company, blank, query });
       if (pending.length >= MAX_PENDING_ROWS) await flush();
     }
     if (pending.length) await flush();
@@ -152,27 +230,35 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
   return summary;
 }
 
-/** One enrich call; a 400 marks the batch failed, anything else stops the run (see top). */
-async function ask(client: NcdClient, opts: EnrichOptions, numbers: string[]): Promise<Map<string, Answer>> {
+/**
+ * One enrich call for up to 100 `country:orgNumber` keys (plain numbers when all are Norwegian);
+ * a 400 marks the batch failed, anything else stops the run (see top).
+ */
+async function ask(client: NcdClient, fields: FieldSpec[], keys: string[]): Promise<Map<string, Answer>> {
   const answers = new Map<string, Answer>();
-  if (!numbers.length) return answers;
+  if (!keys.length) return answers;
+  const pairs = keys.map((k) => ({ country: k.slice(0, 2) as Country, orgNumber: k.slice(3) }));
   let result;
   try {
     result = await client.companies.enrich(
-      opts.country === 'NO' ? numbers : { pairs: numbers.map((orgNumber) => ({ orgNumber, country: opts.country })) },
+      pairs.every((p) => p.country === 'NO') ? pairs.map((p) => p.orgNumber) : { pairs },
     );
   } catch (err) {
     if (err instanceof NcdApiError && err.status === 400) {
-      for (const n of numbers) answers.set(n, { status: 'failed' });
+      for (const k of keys) answers.set(k, { status: 'failed' });
       return answers;
     }
     throw err;
   }
-  const numberOf = (x: string | { orgNumber: string }) => (typeof x === 'string' ? x : x.orgNumber);
+  const keyOf = (x: string | { orgNumber: string; country?: string }) =>
+    typeof x === 'string' ? companyKey('NO', x) : companyKey((x.country ?? 'NO') as Country, x.orgNumber);
   for (const record of result.data)
-    answers.set(record.orgNumber, { status: 'found', values: values(record as CompanyRecord, opts.fields) });
-  for (const x of result.notFound) answers.set(numberOf(x), { status: 'not_found' });
-  for (const x of result.unavailable) answers.set(numberOf(x), { status: 'unavailable' });
+    answers.set(companyKey(record.country as Country, record.orgNumber), {
+      status: 'found',
+      values: values(record as CompanyRecord, fields),
+    });
+  for (const x of result.notFound) answers.set(keyOf(x), { status: 'not_found' });
+  for (const x of result.unavailable) answers.set(keyOf(x), { status: 'unavailable' });
   return answers;
 }
 

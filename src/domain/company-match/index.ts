@@ -1,5 +1,13 @@
 // Public API of company name -> organisation number matching (pure; see README.md).
-export { analyseRegistryName, domainKey, placeKey, registryWords, retrievalKey } from './normalise.ts';
+export {
+  analyseRegistryName,
+  domainKey,
+  foldedWords,
+  placeKey,
+  registryWords,
+  retrievalKey,
+  typoVariants,
+} from './normalise.ts';
 export {
   MATCH_MARGIN,
   MATCH_THRESHOLD,

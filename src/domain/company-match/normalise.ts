@@ -69,11 +69,31 @@ const FORM_WORDS = new Set([
   'enkeltpersonforetak',
 ]);
 
+/** Legal forms of more than one word, as spreadsheets spell them out: the code the register uses. */
+const SPELT_FORM_CODES: Record<string, string> = {
+  'selskap med delt ansvar': 'da',
+  'delt ansvar': 'da',
+  'ansvarlig selskap': 'ans',
+  'norskregistrert utenlandsk foretak': 'nuf',
+  handelsbolag: 'hb',
+  kommanditbolag: 'kb',
+};
+const SPELT_FORMS = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${Object.keys(SPELT_FORM_CODES)
+    .map((k) => k.replace(/ /g, '\\s+'))
+    .join('|')})(?![\\p{L}\\p{N}])`,
+  'gu',
+);
+
 const WORD = /[\p{L}\p{N}]+(?:\/[\p{L}\p{N}]+)?/gu;
 
 /** Lower-case words of a name, with abbreviations (optionally ending in a dot) written out. */
 export function registryWords(name: string): string[] {
-  const lower = name.normalize('NFC').toLowerCase().replace(/&/g, ' og ');
+  const lower = name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/&/g, ' og ')
+    .replace(SPELT_FORMS, (form: string) => SPELT_FORM_CODES[form.replace(/\s+/g, ' ')] ?? form);
   return (lower.match(WORD) ?? []).map((w) => ABBREVIATIONS[w] ?? w);
 }
 
@@ -122,4 +142,43 @@ export function domainKey(site: string): string | null {
     .replace(/^www\./, '')
     .replace(/\.$/, '');
   return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host) ? host : null;
+}
+
+/**
+ * The words of a name as the store's company_name_words() folds them (migration 0022): lower
+ * case, aa/ae/oe and Nordic and accented letters folded, split on anything but a-z and 0-9.
+ * Must stay in step with that SQL function: its output is compared with these words.
+ */
+export function foldedWords(name: string): string[] {
+  const folded = [...name.toLowerCase().replace(/aa/g, 'a').replace(/ae/g, 'e').replace(/oe/g, 'o')]
+    .map((ch) => FOLD[ch] ?? ch)
+    .join('');
+  return folded.split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+const FOLD: Record<string, string> = Object.fromEntries(
+  [...'æøåäöüéèêëáàâíìîóòôúùûç'].map((ch, i) => [ch, 'eoaaoueeeeaaaiiiooouuuc'[i]]),
+);
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyzæøå';
+
+/**
+ * Every word one edit away from `word` (a letter dropped, added, changed, or two swapped), for
+ * finding a name through a typo. `word` is lower case as written; fold the variants with
+ * foldedWords. Short words have too many neighbours to say anything: none below four letters.
+ */
+export function typoVariants(word: string): string[] {
+  if (word.length < 4 || word.length > 20) return [];
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const [a, b] = [word.slice(0, i), word.slice(i)];
+    if (b) out.add(a + b.slice(1));
+    if (b.length > 1) out.add(a + b[1] + b[0] + b.slice(2));
+    for (const ch of LETTERS) {
+      if (b) out.add(a + ch + b.slice(1));
+      out.add(a + ch + b);
+    }
+  }
+  out.delete(word);
+  return [...out];
 }
