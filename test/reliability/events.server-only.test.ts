@@ -10,7 +10,8 @@
 //   nothing from a rolled-back batch (its ids never commit: every append draws new uuids);
 // - replaying each company's name events from its name after the first load ends at the name
 //   the store holds, each event's `before` equal to the value the previous one left: every
-//   committed change has its event, in order.
+//   committed change has its event, in order (companies first inserted after the first load
+//   start at their first event).
 // Bounded: a fixed number of syncs, readers stop at the committed top, loopback only.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -286,7 +287,9 @@ describe('event log under random syncs, kills and restarts across two processes'
     const replay = new Map(namesAfterLoad);
     let broken = 0;
     for (const e of events) {
-      if (replay.get(e.org_number) !== e.before.name) broken++;
+      // A company left out of the first dump (deleted in that seed) is inserted by a later sync,
+      // which raises no event by design: its chain starts at its first name event.
+      if (replay.has(e.org_number) && replay.get(e.org_number) !== e.before.name) broken++;
       replay.set(e.org_number, e.after.name!);
     }
     const mismatched = [...now].filter(([org, name]) => replay.get(org) !== name).length;
