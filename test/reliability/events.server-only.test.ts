@@ -292,7 +292,8 @@ describe('event log under random syncs, kills and restarts across two processes'
       if (replay.has(e.org_number) && replay.get(e.org_number) !== e.before.name) broken++;
       replay.set(e.org_number, e.after.name!);
     }
-    const mismatched = [...now].filter(([org, name]) => replay.get(org) !== name).length;
+    // Companies inserted after the first load without a name event since have nothing to replay.
+    const mismatched = [...now].filter(([org, name]) => replay.has(org) && replay.get(org) !== name).length;
     s.check(broken === 0, `${broken} name events do not follow from the previous value`);
     s.check(mismatched === 0, `${mismatched} companies' names differ from their replayed name events`);
 
