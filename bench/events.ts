@@ -1,13 +1,15 @@
 // Event log benchmark (issue 26): appends N events through the store's append path (batches of
 // 2,000 in their own transactions, as an ingest does), then drains GET /api/events with
-// limit=1000 from seq 0 and reports events per second. DATABASE_URL selects PostgreSQL
-// (use a database of your own); otherwise a fresh embedded store under DATA_DIR.
-//   DATA_DIR=$(mktemp -d) node --import tsx bench/events.ts 100000
+// limit=PAGE (default 5000, the largest page) from seq 0 and reports events per second.
+// DATABASE_URL selects PostgreSQL (use a database of your own); otherwise a fresh embedded
+// store under DATA_DIR.
+//   DATA_DIR=$(mktemp -d) node --import tsx bench/events.ts 100000 [PAGE]
 import { appendEvents } from '../src/store/events.ts';
 import type { NewEvent } from '../src/domain/company-events.ts';
 import { benchKey, getJson, startBenchApp } from './harness.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
+const page = Number(process.argv[3] ?? 5000);
 const { built, base } = await startBenchApp();
 try {
   const db = built.ctx.store.db;
@@ -31,7 +33,7 @@ try {
   let after = (await built.ctx.repos.eventLog.bounds()).lastSeq - total;
   let read = 0;
   for (;;) {
-    const r = await getJson(`${base}/api/events?after=${after}&limit=1000`, key);
+    const r = await getJson(`${base}/api/events?after=${after}&limit=${page}`, key);
     read += r.body.data.length;
     after = r.body.nextAfter;
     if (!r.body.hasMore) break;
@@ -41,6 +43,7 @@ try {
     JSON.stringify({
       engine: built.ctx.store.engine,
       events: total,
+      page,
       appendPerSec: Math.round(total / (appendMs / 1000)),
       drained: read,
       drainPerSec: Math.round(read / (drainMs / 1000)),

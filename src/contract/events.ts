@@ -59,7 +59,7 @@ export const EventsQuery = Type.Object({
     }),
   ),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 1000, description: "Default 100; capped by tier (10 × the key's page size)" }),
+    Type.Integer({ minimum: 1, maximum: 5000, description: "Default 100; capped by tier (50 × the key's page size)" }),
   ),
 });
 

@@ -562,7 +562,7 @@ export interface paths {
         };
         /**
          * Typed company change events after a seq
-         * @description Every change an ingest commits (status, name, address, industry, roles, accounts, sub-units, deletion, …) as an event with before/after of the changed fields, numbered by a global, gapless, increasing `seq`. Pass the `nextAfter` of a page as `after` to read on; a reader resuming from its last seq sees every committed event exactly once, in order. `after` below what retention removed answers 410 `events_expired` with `resumeAfter`. A page holds at most 10 × your page size.
+         * @description Every change an ingest commits (status, name, address, industry, roles, accounts, sub-units, deletion, …) as an event with before/after of the changed fields, numbered by a global, gapless, increasing `seq`. Pass the `nextAfter` of a page as `after` to read on; a reader resuming from its last seq sees every committed event exactly once, in order. `after` below what retention removed answers 410 `events_expired` with `resumeAfter`. A page holds at most 50 × your page size (at most 5,000 events).
          */
         get: operations["getEvents"];
         put?: never;
@@ -8588,7 +8588,7 @@ export interface operations {
                 country?: "NO" | "SE" | "FI" | "DK";
                 /** @description One category or a comma-separated list */
                 category?: string;
-                /** @description Default 100; capped by tier (10 × the key's page size) */
+                /** @description Default 100; capped by tier (50 × the key's page size) */
                 limit?: number;
             };
             header?: never;
