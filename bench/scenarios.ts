@@ -1,7 +1,7 @@
 // The load scenarios of issue 13. Each returns a JSON-able result with its targets checked.
 // HTTP scenarios measure the bare Fastify baseline (bench/bare-server.ts) with the same load
 // settings in the same run, so every figure has a ratio to the framework's ceiling.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runLoad, summarize, type LoadResult } from './load.ts';
 import { ROOT, rssOf, sampleRss, startBare, startServer, type Child } from './proc.ts';
@@ -69,6 +69,8 @@ async function baseline(
     throw new Error(`lookup ${orgNumber}: ${rec.status} ${JSON.stringify(rec.body).slice(0, 200)}`);
   const file = path.join(ROOT, 'bench/.data/record.json');
   const text = JSON.stringify(rec.body);
+  // bench/.data is gitignored: a fresh clone has none until a PGlite store is loaded.
+  mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   const bare = await startBare(file);
   try {
