@@ -6,9 +6,8 @@
 // process (undici, loopback), so the memory figures are an upper bound for the server alone.
 //   DATA_DIR=$(mktemp -d) node --expose-gc --import tsx bench/events-sse.ts 1000 10 1000
 import { Agent, request } from 'undici';
-import type { NewEvent } from '../src/domain/company-events.ts';
 import { appendEvents } from '../src/store/events.ts';
-import { benchKey, startBenchApp } from './harness.ts';
+import { addressEvents, benchKey, startBenchApp } from './harness.ts';
 
 const subscribers = Number(process.argv[2] ?? 1000);
 const rounds = Number(process.argv[3] ?? 10);
@@ -61,16 +60,7 @@ try {
   const idle = memory();
   const perRound: { round: number; deliverMs: number; heapMb: number; rssMb: number }[] = [];
   for (let round = 1; round <= rounds; round++) {
-    const events: NewEvent[] = Array.from({ length: batch }, (_, j) => ({
-      country: 'NO',
-      orgNumber: String(900_000_000 + ((round * batch + j) % 50_000)),
-      category: 'address',
-      type: 'address_changed',
-      fieldsChanged: ['businessAddress.street'],
-      before: { 'businessAddress.street': `Storgata ${j}` },
-      after: { 'businessAddress.street': `Kirkegata ${j}` },
-      source: 'Brønnøysundregistrene',
-    }));
+    const events = addressEvents(round * batch, batch);
     const t = performance.now();
     await db.transaction().execute((trx) => appendEvents(trx, events));
     const want = round * batch;

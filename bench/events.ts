@@ -5,8 +5,7 @@
 // store under DATA_DIR.
 //   DATA_DIR=$(mktemp -d) node --import tsx bench/events.ts 100000 [PAGE]
 import { appendEvents } from '../src/store/events.ts';
-import type { NewEvent } from '../src/domain/company-events.ts';
-import { benchKey, getJson, startBenchApp } from './harness.ts';
+import { addressEvents, benchKey, getJson, startBenchApp } from './harness.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
 const page = Number(process.argv[3] ?? 5000);
@@ -15,16 +14,7 @@ try {
   const db = built.ctx.store.db;
   const t0 = performance.now();
   for (let i = 0; i < total; i += 2000) {
-    const batch: NewEvent[] = Array.from({ length: Math.min(2000, total - i) }, (_, j) => ({
-      country: 'NO',
-      orgNumber: String(900_000_000 + ((i + j) % 50_000)),
-      category: 'address',
-      type: 'address_changed',
-      fieldsChanged: ['businessAddress.street'],
-      before: { 'businessAddress.street': `Storgata ${j}` },
-      after: { 'businessAddress.street': `Kirkegata ${j}` },
-      source: 'Brønnøysundregistrene',
-    }));
+    const batch = addressEvents(i, Math.min(2000, total - i));
     await db.transaction().execute((trx) => appendEvents(trx, batch));
   }
   const appendMs = performance.now() - t0;

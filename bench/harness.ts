@@ -2,6 +2,7 @@
 // unthrottled internal-tier keys, and latency percentiles.
 import { request } from 'undici';
 import { buildApp } from '../src/app.ts';
+import type { NewEvent } from '../src/domain/company-events.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 
@@ -57,4 +58,18 @@ export function percentiles(ms: number[]): Percentiles {
   const s = [...ms].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
   return { p50: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), p99: +q(0.99).toFixed(2), n: s.length };
+}
+
+/** `count` address-change events, as an ingest appends them, over 50 000 companies from `offset`. */
+export function addressEvents(offset: number, count: number): NewEvent[] {
+  return Array.from({ length: count }, (_, j) => ({
+    country: 'NO',
+    orgNumber: String(900_000_000 + ((offset + j) % 50_000)),
+    category: 'address',
+    type: 'address_changed',
+    fieldsChanged: ['businessAddress.street'],
+    before: { 'businessAddress.street': `Storgata ${j}` },
+    after: { 'businessAddress.street': `Kirkegata ${j}` },
+    source: 'Brønnøysundregistrene',
+  }));
 }

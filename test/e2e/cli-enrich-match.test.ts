@@ -5,8 +5,6 @@
 // CLI is killed at a known point; the rerun with --resume must ask for no name or number again.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -16,53 +14,26 @@ import { NcdClient } from '../../clients/js/src/index.ts';
 import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { ROOT } from '../helpers/env.ts';
+import { HoldingProxy } from '../helpers/holding-proxy.ts';
 import { createKey } from '../helpers/keys.ts';
 import { CLI, runProcess } from '../helpers/process.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 type Query = { name: string; city?: string; country?: string };
 
-/** Forwards to the server; records match queries and enrich numbers; never answers match call `holdAt`. */
-class CountingProxy {
+/** Records match queries and enrich numbers; never answers match call `holdAt`. */
+class CountingProxy extends HoldingProxy {
   matched: Query[][] = [];
   enriched: string[][] = [];
-  matchCalls = 0;
-  holdAt: number | undefined;
-  held: ServerResponse[] = [];
-  private server: Server;
-  constructor(private readonly target: string) {
-    this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks).toString();
-      if (req.method === 'POST' && req.url === '/api/companies/match') {
-        if (++this.matchCalls === this.holdAt) return void this.held.push(res);
-        this.matched.push((JSON.parse(body) as { queries: Query[] }).queries);
-      }
-      if (req.method === 'POST' && req.url === '/api/companies/enrich') {
-        const b = JSON.parse(body) as { orgNumbers?: string[]; pairs?: { orgNumber: string }[] };
-        this.enriched.push(b.orgNumbers ?? b.pairs!.map((p) => p.orgNumber));
-      }
-      const upstream = await fetch(this.target + req.url, {
-        method: req.method,
-        headers: {
-          authorization: req.headers.authorization ?? '',
-          'content-type': req.headers['content-type'] ?? 'application/json',
-        },
-        body: req.method === 'GET' ? undefined : body,
-      });
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
-      res.end(await upstream.text());
-    });
+  constructor(target: string) {
+    super(target, '/api/companies/match');
   }
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  close() {
-    for (const r of this.held) r.destroy();
-    this.server.closeAllConnections();
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  protected override record(path: string, body: string) {
+    if (path === '/api/companies/match') this.matched.push((JSON.parse(body) as { queries: Query[] }).queries);
+    if (path === '/api/companies/enrich') {
+      const b = JSON.parse(body) as { orgNumbers?: string[]; pairs?: { orgNumber: string }[] };
+      this.enriched.push(b.orgNumbers ?? b.pairs!.map((p) => p.orgNumber));
+    }
   }
 }
 

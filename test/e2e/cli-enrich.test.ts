@@ -4,8 +4,6 @@
 // written batches); the rerun with --resume must finish without asking for any number again.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -17,48 +15,20 @@ import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { ROOT } from '../helpers/env.ts';
+import { HoldingProxy } from '../helpers/holding-proxy.ts';
 import { createKey } from '../helpers/keys.ts';
 import { CLI, runProcess } from '../helpers/process.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-/** Forwards to the server, counting enrich calls; the `holdAt`-th enrich call is never answered. */
-class EnrichProxy {
+/** Records the numbers of each forwarded enrich call; the `holdAt`-th enrich call is never answered. */
+class EnrichProxy extends HoldingProxy {
   forwarded: string[][] = [];
-  enrichCalls = 0;
-  holdAt: number | undefined;
-  held: ServerResponse[] = [];
-  private server: Server;
-  constructor(private readonly target: string) {
-    this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks).toString();
-      if (req.method === 'POST' && req.url === '/api/companies/enrich') {
-        if (++this.enrichCalls === this.holdAt) return void this.held.push(res);
-        this.forwarded.push((JSON.parse(body) as { orgNumbers: string[] }).orgNumbers);
-      }
-      const upstream = await fetch(this.target + req.url, {
-        method: req.method,
-        headers: {
-          authorization: req.headers.authorization ?? '',
-          'content-type': req.headers['content-type'] ?? 'application/json',
-        },
-        body: req.method === 'GET' ? undefined : body,
-      });
-      const headers: Record<string, string> = {};
-      for (const h of ['content-type', 'retry-after', 'x-request-id'])
-        if (upstream.headers.get(h)) headers[h] = upstream.headers.get(h)!;
-      res.writeHead(upstream.status, headers).end(await upstream.text());
-    });
+  constructor(target: string) {
+    super(target, '/api/companies/enrich');
   }
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  close() {
-    for (const r of this.held) r.destroy();
-    this.server.closeAllConnections();
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  protected override record(path: string, body: string) {
+    if (path === '/api/companies/enrich')
+      this.forwarded.push((JSON.parse(body) as { orgNumbers: string[] }).orgNumbers);
   }
 }
 
