@@ -1,9 +1,21 @@
 // Shareholder rows (SPEC "Shareholder position row" / "Shareholder holding row") and the group
 // tree. Inline schemas (no $id): only the routes of this area use them.
 import { Type, type TSchema } from 'typebox';
+import { StringEnum } from './common.ts';
 import { GROUP_EXAMPLE } from './examples.ts';
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** The countries with an owner register we serve: Aksjonærregisteret (NO) and CVR's (DK). */
+export const OwnershipCountry = StringEnum(['NO', 'DK'] as const, { default: 'NO' });
+
+/** Path parameter of the ownership routes: a NO organisation number or a DK CVR number. */
+export const OwnershipOrgNumberParams = Type.Object({
+  orgNumber: Type.String({
+    pattern: '^[0-9]{8,9}$',
+    description: 'NO: 9-digit organisation number; DK: 8-digit CVR number',
+  }),
+});
 
 export const Year = Type.Integer({
   minimum: 2000,

@@ -1,7 +1,7 @@
 // The read half of the company event log (issue 26): pages by seq with filters, the log's
 // bounds (newest seq, what retention removed) and retention pruning in bounded batches.
 // Appends happen in the ingest transactions (events.ts).
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventCategory, FieldValues } from '../domain/company-events.ts';
 import type { Database } from './schema.ts';
 
@@ -62,6 +62,18 @@ function rangeTop(after: number, filter: EventFilter, rows: number, upTo: number
   return unfiltered ? Math.min(top, after + rows) : top;
 }
 
+/** The WHERE terms of an event read: seq in (after, top] and the filter. */
+function eventWhere(after: number, filter: EventFilter, top: number) {
+  const where = [sql`e.seq > ${after}::bigint`, sql`e.seq <= ${top}::bigint`];
+  if (filter.orgNumber) where.push(sql`e.org_number = ${filter.orgNumber}`);
+  if (filter.country) where.push(sql`e.country = ${filter.country}`);
+  if (filter.categories?.length) where.push(sql`e.category = ANY(${filter.categories}::text[])`);
+  if (filter.watchlistId !== undefined)
+    where.push(sql`EXISTS (SELECT 1 FROM watchlist_companies w WHERE w.watchlist_id = ${filter.watchlistId}::bigint
+      AND w.country = e.country AND w.org_number = e.org_number)`);
+  return where;
+}
+
 export interface EventBounds {
   /** Highest committed seq (0: none yet). */
   lastSeq: number;
@@ -78,42 +90,12 @@ export function createEventLogRepository(db: Kysely<Database>) {
 
     /** Events with seq > after (and <= upTo when given), in seq order. */
     async list(after: number, filter: EventFilter, limit: number, upTo?: number): Promise<StoredEvent[]> {
-      let q = db
-        .selectFrom('company_events as e')
-        .select([
-          'e.seq',
-          'e.id',
-          'e.org_number',
-          'e.country',
-          'e.category',
-          'e.type',
-          'e.fields_changed',
-          'e.before',
-          'e.after',
-          'e.occurred_at',
-          'e.source',
-        ])
-        .where('e.seq', '>', after)
-        .orderBy('e.seq')
-        .limit(limit);
-      q = q.where('e.seq', '<=', rangeTop(after, filter, limit, upTo));
-      if (filter.orgNumber) q = q.where('e.org_number', '=', filter.orgNumber);
-      if (filter.country) q = q.where('e.country', '=', filter.country);
-      if (filter.categories?.length) q = q.where('e.category', 'in', filter.categories);
-      if (filter.watchlistId !== undefined) {
-        const id = filter.watchlistId;
-        q = q.where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('watchlist_companies as w')
-              .select(sql.lit(1).as('one'))
-              .whereRef('w.country', '=', 'e.country')
-              .whereRef('w.org_number', '=', 'e.org_number')
-              .where('w.watchlist_id', '=', id),
-          ),
-        );
-      }
-      const rows = await q.execute();
-      return rows.map((r) => ({
+      const rows = await sql<Selectable<Database['company_events']>>`
+        SELECT e.seq, e.id, e.org_number, e.country, e.category, e.type, e.fields_changed, e.before,
+          e.after, e.occurred_at, e.source
+        FROM company_events e WHERE ${sql.join(eventWhere(after, filter, rangeTop(after, filter, limit, upTo)), sql` AND `)}
+        ORDER BY e.seq LIMIT ${limit}::integer`.execute(db);
+      return rows.rows.map((r) => ({
         seq: r.seq,
         id: r.id,
         orgNumber: r.org_number,
@@ -134,13 +116,7 @@ export function createEventLogRepository(db: Kysely<Database>) {
      * category it walks the (country, org_number, seq) or (category, seq) index.
      */
     async pageJson(after: number, filter: EventFilter, limit: number, upTo: number): Promise<EventPageJson> {
-      const where = [sql`e.seq > ${after}::bigint`, sql`e.seq <= ${rangeTop(after, filter, limit + 1, upTo)}::bigint`];
-      if (filter.orgNumber) where.push(sql`e.org_number = ${filter.orgNumber}`);
-      if (filter.country) where.push(sql`e.country = ${filter.country}`);
-      if (filter.categories?.length) where.push(sql`e.category = ANY(${filter.categories}::text[])`);
-      if (filter.watchlistId !== undefined)
-        where.push(sql`EXISTS (SELECT 1 FROM watchlist_companies w WHERE w.watchlist_id = ${filter.watchlistId}::bigint
-          AND w.country = e.country AND w.org_number = e.org_number)`);
+      const where = eventWhere(after, filter, rangeTop(after, filter, limit + 1, upTo));
       // limit + 1 rows tell whether more follow; the extra one is left out of the text. The JSON
       // is built only for the rows of the page, after the limit; occurredAt is formatted once per
       // distinct time (a batch shares one), as to_char per row cost more than the rest together.

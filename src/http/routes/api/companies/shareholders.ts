@@ -1,8 +1,13 @@
 // GET /api/companies/{orgNumber}/shareholders — the holders of one company (Aksjonærregisteret;
 // with country=DK the legal owners in CVR).
 import { Type } from 'typebox';
-import { errorResponses, StringEnum } from '../../../../contract/common.ts';
-import { ShareholderPosition, Year } from '../../../../contract/shareholders.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import {
+  OwnershipCountry,
+  OwnershipOrgNumberParams,
+  ShareholderPosition,
+  Year,
+} from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { SHAREHOLDERS_EXAMPLE } from '../../../../contract/examples.ts';
 
@@ -18,14 +23,9 @@ export default function companyShareholdersRoute(app: Api, { services }: RouteDe
           'NO: annual snapshots of Aksjonærregisteret (AS and ASA). Natural persons are left out unless includePersons=true, and then carry only name and birth year. ownershipPct is computed at read time; without a stated total, the total is the sum of the stored positions of the same year and share class. ' +
           'country=DK: the legal owners CVR registers (EJERREGISTER), current state only (no year; availableYears is empty), each with the band of its share (ownershipPctRange) and ownershipPct as its lower bound; persons by name only.',
         security: [{ bearer: [] }],
-        params: Type.Object({
-          orgNumber: Type.String({
-            pattern: '^[0-9]{8,9}$',
-            description: 'NO: 9-digit organisation number; DK: 8-digit CVR number',
-          }),
-        }),
+        params: OwnershipOrgNumberParams,
         querystring: Type.Object({
-          country: Type.Optional(StringEnum(['NO', 'DK'] as const, { default: 'NO' })),
+          country: Type.Optional(OwnershipCountry),
           year: Type.Optional(Year),
           includePersons: Type.Optional(Type.Boolean({ default: false })),
         }),

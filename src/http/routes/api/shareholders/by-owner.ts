@@ -1,7 +1,7 @@
 // GET /api/shareholders/by-owner — what one company holds, by investee (Aksjonærregisteret; DK: CVR).
 import { Type } from 'typebox';
-import { errorResponses, StringEnum } from '../../../../contract/common.ts';
-import { ShareholderHolding, Year } from '../../../../contract/shareholders.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { OwnershipCountry, ShareholderHolding, Year } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { HOLDINGS_EXAMPLE } from '../../../../contract/examples.ts';
 
@@ -23,7 +23,7 @@ export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDe
             description: 'Organisation number of the holder: NO 9 digits, DK 8 digits (CVR)',
             examples: ['923609016'],
           }),
-          country: Type.Optional(StringEnum(['NO', 'DK'] as const, { default: 'NO' })),
+          country: Type.Optional(OwnershipCountry),
           year: Type.Optional(Year),
         }),
         response: {
