@@ -372,6 +372,33 @@ describe('a failing bureau', () => {
     delete stats.overrideBody.FI;
   });
 
+  it("a failing table keeps its previous figures while the bureau's other tables are replaced", async () => {
+    type Table = { scope: string; measure: string; table: string; fetchedAt: string };
+    const read = async () => {
+      const { tables, ...rest } = (await context('country=DK&municipality=101')).body;
+      const fetched = Object.fromEntries((tables as Table[]).map((t) => [t.table, Date.parse(t.fetchedAt)]));
+      return { rest, fetched };
+    };
+    const before = await read();
+    const [failing, ...others] = BUREAUS.DK.tables.filter((t) => t.scope === 'municipality');
+    stats.failTables.add(failing.table);
+    const outcome = await runJob(server.ctx, 'statistics', { country: 'DK' }, quiet);
+    stats.failTables.delete(failing.table);
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: { DK: [failing.table] } });
+    const after = await read();
+    // Same figures; the failed table's record is the previous run's, every other one is new.
+    expect(after.rest).toEqual(before.rest);
+    expect(Object.keys(after.fetched).sort()).toEqual(Object.keys(before.fetched).sort());
+    expect(after.fetched[failing.table]).toBe(before.fetched[failing.table]);
+    for (const t of others) expect(after.fetched[t.table]).toBeGreaterThan(before.fetched[t.table]);
+    expect((await health())['statistics:DK']).toMatchObject({
+      status: 'ok',
+      message: expect.stringMatching(
+        new RegExp(`^1 of ${BUREAUS.DK.tables.length} tables failed.*${failing.table} answered 500`),
+      ),
+    });
+  });
+
   it('refuses an unknown --country', async () => {
     await expect(runJob(server.ctx, 'statistics', { country: 'IS' }, quiet)).rejects.toThrow(
       /--country must be one of/,
