@@ -1,9 +1,11 @@
 // `ncd sync statistics [--country NO|SE|FI|DK]`: the market-context figures of the national
 // statistics bureaus (SSB, SCB, Statistics Finland, Statistics Denmark), monthly. Each bureau is
 // its own sync run (`statistics:<country>`, health's dataSources): all its tables are fetched
-// and read first, then its stored figures are replaced in one transaction. A bureau that
-// answers an error, or a document that is not valid JSON-stat, fails that bureau alone and
-// leaves its previous figures in place; the job fails when every bureau asked for failed.
+// and read first, then its stored figures are replaced in one transaction. A table that answers
+// an error, or a document that is not valid JSON-stat, keeps that table's previous figures while
+// the bureau's other tables are replaced (the run is ok, its message names the failed tables); a
+// bureau whose every table failed fails alone and keeps all its figures; the job fails when
+// every bureau asked for failed.
 import type { AppContext } from '../context.ts';
 import { BUREAUS, fetchBureau, STAT_COUNTRIES, type StatCountry } from '../sources/statistics/index.ts';
 import { defineJob, shortReason } from './registry.ts';
@@ -20,7 +22,7 @@ function countriesOf(country: string | undefined): StatCountry[] {
   return [c as StatCountry];
 }
 
-async function syncBureau(ctx: AppContext, country: StatCountry): Promise<number> {
+async function syncBureau(ctx: AppContext, country: StatCountry): Promise<{ figures: number; failedTables: string[] }> {
   const bureau = BUREAUS[country];
   const source = `${STATISTICS_JOB}:${country}`;
   await ctx.repos.syncRuns.markInterrupted(source);
@@ -33,9 +35,20 @@ async function syncBureau(ctx: AppContext, country: StatCountry): Promise<number
       fetchedAt: ctx.clock.now(),
       figures: data.figures,
       tables: data.tables,
+      keep: data.failedTables,
     });
-    await ctx.repos.syncRuns.finish(run, 'ok', data.figures.length, null);
-    return data.figures.length;
+    // A run with failed tables still succeeded for the rest; the message names what was kept.
+    const partial = data.failedTables.length
+      ? `${data.failedTables.length} of ${bureau.tables.length} tables failed, their previous figures kept: ` +
+        data.failedTables.map((t) => t.reason).join('; ')
+      : null;
+    await ctx.repos.syncRuns.finish(
+      run,
+      'ok',
+      data.figures.length,
+      partial === null ? null : shortReason(new Error(partial)),
+    );
+    return { figures: data.figures.length, failedTables: data.failedTables.map((t) => t.table) };
   } catch (err) {
     await ctx.repos.syncRuns.finish(run, 'error', 0, shortReason(err));
     throw err;
@@ -51,10 +64,16 @@ defineJob('statistics', {
     const countries = countriesOf(opts.country);
     const stored: Record<string, number> = {};
     const failed: Record<string, string> = {};
+    const failedTables: Record<string, string[]> = {};
     for (const country of countries) {
       try {
-        stored[country] = await syncBureau(ctx, country);
-        job.progress(`statistics ${country}: ${stored[country]} figures from ${BUREAUS[country].name}`);
+        const outcome = await syncBureau(ctx, country);
+        stored[country] = outcome.figures;
+        if (outcome.failedTables.length) failedTables[country] = outcome.failedTables;
+        job.progress(
+          `statistics ${country}: ${outcome.figures} figures from ${BUREAUS[country].name}` +
+            (outcome.failedTables.length ? ` (failed, previous figures kept: ${outcome.failedTables.join(', ')})` : ''),
+        );
       } catch (err) {
         failed[country] = shortReason(err);
         job.progress(`statistics ${country}: failed (${failed[country]}); previous figures kept`);
@@ -67,6 +86,6 @@ defineJob('statistics', {
           .join('; ')})`,
       );
     const total = Object.values(stored).reduce((a, b) => a + b, 0);
-    return { recordsProcessed: total, details: { stored, failed } };
+    return { recordsProcessed: total, details: { stored, failed, failedTables } };
   },
 });

@@ -51,17 +51,28 @@ export interface StatisticsReplacement {
     url: string;
     updated: string | null;
   }[];
+  /** Measures whose table failed this run: their previous figures and table record stay. */
+  keep: { scope: 'municipality' | 'industry'; measure: string }[];
 }
 
 const CHUNK = 1000;
 
 export function createStatisticsRepository(db: Kysely<Database>) {
   return {
-    /** Replaces every figure and table record of one country; readers see the old set or the new one. */
+    /**
+     * Replaces the figures and table records of one country, except the measures in `keep`;
+     * readers see the old set or the new one.
+     */
     async replaceCountry(country: string, data: StatisticsReplacement): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('statistics_figures').where('country', '=', country).execute();
-        await trx.deleteFrom('statistics_tables').where('country', '=', country).execute();
+        for (const table of ['statistics_figures', 'statistics_tables'] as const) {
+          let replaced = trx.deleteFrom(table).where('country', '=', country);
+          for (const k of data.keep)
+            replaced = replaced.where((eb) =>
+              eb.not(eb.and([eb('scope', '=', k.scope), eb('measure', '=', k.measure)])),
+            );
+          await replaced.execute();
+        }
         const figures = data.figures.map((f) => ({
           country,
           scope: f.scope,

@@ -8,7 +8,7 @@ export interface DataSourceStatus {
   status: 'running' | 'ok' | 'error';
   recordsProcessed: number;
   lastSuccess: string | null;
-  /** Short reason when the latest run failed. */
+  /** Short reason when the latest run failed, or what part of an ok run did not succeed. */
   message: string | null;
 }
 
@@ -125,7 +125,8 @@ export function createSyncRunRepository(db: Kysely<Database>, onFinish: () => vo
           status: r.status,
           recordsProcessed: Number(r.records_processed),
           lastSuccess: r.last_ok ? new Date(r.last_ok).toISOString() : null,
-          message: r.status === 'error' ? r.message : null,
+          // An ok run may carry a message: what part of it did not succeed (statistics tables).
+          message: r.status === 'running' ? null : r.message,
         };
       }
       return out;

@@ -124,21 +124,25 @@ describe('GET /api/market-context', () => {
             source: bureau.name,
           });
         }
+        const placeTables = bureau.tables.filter((t) => t.scope === 'municipality');
         const { population, enterprises } = r.body.municipality;
-        expect(r.body.municipality.enterprisesPer1000).toEqual({
-          value: Math.round((enterprises.value / population.value) * 100_000) / 100,
-          unit: 'enterprises per 1,000 inhabitants',
-          year: enterprises.year,
-          source: bureau.name,
-          table: `${enterprises.table}+${population.table}`,
-          computed: true,
-        });
+        // A measure the bureau has no table for is null, and so is what is computed from it.
+        if (!placeTables.some((t) => t.measure === 'enterprises')) {
+          expect(enterprises).toBeNull();
+          expect(r.body.municipality.enterprisesPer1000).toBeNull();
+        } else
+          expect(r.body.municipality.enterprisesPer1000).toEqual({
+            value: Math.round((enterprises.value / population.value) * 100_000) / 100,
+            unit: 'enterprises per 1,000 inhabitants',
+            year: enterprises.year,
+            source: bureau.name,
+            table: `${enterprises.table}+${population.table}`,
+            computed: true,
+          });
         expect(r.body._sources).toEqual({ attribution: [bureau.name] });
-        expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual([
-          'enterprises',
-          'householdIncome',
-          'population',
-        ]);
+        expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual(
+          placeTables.map((t) => t.measure).sort(),
+        );
         for (const t of r.body.tables)
           expect(t).toMatchObject({
             source: bureau.name,
@@ -167,7 +171,9 @@ describe('GET /api/market-context', () => {
           source: bureau.name,
         });
       }
-      if (country === 'SE' || country === 'FI') expect(r.body.industry.startupSurvivalRate).toBeNull();
+      for (const measure of ['averageMonthlyWage', 'enterprises', 'startupSurvivalRate'])
+        if (!bureau.tables.some((t) => t.scope === 'industry' && t.measure === measure))
+          expect(r.body.industry[measure]).toBeNull();
     }
   });
 
@@ -244,13 +250,14 @@ describe('include=context', () => {
       const stored = await listed(country);
       const here = stored.filter(inPlace).length;
       expect(here).toBeGreaterThan(0);
-      const [population, year] = SAMPLE_PLACES[country][municipality].population;
+      const sample = SAMPLE_PLACES[country][municipality];
+      const [population, year] = sample.population;
       expect(r.body.context.municipality).toMatchObject({
         code: municipality,
         companies: here,
         population: { value: population, year, source: BUREAUS[country].name },
-        householdIncome: expect.objectContaining({ value: SAMPLE_PLACES[country][municipality].householdIncome[0] }),
-        enterprises: expect.objectContaining({ value: SAMPLE_PLACES[country][municipality].enterprises[0] }),
+        householdIncome: expect.objectContaining({ value: sample.householdIncome[0] }),
+        enterprises: sample.enterprises ? expect.objectContaining({ value: sample.enterprises[0] }) : null,
       });
       expect(r.body.context.industry.naceDivision).toBe(division);
       expect(r.body.context.industry.companies).toBe(
@@ -258,10 +265,10 @@ describe('include=context', () => {
       );
       if (division) {
         expect(r.body.context.industry.companies).toBeGreaterThan(0);
-        expect(r.body.context.industry.averageMonthlyWage).toMatchObject({
-          value: SAMPLE_INDUSTRIES[country][division].averageMonthlyWage[0],
-          source: BUREAUS[country].name,
-        });
+        const wage = SAMPLE_INDUSTRIES[country][division].averageMonthlyWage;
+        expect(r.body.context.industry.averageMonthlyWage).toEqual(
+          wage ? expect.objectContaining({ value: wage[0], source: BUREAUS[country].name }) : null,
+        );
       }
       expect(r.body._sources.attribution).toContain(BUREAUS[country].name);
     }
@@ -363,6 +370,33 @@ describe('a failing bureau', () => {
     });
     expect(sources['statistics:SE'].status).toBe('ok');
     delete stats.overrideBody.FI;
+  });
+
+  it("a failing table keeps its previous figures while the bureau's other tables are replaced", async () => {
+    type Table = { scope: string; measure: string; table: string; fetchedAt: string };
+    const read = async () => {
+      const { tables, ...rest } = (await context('country=DK&municipality=101')).body;
+      const fetched = Object.fromEntries((tables as Table[]).map((t) => [t.table, Date.parse(t.fetchedAt)]));
+      return { rest, fetched };
+    };
+    const before = await read();
+    const [failing, ...others] = BUREAUS.DK.tables.filter((t) => t.scope === 'municipality');
+    stats.failTables.add(failing.table);
+    const outcome = await runJob(server.ctx, 'statistics', { country: 'DK' }, quiet);
+    stats.failTables.delete(failing.table);
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: { DK: [failing.table] } });
+    const after = await read();
+    // Same figures; the failed table's record is the previous run's, every other one is new.
+    expect(after.rest).toEqual(before.rest);
+    expect(Object.keys(after.fetched).sort()).toEqual(Object.keys(before.fetched).sort());
+    expect(after.fetched[failing.table]).toBe(before.fetched[failing.table]);
+    for (const t of others) expect(after.fetched[t.table]).toBeGreaterThan(before.fetched[t.table]);
+    expect((await health())['statistics:DK']).toMatchObject({
+      status: 'ok',
+      message: expect.stringMatching(
+        new RegExp(`^1 of ${BUREAUS.DK.tables.length} tables failed.*${failing.table} answered 500`),
+      ),
+    });
   });
 
   it('refuses an unknown --country', async () => {

@@ -28,19 +28,30 @@ export interface FakeStatistics {
   requests: { method: string; path: string; body: string }[];
   /** Answer every request of a bureau with this status. */
   failStatus: Partial<Record<StatCountry, number>>;
+  /** Answer the requests of these table ids with 500 (one bureau's table withdrawn or renamed). */
+  failTables: Set<string>;
   /** Answer every request of a bureau with this body (200). */
   overrideBody: Partial<Record<StatCountry, string>>;
   close(): Promise<void>;
 }
 
 export async function startFakeStatistics(): Promise<FakeStatistics> {
-  const routes = new Map<string, { country: StatCountry; body: string }>();
+  const routes = new Map<string, { country: StatCountry; table: string; body: string }>();
   for (const country of Object.keys(BUREAUS) as StatCountry[])
     for (const def of BUREAUS[country].tables) {
       const pathname = new URL(def.path, 'http://fake/').pathname;
-      routes.set(`${PREFIX[country]}${pathname}`, { country, body: JSON.stringify(readFixture(country, def)) });
+      routes.set(`${PREFIX[country]}${pathname}`, {
+        country,
+        table: def.table,
+        body: JSON.stringify(readFixture(country, def)),
+      });
     }
-  const fake: Omit<FakeStatistics, 'baseUrls' | 'env' | 'close'> = { requests: [], failStatus: {}, overrideBody: {} };
+  const fake: Omit<FakeStatistics, 'baseUrls' | 'env' | 'close'> = {
+    requests: [],
+    failStatus: {},
+    failTables: new Set(),
+    overrideBody: {},
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -49,7 +60,7 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
       fake.requests.push({ method: req.method ?? '', path, body: Buffer.concat(chunks).toString('utf8') });
       const route = routes.get(decodeURIComponent(path)) ?? routes.get(path);
       if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      const status = fake.failStatus[route.country];
+      const status = fake.failStatus[route.country] ?? (fake.failTables.has(route.table) ? 500 : undefined);
       if (status) return res.writeHead(status, { 'content-type': 'text/plain' }).end('error');
       res
         .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })

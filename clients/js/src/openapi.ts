@@ -2641,7 +2641,7 @@ export interface operations {
                                 status: string;
                                 recordsProcessed: number;
                                 lastSuccess: string | null;
-                                /** @description Short reason when the latest run failed */
+                                /** @description Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept) */
                                 message?: string | null;
                             };
                         };
@@ -2735,7 +2735,7 @@ export interface operations {
                                 status: string;
                                 recordsProcessed: number;
                                 lastSuccess: string | null;
-                                /** @description Short reason when the latest run failed */
+                                /** @description Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept) */
                                 message?: string | null;
                             };
                         };

@@ -35,6 +35,8 @@ export interface StatTableInfo {
 export interface BureauData {
   figures: StatFigure[];
   tables: StatTableInfo[];
+  /** Tables that could not be fetched or read this run, with the reason; their stored figures stay. */
+  failedTables: { table: string; scope: StatTableInfo['scope']; measure: string; reason: string }[];
 }
 
 /** Reference year of a period code: "2025", "2025K3" (quarter), "2024M12" (month). */
@@ -125,13 +127,31 @@ async function fetchDocument(url: URL, def: TableDef, timeoutMs: number): Promis
   }
 }
 
-/** Every table of one bureau, fetched one after the other (politeness); any failure fails the bureau. */
+/**
+ * Every table of one bureau, fetched one after the other (politeness). A table that fails is
+ * reported in `failedTables` and the rest still count: one renamed or withdrawn table must not
+ * cost a country its population and income figures. When every table fails the bureau fails.
+ */
 export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 30_000): Promise<BureauData> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : baseUrl + '/');
-  const data: BureauData = { figures: [], tables: [] };
+  const data: BureauData = { figures: [], tables: [], failedTables: [] };
+  let firstError: unknown;
   for (const def of bureau.tables) {
     const url = new URL(def.path, base);
-    const { figures, updated } = extractFigures(bureau, def, await fetchDocument(url, def, timeoutMs));
+    let read: ReturnType<typeof extractFigures>;
+    try {
+      read = extractFigures(bureau, def, await fetchDocument(url, def, timeoutMs));
+    } catch (err) {
+      firstError ??= err;
+      data.failedTables.push({
+        table: def.table,
+        scope: def.scope,
+        measure: def.measure,
+        reason: (err as Error).message,
+      });
+      continue;
+    }
+    const { figures, updated } = read;
     data.figures.push(...figures);
     data.tables.push({
       scope: def.scope,
@@ -144,5 +164,6 @@ export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 3
       updated,
     });
   }
+  if (data.tables.length === 0 && firstError !== undefined) throw firstError;
   return data;
 }

@@ -5,6 +5,10 @@
 //   no median), number of enterprises;
 // - per industry (NACE division): average monthly wage, number of enterprises, and the startup
 //   survival rate where the bureau publishes it (SSB, Statistics Denmark).
+// A measure a bureau has no table for here is absent (null in the API): SCB publishes no
+// enterprises per municipality in a table we could confirm (FDBR07N is by industry and size
+// class), Statistics Denmark no wage per NACE division (LONS20 is by occupation, LONS40 by
+// section only). How far each table was confirmed: README.md.
 export type StatCountry = 'NO' | 'SE' | 'FI' | 'DK';
 export const STAT_COUNTRIES: readonly StatCountry[] = ['NO', 'SE', 'FI', 'DK'];
 
@@ -169,17 +173,6 @@ const SCB: Bureau = {
       timeDim: 'Tid',
     },
     {
-      scope: 'municipality',
-      measure: 'enterprises',
-      table: 'FDBR07N',
-      title: 'Enterprises (local units register), by municipality',
-      unit: 'enterprises',
-      path: 'sv/ssd/NV/NV0101/FDBR07N',
-      query: px({ Region: all, ContentsCode: ['NV0101A1'] }, 'Tid', { code: 'Region', filter: 'all' }),
-      keyDim: 'Region',
-      timeDim: 'Tid',
-    },
-    {
       scope: 'industry',
       measure: 'averageMonthlyWage',
       table: 'LonesummaSNI2007',
@@ -237,10 +230,12 @@ const STATFI: Bureau = {
     {
       scope: 'municipality',
       measure: 'enterprises',
-      table: '13v3',
-      title: 'Enterprises by municipality',
-      unit: 'enterprises',
-      path: 'fi/StatFin/alyr/statfin_alyr_pxt_13v3.px',
+      // 13wz: establishments of enterprises by municipality (Kunta, KU-codes). StatFin has no
+      // table 13v3 (was here before); the Tiedot code below is not confirmed.
+      table: '13wz',
+      title: 'Establishments of enterprises, by municipality',
+      unit: 'establishments',
+      path: 'fi/StatFin/alyr/statfin_alyr_pxt_13wz.px',
       query: px({ Kunta: all, Tiedot: ['yrlkm'] }, 'Vuosi', { code: 'Kunta', filter: 'all' }),
       keyDim: 'Kunta',
       timeDim: 'Vuosi',
@@ -296,28 +291,22 @@ const DST: Bureau = {
       table: 'INDKF132',
       title: 'Disposable income of families, average, by municipality (no median is published per municipality)',
       unit: 'DKK',
-      path: statbank('INDKF132', 'OMR%C3%85DE=*&ENHED=116&FAMTYP=FAIA&INDKOMSTTYPE=105'),
+      // ENHED 117 = average for the families in the group (DKK), FAMTYP FAIA = all families,
+      // INDKINTB 99 = all income brackets (README.md beside this file: where these were found).
+      path: statbank('INDKF132', 'OMR%C3%85DE=*&ENHED=117&FAMTYP=FAIA&INDKINTB=99'),
       keyDim: 'OMRÅDE',
       timeDim: 'Tid',
     },
     {
       scope: 'municipality',
       measure: 'enterprises',
-      table: 'GF2',
-      title: 'Firms, by municipality (all industries)',
+      // GF02: firms by the municipality of their head office (Statistics Denmark's own
+      // announcement of the table); its variable codes below are not confirmed.
+      table: 'GF02',
+      title: 'Firms, by municipality of the head office (all industries)',
       unit: 'enterprises',
-      path: statbank('GF2', 'KOMK=*&BRANCHE07=TOT&ENHED=ANTFIRM'),
+      path: statbank('GF02', 'KOMK=*&BRANCHE07=TOT&ENHED=ANTFIRM'),
       keyDim: 'KOMK',
-      timeDim: 'Tid',
-    },
-    {
-      scope: 'industry',
-      measure: 'averageMonthlyWage',
-      table: 'LONS20',
-      title: 'Average monthly earnings, all sectors, by industry (DB07)',
-      unit: 'DKK per month',
-      path: statbank('LONS20', 'BRANCHE07=*&SEKTOR=1000&AFLOEN=TIFA&LONGRP=LTOT&ENHED=0100&K%C3%98N=MOK'),
-      keyDim: 'BRANCHE07',
       timeDim: 'Tid',
     },
     {

@@ -8,6 +8,7 @@ import {
   naceDivision,
   readJsonStat,
   STAT_COUNTRIES,
+  type TableDef,
 } from '../../../src/sources/statistics/index.ts';
 import { readFixture } from '../../fakes/statistics.ts';
 import { SAMPLE_INDUSTRIES, SAMPLE_PLACES } from '../../fixtures/statistics/expected.ts';
@@ -104,6 +105,19 @@ describe('naceDivision', () => {
   ])('%s -> %s', (code, division) => expect(naceDivision(code)).toBe(division));
 });
 
+type PxQuery = { query: { code: string; selection: { filter: string; values: string[] } }[] };
+
+/** The codes a table's request selects, per dimension; null: all of them, or the latest period. */
+function selectionsOf(def: TableDef): Record<string, string[] | null> {
+  if (def.query) {
+    const q = (def.query as PxQuery).query;
+    return Object.fromEntries(q.map((v) => [v.code, v.selection.filter === 'item' ? v.selection.values : null]));
+  }
+  // StatBank: `data/{table}/JSONSTAT?lang=en&VAR=code&…`; `Tid` left out is the latest period.
+  const params = [...new URL(def.path, 'http://statbank/').searchParams].filter(([k]) => k !== 'lang');
+  return { ...Object.fromEntries(params.map(([k, v]) => [k, v === '*' ? null : [v]])), [def.timeDim]: null };
+}
+
 describe.each(STAT_COUNTRIES)('%s recorded tables map field for field', (country) => {
   const bureau = BUREAUS[country];
   const figures = bureau.tables.flatMap((def) => extractFigures(bureau, def, readFixture(country, def)).figures);
@@ -132,6 +146,19 @@ describe.each(STAT_COUNTRIES)('%s recorded tables map field for field', (country
     const places = new Set(figures.filter((f) => f.scope === 'municipality').map((f) => f.key));
     expect([...places].sort()).toEqual(Object.keys(SAMPLE_PLACES[country]).sort());
     for (const f of figures.filter((x) => x.scope === 'industry')) expect(f.key).toMatch(/^\d{2}$/);
+  });
+
+  it('holds, in each fixture, exactly the dimensions and codes its query selects', () => {
+    for (const def of bureau.tables) {
+      const t = readJsonStat(readFixture(country, def));
+      const selected = selectionsOf(def);
+      // Left out of a query: eliminated (absent from the answer), or a table's only content.
+      for (const id of t.ids) if (id !== 'ContentsCode') expect(selected, `${def.table} ${id}`).toHaveProperty(id);
+      for (const [id, codes] of Object.entries(selected)) {
+        expect(t.ids, `${def.table} ${id}`).toContain(id);
+        if (codes) expect(t.categories[id], `${def.table} ${id}`).toEqual(codes);
+      }
+    }
   });
 
   it('publishes startup survival only where the bureau does (NO, DK)', () => {

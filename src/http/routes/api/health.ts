@@ -12,7 +12,10 @@ const DataSource = Type.Object({
   recordsProcessed: Type.Integer(),
   lastSuccess: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   message: Type.Optional(
-    Type.Union([Type.String(), Type.Null()], { description: 'Short reason when the latest run failed' }),
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept)',
+    }),
   ),
 });
 
