@@ -1,7 +1,7 @@
 // Company names for name -> organisation number matching: the name history a registry keeps
 // (company_names, migration 0022) and the candidate retrieval of POST /api/companies/match.
-// Candidates are found by the words of the names (current names) and by trigram similarity
-// (former names), for a whole batch of queries in one statement.
+// Candidates are found by the words of the names (current names, company_match_names, migration
+// 0024) and by trigram similarity (former names), for a whole batch of queries in one statement.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
@@ -76,6 +76,22 @@ export const CANDIDATES_PER_QUERY = 15;
 export const CANDIDATE_SIMILARITY = 0.4;
 
 const lower = (s: string) => s.normalize('NFC').toLowerCase();
+
+/**
+ * Brings company_match_names (the narrow copy of the current names that candidate lookups read,
+ * migration 0024) in step with these just-written companies; only new or renamed ones are written.
+ */
+export async function refreshMatchNames(db: Kysely<Database> | Transaction<Database>, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    INSERT INTO company_match_names (company_id, country, name_norm, words)
+    SELECT c.id, c.country, c.name_norm, company_name_words(c.name_norm)
+    FROM companies c LEFT JOIN company_match_names k ON k.company_id = c.id
+    WHERE c.id = ANY(${ids}::bigint[])
+      AND (k.company_id IS NULL OR k.name_norm <> c.name_norm OR k.country <> c.country)
+    ON CONFLICT (company_id) DO UPDATE
+      SET country = EXCLUDED.country, name_norm = EXCLUDED.name_norm, words = EXCLUDED.words`.execute(db);
+}
 
 export function createCompanyNameRepository(db: Kysely<Database>) {
   return {
@@ -166,10 +182,10 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
           ),
           hits AS (
             SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
-              SELECT c.id FROM companies c
-              WHERE company_name_words(c.name_norm) @> company_name_words(p.words)
-                AND (p.country IS NULL OR c.country = p.country)
-              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
+              SELECT k.company_id AS id FROM company_match_names k
+              WHERE k.words @> company_name_words(p.words)
+                AND (p.country IS NULL OR k.country = p.country)
+              ORDER BY similarity(k.name_norm, p.key) DESC, k.company_id
               LIMIT ${CANDIDATES_PER_QUERY}
             ) h WHERE p.alts IS NULL
             UNION
@@ -177,19 +193,19 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
             -- conditions; a probe without other words has its own branch, because an empty
             -- @> array would make the index scan every entry.
             SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
-              SELECT c.id FROM companies c
-              WHERE company_name_words(c.name_norm) && string_to_array(p.alts, ' ')
-                AND company_name_words(c.name_norm) @> company_name_words(p.words)
-                AND (p.country IS NULL OR c.country = p.country)
-              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
+              SELECT k.company_id AS id FROM company_match_names k
+              WHERE k.words && string_to_array(p.alts, ' ')
+                AND k.words @> company_name_words(p.words)
+                AND (p.country IS NULL OR k.country = p.country)
+              ORDER BY similarity(k.name_norm, p.key) DESC, k.company_id
               LIMIT ${CANDIDATES_PER_QUERY}
             ) h WHERE p.alts IS NOT NULL AND p.words <> ''
             UNION
             SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
-              SELECT c.id FROM companies c
-              WHERE company_name_words(c.name_norm) && string_to_array(p.alts, ' ')
-                AND (p.country IS NULL OR c.country = p.country)
-              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
+              SELECT k.company_id AS id FROM company_match_names k
+              WHERE k.words && string_to_array(p.alts, ' ')
+                AND (p.country IS NULL OR k.country = p.country)
+              ORDER BY similarity(k.name_norm, p.key) DESC, k.company_id
               LIMIT ${CANDIDATES_PER_QUERY}
             ) h WHERE p.alts IS NOT NULL AND p.words = ''
             UNION

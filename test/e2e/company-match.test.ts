@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldedWords, retrievalKey } from '../../src/domain/company-match/index.ts';
 import { runJob } from '../../src/jobs/registry.ts';
+import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import { startFakePrh, type FakePrh } from '../fakes/prh/server.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { http } from '../helpers/http.ts';
@@ -159,6 +160,26 @@ describe('POST /api/companies/match', () => {
         c.org_number,
       ]);
     }
+  });
+
+  it('follows a rename and a purge: candidates come from the current names only', async () => {
+    const core = mapEnhet({
+      ...JSON.parse(fixture('brreg/enheter-details-response.json')),
+      navn: 'Qwyzx Fjellbyrå AS',
+    });
+    const top = async (name: string) =>
+      (await match({ queries: [{ name, country: 'NO' }] })).body.results[0].candidates[0]?.orgNumber;
+    await server.ctx.repos.companyWrites.write([{ core }]);
+    expect(await top('Qwyzx Fjellbyraa')).toBe(core.orgNumber);
+    await server.ctx.repos.companyWrites.write([{ core: { ...core, name: 'Plimbert Havtjenester AS' } }]);
+    expect(await top('Plimbert Havtjenester')).toBe(core.orgNumber);
+    expect(await top('Qwyzx Fjellbyraa')).toBeUndefined();
+    expect(await server.ctx.repos.companyWrites.purge('NO', core.orgNumber)).toBe(true);
+    expect(await top('Plimbert Havtjenester')).toBeUndefined();
+    const left = await server.ctx.store.pool.query(
+      `SELECT count(*)::int AS n FROM company_match_names k WHERE NOT EXISTS (SELECT 1 FROM companies c WHERE c.id = k.company_id)`,
+    );
+    expect(left.rows[0].n).toBe(0);
   });
 
   it('rewards an agreeing postal code and domain, and penalises a different place', async () => {

@@ -72,6 +72,13 @@ export interface CompaniesTable {
   website: string | null;
 }
 
+export interface CompanyMatchNamesTable {
+  company_id: number;
+  country: string;
+  name_norm: string;
+  words: string[];
+}
+
 export interface CompanyNamesTable {
   country: string;
   id: Generated<number>;
