@@ -50,7 +50,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     tables: [
       'companies',
       'cvr_owners',
-      'company_match_names',
+      'company_name_keys',
       'company_names',
       'enrichment',
       'enrichment_domains',

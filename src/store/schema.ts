@@ -16,7 +16,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
-  CompanyMatchNamesTable,
+  CompanyNameKeysTable,
   CompanyNamesTable,
   CvrOwnersTable,
   FinancialsTable,
@@ -71,7 +71,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
-  company_match_names: CompanyMatchNamesTable;
+  company_name_keys: CompanyNameKeysTable;
   company_names: CompanyNamesTable;
   coverage_snapshots: CoverageSnapshotsTable;
   cvr_owners: CvrOwnersTable;

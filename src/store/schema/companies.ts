@@ -72,8 +72,7 @@ export interface CompaniesTable {
   website: string | null;
 }
 
-export interface CompanyMatchNamesTable {
-  company_id: number;
+export interface CompanyNameKeysTable {
   country: string;
   name_norm: string;
   words: string[];
