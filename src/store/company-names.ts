@@ -180,9 +180,10 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Candidate companies for each query (its index in `query`): names holding all the words of
-     * one of its probes (the GIN word index, migration 0022), the most similar first; and the
-     * companies whose other names are similar (trigram, on the much smaller name history).
+     * Candidate companies for each query (its index in `query`): the companies bearing the names
+     * that hold all the words of one of its probes (company_name_keys and its GIN word index,
+     * migration 0024), the most similar first; and the companies whose other names are similar
+     * (trigram, on the much smaller name history).
      * One transaction, one statement.
      */
     async candidates(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
