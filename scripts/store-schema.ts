@@ -50,6 +50,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     tables: [
       'companies',
       'cvr_owners',
+      'company_name_keys',
       'company_names',
       'enrichment',
       'enrichment_domains',

@@ -92,8 +92,8 @@ export interface QueryMatch {
 }
 
 /**
- * Statements a batch's lookups are spread over. Each probe costs a GIN lookup and a heap visit per
- * name holding its words; one statement runs them one after another on one backend, so a batch
+ * Statements a batch's lookups are spread over. Each probe costs a GIN lookup and a similarity per
+ * distinct name holding its words; one statement runs them one after another on one backend, so a batch
  * of 100 names is split over this many pool connections (the pool holds 10).
  */
 const LOOKUP_STATEMENTS = 4;

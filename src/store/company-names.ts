@@ -1,8 +1,8 @@
 // Company names for name -> organisation number matching: the name history a registry keeps
 // (company_names, migration 0022) and the candidate retrieval of POST /api/companies/match.
-// Candidates are found by the words of the names (current names) and by trigram similarity
-// (former names), for a whole batch of queries in one statement.
-import { sql, type Kysely, type Transaction } from 'kysely';
+// Candidates are found by the words of the names (the distinct current names, company_name_keys,
+// migration 0024) and by trigram similarity (former names), for a batch of queries in one statement.
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type NameKind = 'former' | 'parallel' | 'auxiliary';
@@ -77,6 +77,42 @@ export const CANDIDATE_SIMILARITY = 0.4;
 
 const lower = (s: string) => s.normalize('NFC').toLowerCase();
 
+/**
+ * Adds the current names of these just-written companies to company_name_keys (the distinct
+ * names candidate lookups rank, migration 0024). Sorted, so that two writers adding the same
+ * names take their index locks in the same order.
+ */
+export async function addNameKeys(db: Kysely<Database> | Transaction<Database>, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    INSERT INTO company_name_keys (country, name_norm, words)
+    SELECT n.country, n.name_norm, company_name_words(n.name_norm)
+    FROM (SELECT DISTINCT c.country, c.name_norm FROM companies c WHERE c.id = ANY(${ids}::bigint[])) n
+    WHERE NOT EXISTS (SELECT 1 FROM company_name_keys k WHERE k.country = n.country AND k.name_norm = n.name_norm)
+    ORDER BY n.country, n.name_norm
+    ON CONFLICT DO NOTHING`.execute(db);
+}
+
+/**
+ * One kind of word lookup: for each probe `when` selects, the CANDIDATES_PER_QUERY names that
+ * `holds` finds, most similar to the probe's key first, then the companies bearing them (the
+ * same number at most, best name first).
+ */
+function wordLookup(holds: RawBuilder<unknown>, when: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
+      SELECT c.id FROM (
+        SELECT k.country, k.name_norm, similarity(k.name_norm, p.key) AS sim FROM company_name_keys k
+        WHERE ${holds} AND (p.country IS NULL OR k.country = p.country)
+        ORDER BY sim DESC, k.name_norm
+        LIMIT ${CANDIDATES_PER_QUERY}
+      ) k
+      JOIN companies c ON c.country = k.country AND c.name_norm COLLATE "C" = k.name_norm COLLATE "C"
+      ORDER BY k.sim DESC, c.id
+      LIMIT ${CANDIDATES_PER_QUERY}
+    ) h WHERE ${when}`;
+}
+
 export function createCompanyNameRepository(db: Kysely<Database>) {
   return {
     /**
@@ -144,9 +180,10 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Candidate companies for each query (its index in `query`): names holding all the words of
-     * one of its probes (the GIN word index, migration 0022), the most similar first; and the
-     * companies whose other names are similar (trigram, on the much smaller name history).
+     * Candidate companies for each query (its index in `query`): the companies bearing the names
+     * that hold all the words of one of its probes (company_name_keys and its GIN word index,
+     * migration 0024), the most similar first; and the companies whose other names are similar
+     * (trigram, on the much smaller name history).
      * One transaction, one statement.
      */
     async candidates(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
@@ -165,33 +202,17 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
               AS u(query, words, key, country, alts)
           ),
           hits AS (
-            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
-              SELECT c.id FROM companies c
-              WHERE company_name_words(c.name_norm) @> company_name_words(p.words)
-                AND (p.country IS NULL OR c.country = p.country)
-              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
-              LIMIT ${CANDIDATES_PER_QUERY}
-            ) h WHERE p.alts IS NULL
+            ${wordLookup(sql`k.words @> company_name_words(p.words)`, sql`p.alts IS NULL`)}
             UNION
             -- A misspelt word: one of its neighbours, and all the other words. Both are GIN
             -- conditions; a probe without other words has its own branch, because an empty
             -- @> array would make the index scan every entry.
-            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
-              SELECT c.id FROM companies c
-              WHERE company_name_words(c.name_norm) && string_to_array(p.alts, ' ')
-                AND company_name_words(c.name_norm) @> company_name_words(p.words)
-                AND (p.country IS NULL OR c.country = p.country)
-              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
-              LIMIT ${CANDIDATES_PER_QUERY}
-            ) h WHERE p.alts IS NOT NULL AND p.words <> ''
+            ${wordLookup(
+              sql`k.words && string_to_array(p.alts, ' ') AND k.words @> company_name_words(p.words)`,
+              sql`p.alts IS NOT NULL AND p.words <> ''`,
+            )}
             UNION
-            SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
-              SELECT c.id FROM companies c
-              WHERE company_name_words(c.name_norm) && string_to_array(p.alts, ' ')
-                AND (p.country IS NULL OR c.country = p.country)
-              ORDER BY similarity(c.name_norm, p.key) DESC, c.id
-              LIMIT ${CANDIDATES_PER_QUERY}
-            ) h WHERE p.alts IS NOT NULL AND p.words = ''
+            ${wordLookup(sql`k.words && string_to_array(p.alts, ' ')`, sql`p.alts IS NOT NULL AND p.words = ''`)}
             UNION
             SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
               SELECT c.id FROM company_names n

@@ -13,6 +13,7 @@ import {
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
 import { coreEvents, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
+import { addNameKeys } from './company-names.ts';
 import { appendEvents, coreBefore, knownSubUnits, purgeEvent, subUnitEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
@@ -159,6 +160,9 @@ async function upsertCores(
       updated_at = CASE WHEN companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash THEN now() ELSE companies.updated_at END
     WHERE companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR EXCLUDED.fetched_at IS NOT NULL
     RETURNING id, (xmax = 0) AS inserted, (updated_at = now()) AS changed`.execute(db);
+  // issue 28: the names that name matching ranks, in the same transaction.
+  const written = res.rows.map((r) => r.id);
+  await addNameKeys(db, written);
   // [events] issue 26: typed events of what changed (new companies raise none).
   todo.forEach(({ w }, i) => {
     const stored = before.get(w.core.orgNumber);

@@ -16,6 +16,7 @@ import type {
 } from './schema/accounts.ts';
 import type {
   CompaniesTable,
+  CompanyNameKeysTable,
   CompanyNamesTable,
   CvrOwnersTable,
   FinancialsTable,
@@ -70,6 +71,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   companies: CompaniesTable;
   company_events: CompanyEventsTable;
+  company_name_keys: CompanyNameKeysTable;
   company_names: CompanyNamesTable;
   coverage_snapshots: CoverageSnapshotsTable;
   cvr_owners: CvrOwnersTable;

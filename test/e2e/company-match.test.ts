@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldedWords, retrievalKey } from '../../src/domain/company-match/index.ts';
 import { runJob } from '../../src/jobs/registry.ts';
+import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import { startFakePrh, type FakePrh } from '../fakes/prh/server.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { http } from '../helpers/http.ts';
@@ -159,6 +160,27 @@ describe('POST /api/companies/match', () => {
         c.org_number,
       ]);
     }
+  });
+
+  it('follows a rename and a purge: candidates are companies bearing the name now', async () => {
+    const core = mapEnhet({
+      ...JSON.parse(fixture('brreg/enheter-details-response.json')),
+      navn: 'Qwyzx Fjellbyrå AS',
+    });
+    const top = async (name: string) =>
+      (await match({ queries: [{ name, country: 'NO' }] })).body.results[0].candidates[0]?.orgNumber;
+    await server.ctx.repos.companyWrites.write([{ core }]);
+    expect(await top('Qwyzx Fjellbyraa')).toBe(core.orgNumber);
+    await server.ctx.repos.companyWrites.write([{ core: { ...core, name: 'Plimbert Havtjenester AS' } }]);
+    expect(await top('Plimbert Havtjenester')).toBe(core.orgNumber);
+    expect(await top('Qwyzx Fjellbyraa')).toBeUndefined();
+    expect(await server.ctx.repos.companyWrites.purge('NO', core.orgNumber)).toBe(true);
+    expect(await top('Plimbert Havtjenester')).toBeUndefined();
+    // Both names stay keys: a key no company bears any more finds no company.
+    const keys = await server.ctx.store.pool.query(
+      `SELECT name_norm FROM company_name_keys WHERE name_norm IN ('qwyzx fjellbyrå as', 'plimbert havtjenester as') ORDER BY 1`,
+    );
+    expect(keys.rows.map((r) => r.name_norm)).toEqual(['plimbert havtjenester as', 'qwyzx fjellbyrå as']);
   });
 
   it('rewards an agreeing postal code and domain, and penalises a different place', async () => {

@@ -85,6 +85,13 @@ export interface PreparedQuery {
   postalCode: string | null;
   domain: string | null;
   form: { code: string; stated: boolean } | null;
+  /** The words as place keys, to tell a city in the name from a name word. */
+  wordPlaces: string[];
+  /**
+   * Similarities already computed for this query, by the compared name and the query words kept:
+   * the candidates of one query often share a name (a register holds many "Fjord Bygg AS").
+   */
+  similarities: Map<string, number>;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -101,9 +108,12 @@ function formOf(query: MatchQuery): { code: string; stated: boolean } | null {
 
 export function prepareQuery(query: MatchQuery): PreparedQuery {
   const places = [query.city, query.municipality].filter((p): p is string => !!p?.trim()).map(placeKey);
+  const words = registryWords(query.name);
   return {
     query,
-    words: registryWords(query.name),
+    words,
+    wordPlaces: words.map(placeKey),
+    similarities: new Map(),
     analysed: analyseRegistryName(query.name),
     places,
     postalCode: query.postalCode?.replace(/\s+/g, '') || null,
@@ -123,15 +133,39 @@ function analysedOf(name: string): AnalysedName {
   return a;
 }
 
+const nameWordPlaces = new Map<string, Set<string>>();
+/** The words of a name as place keys (cached like analysedOf: candidate names recur). */
+function placeWordsOf(name: string): Set<string> {
+  let p = nameWordPlaces.get(name);
+  if (!p) {
+    if (nameWordPlaces.size > 50_000) nameWordPlaces.clear();
+    p = new Set(registryWords(name).map(placeKey));
+    nameWordPlaces.set(name, p);
+  }
+  return p;
+}
+
 /**
  * "Fjord Bygg Bergen" for "Fjord Bygg AS" in Bergen: a query word that names the candidate's
- * place and is not in its name is a place, not part of the name.
+ * place and is not in its name is a place, not part of the name. The words kept, or null when
+ * none is such a place (or all are).
  */
-function withoutPlaceWords(q: PreparedQuery, c: CandidateCompany, name: string): AnalysedName | null {
-  const places = new Set(c.places.map(placeKey));
-  const nameWords = new Set(registryWords(name).map(placeKey));
-  const kept = q.words.filter((w) => !places.has(placeKey(w)) || nameWords.has(placeKey(w)));
-  return kept.length > 0 && kept.length < q.words.length ? analyseRegistryName(kept.join(' ')) : null;
+function withoutPlaceWords(q: PreparedQuery, places: Set<string>, name: string): string | null {
+  if (!q.wordPlaces.some((w) => places.has(w))) return null;
+  const nameWords = placeWordsOf(name);
+  const kept = q.words.filter((_, i) => !places.has(q.wordPlaces[i]) || nameWords.has(q.wordPlaces[i]));
+  return kept.length > 0 && kept.length < q.words.length ? kept.join(' ') : null;
+}
+
+/** similarityOf(query words `kept` or the whole query, name), once per query. */
+function similarityTo(q: PreparedQuery, kept: string | null, name: string): number {
+  const key = `${kept ?? ''}\u0000${name}`;
+  let sim = q.similarities.get(key);
+  if (sim === undefined) {
+    sim = similarityOf(kept === null ? q.analysed : analysedOf(kept), analysedOf(name));
+    q.similarities.set(key, sim);
+  }
+  return sim;
 }
 
 /**
@@ -152,13 +186,13 @@ function similarityOf(a: AnalysedName, b: AnalysedName): number {
 function nameSimilarity(q: PreparedQuery, c: CandidateCompany) {
   let best = { similarity: -1, name: c.name, former: false, placeInName: false };
   const names = [{ name: c.name, former: false }, ...c.formerNames.map((f) => ({ name: f.name, former: true }))];
+  const places = new Set(c.places.map(placeKey));
   for (const n of names) {
-    const target = analysedOf(n.name);
-    let sim = similarityOf(q.analysed, target);
+    let sim = similarityTo(q, null, n.name);
     let placeInName = false;
-    const trimmed = withoutPlaceWords(q, c, n.name);
-    if (trimmed) {
-      const s2 = similarityOf(trimmed, target);
+    const kept = withoutPlaceWords(q, places, n.name);
+    if (kept !== null) {
+      const s2 = similarityTo(q, kept, n.name);
       if (s2 > sim) [sim, placeInName] = [s2, true];
     }
     // A former name must beat the current one clearly to be the one that matched.

@@ -72,6 +72,12 @@ export interface CompaniesTable {
   website: string | null;
 }
 
+export interface CompanyNameKeysTable {
+  country: string;
+  name_norm: string;
+  words: string[];
+}
+
 export interface CompanyNamesTable {
   country: string;
   id: Generated<number>;
