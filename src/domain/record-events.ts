@@ -66,3 +66,41 @@ export function isoValue(v: unknown): string | null {
   const d = v instanceof Date ? v : new Date(String(v));
   return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
 }
+
+/** A list entity a company's screening matched (its best score over the company's subjects). */
+export interface ScreenedMatch {
+  entityId: string;
+  entityName: string;
+  list: string;
+  score: number;
+}
+
+const describeMatch = (m: ScreenedMatch) => `${m.entityName} (${m.list}, score ${m.score.toFixed(2)})`;
+
+/**
+ * One `screening` event for a company whose matched entities changed: each entity that appeared
+ * or disappeared is a field `matches.<entityId>`; a score that moved raises none.
+ */
+export function screeningEvent(
+  key: { country: string; orgNumber: string },
+  before: ScreenedMatch[],
+  after: ScreenedMatch[],
+): NewEvent | null {
+  const was = new Map(before.map((m) => [m.entityId, m]));
+  const now = new Map(after.map((m) => [m.entityId, m]));
+  const appeared = [...now.keys()].filter((id) => !was.has(id));
+  const gone = [...was.keys()].filter((id) => !now.has(id));
+  if (!appeared.length && !gone.length) return null;
+  const ids = [...appeared, ...gone].sort();
+  const side = (m: Map<string, ScreenedMatch>) =>
+    Object.fromEntries(ids.map((id) => [`matches.${id}`, m.has(id) ? describeMatch(m.get(id)!) : null]));
+  return {
+    ...key,
+    category: 'screening',
+    type: !gone.length ? 'match_found' : !appeared.length ? 'match_cleared' : 'matches_changed',
+    fieldsChanged: ids.map((id) => `matches.${id}`),
+    before: side(was),
+    after: side(now),
+    source: EVENT_SOURCE.screening,
+  };
+}
