@@ -98,7 +98,14 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
   },
   events: {
     about: 'The company event log, watchlists and their alert deliveries (issue 26)',
-    tables: ['company_events', 'event_seq', 'watchlist_companies', 'watchlist_deliveries', 'watchlists'],
+    tables: [
+      'company_events',
+      'event_seq',
+      'screening_states',
+      'watchlist_companies',
+      'watchlist_deliveries',
+      'watchlists',
+    ],
   },
 };
 
@@ -116,6 +123,7 @@ const JSON_COLUMNS: Record<string, string> = {
   'oauth_clients.redirect_uris': 'ColumnType<string[], string, string>',
   'procurement_notices.lots': 'ColumnType<unknown[], string, string>',
   'procurement_notices.winners': 'ColumnType<unknown[], string, string>',
+  'screening_states.matches': 'ColumnType<unknown[], string, string>',
   'sync_state.state': 'ColumnType<Record<string, unknown>, string, string>',
 };
 

@@ -19,8 +19,11 @@ export interface FullSetLoad<B> {
   input: Readable;
   batches: AsyncIterable<B[]>;
   store: { count(): Promise<number>; removeAbsent(run: number): Promise<number> };
-  /** Writes one batch; returns its counts and the keys to mark seen. */
-  write(batch: B[]): Promise<{ inserted: number; changed: number; keys: string[] }>;
+  /**
+   * Writes one batch; returns its counts and the keys to mark seen. `firstLoad`: the store held
+   * none of these rows when the run began (new rows then raise no events).
+   */
+  write(batch: B[], firstLoad: boolean): Promise<{ inserted: number; changed: number; keys: string[] }>;
   /** Records read so far (a parser may count rows it dropped). */
   read(): number;
 }
@@ -35,7 +38,7 @@ export async function loadFullSet<B>(ctx: AppContext, job: JobRun, load: FullSet
   let absentKept = false;
   try {
     for await (const batch of load.batches) {
-      const r = await load.write(batch);
+      const r = await load.write(batch, before === 0);
       await ctx.repos.syncSeen.mark(job.id, r.keys);
       inserted += r.inserted;
       changed += r.changed;

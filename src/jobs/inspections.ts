@@ -54,8 +54,11 @@ defineJob('inspections', {
       input,
       batches: inBatches(parseInspectionsCsv(input, stats), BATCH),
       store: repo,
-      write: async (batch) => ({
-        ...(await repo.upsert(batch.map((rec) => inspectionWrite(ctx, rec)))),
+      write: async (batch, firstLoad) => ({
+        ...(await repo.upsert(
+          batch.map((rec) => inspectionWrite(ctx, rec)),
+          { firstLoad },
+        )),
         keys: batch.map((rec) => rec.upstreamId),
       }),
       read: () => stats.records,

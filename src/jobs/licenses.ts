@@ -60,12 +60,12 @@ defineJob('licenses', {
       input,
       batches: inBatches(parseLicenses(input, 'auto'), BATCH),
       store: repo,
-      write: async (batch) => {
+      write: async (batch, firstLoad) => {
         // One key twice in a batch cannot be upserted in one statement: the later record wins,
         // as it would when loaded one after the other.
         const byKey = new Map<string, LicenseWrite>();
         for (const rec of batch) byKey.set(licenseKey(rec.registerType, rec.licenseNumber), licenseWrite(ctx, rec));
-        const r = await repo.upsert([...byKey.values()]);
+        const r = await repo.upsert([...byKey.values()], { firstLoad });
         records += batch.length;
         return { ...r, keys: [...byKey.keys()] };
       },

@@ -24,6 +24,7 @@ import {
 } from '../sources/sanctions/index.ts';
 import { openSyncInput, peek, type InputChoice } from '../sources/sync-input.ts';
 import { defineJob, type JobRun, type OptionsOf } from './registry.ts';
+import { rescreenWatched } from './rescreen.ts';
 
 export const JOB_NAME = 'sanctions';
 const BATCH = 1000;
@@ -259,5 +260,11 @@ defineJob(JOB_NAME, {
     'PEP/sanctions list (SANCTIONS_URL, --url or --file; FtM entities or delta, targets.simple.csv, EU FSF XML, UN XML; gzip ok; --list NAME): replaces the list atomically, a delta patches it',
   schedule: '30 4 * * *', // daily 04:30 UTC (OpenSanctions publishes daily)
   options: ['file', 'url', 'list'],
-  run: runSanctionsSync,
+  async run(ctx, opts, job) {
+    const result = await runSanctionsSync(ctx, opts, job);
+    // [events] issue 26: the list changed, so watched companies are screened again. After the
+    // list is published: a failure here fails the run but leaves the new list in place.
+    const rescreened = await rescreenWatched(ctx, job);
+    return { ...result, details: { ...result.details, rescreened } };
+  },
 });

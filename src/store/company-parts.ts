@@ -210,7 +210,8 @@ export async function writeParts(
   db: Db,
   country: string,
   targets: PartTarget[],
-  events: NewEvent[] = [],
+  /** Null: the event log is off (no before-images read). */
+  events: NewEvent[] | null = [],
 ): Promise<Set<number>> {
   const effects = new Map<number, Effects>();
   const effect = (id: number) => effects.get(id) ?? (effects.set(id, { id }), effects.get(id)!);
@@ -225,14 +226,15 @@ export async function writeParts(
   if (roleTargets.length) {
     // [events] issue 26: roles seen for the first time (no stored hash: a first load) raise none.
     const known = new Set(targets.filter((t) => t.storedRolesHash !== null).map((t) => t.id));
-    events.push(
-      ...(await roleChangeEvents(
-        db,
-        country,
-        targets,
-        roleTargets.filter((t) => known.has(t.id)),
-      )),
-    );
+    if (events)
+      events.push(
+        ...(await roleChangeEvents(
+          db,
+          country,
+          targets,
+          roleTargets.filter((t) => known.has(t.id)),
+        )),
+      );
     await insertRoles(db, roleTargets);
   }
 

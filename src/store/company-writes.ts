@@ -37,6 +37,14 @@ export interface WriteOptions {
   storeWasEmpty?: boolean;
 }
 
+export interface CompanyWriteOptions {
+  /**
+   * false: append no events and read no before-images (a bench-only seam: bench/events-updates.ts
+   * measures what the event log costs a sync against this baseline). Default true.
+   */
+  eventLog?: boolean;
+}
+
 export interface WriteResult {
   inserted: number;
   changed: number;
@@ -116,7 +124,7 @@ async function upsertCores(
   db: Db,
   writes: CompanyWrite[],
   opts: WriteOptions,
-  events: NewEvent[],
+  events: NewEvent[] | null,
 ): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
   // Read the stored hashes first and write only new or changed cores: a re-sync of an
   // unchanged register then costs one indexed read per batch instead of a write per row.
@@ -133,7 +141,7 @@ async function upsertCores(
   const before = await coreBefore(
     db,
     country,
-    todo.filter(({ w }) => storedHash.has(w.core.orgNumber)).map(({ w }) => w.core.orgNumber),
+    events ? todo.filter(({ w }) => storedHash.has(w.core.orgNumber)).map(({ w }) => w.core.orgNumber) : [],
   );
   const rows = todo.map(({ w, h }) => {
     const r = recordOf(CORE_COLUMNS, w.core, true);
@@ -166,7 +174,7 @@ async function upsertCores(
   // [events] issue 26: typed events of what changed (new companies raise none).
   todo.forEach(({ w }, i) => {
     const stored = before.get(w.core.orgNumber);
-    if (stored)
+    if (stored && events)
       events.push(...coreEvents({ country, orgNumber: w.core.orgNumber, source: w.core.source }, stored, rows[i]));
   });
   return {
@@ -179,7 +187,13 @@ async function upsertCores(
  * `changes` hears, after each commit, which companies a write may have changed (record caches
  * of this process evict them at once; other processes follow the store).
  */
-export function createCompanyWriteRepository(db: Kysely<Database>, changes?: CompanyChangeSignal) {
+export function createCompanyWriteRepository(
+  db: Kysely<Database>,
+  changes?: CompanyChangeSignal,
+  opts: CompanyWriteOptions = {},
+) {
+  // [events] issue 26: null = no event log (the benchmark's baseline), else a batch's events.
+  const newEvents = (): NewEvent[] | null => (opts.eventLog === false ? null : []);
   const announce = (country: string, orgNumbers: string[]) => {
     if (changes && orgNumbers.length) changes.changed({ keys: orgNumbers.map((n) => companyKey(country, n)) });
   };
@@ -188,7 +202,7 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
     async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       const result = await db.transaction().execute(async (trx) => {
-        const events: NewEvent[] = []; // [events] issue 26
+        const events = newEvents(); // [events] issue 26
         const { insertedIds, changedIds } = await upsertCores(trx, writes, opts, events);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
@@ -205,7 +219,7 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
           );
           for (const id of await writeParts(trx, country, targets, events)) changedIds.add(id);
         }
-        await appendEvents(trx, events); // [events] issue 26: last, see store/events.ts
+        if (events) await appendEvents(trx, events); // [events] issue 26: last, see store/events.ts
         for (const id of insertedIds) changedIds.delete(id);
         return {
           inserted: insertedIds.size,
@@ -233,9 +247,9 @@ export function createCompanyWriteRepository(db: Kysely<Database>, changes?: Com
         // Sub-units never come this way, whatever else the objects carry.
         const only = parts.map((p) => ({ orgNumber: p.orgNumber, roles: p.roles, financials: p.financials }));
         const { targets, unknown } = await findTargets(trx, country, only);
-        const events: NewEvent[] = []; // [events] issue 26
+        const events = newEvents(); // [events] issue 26
         const changed = (await writeParts(trx, country, targets, events)).size;
-        await appendEvents(trx, events);
+        if (events) await appendEvents(trx, events);
         return { changed, unknown };
       });
       announce(

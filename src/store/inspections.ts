@@ -3,6 +3,8 @@
 // GET /api/inspections (an index for every filter and sort, migration 0010).
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { withoutStatementTimeout } from './bulk-statement.ts';
+import { EVENT_SOURCE, type RecordChange } from '../domain/record-events.ts';
+import { appendRecordEvents, storedRecords, type RecordValues } from './record-events.ts';
 import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database, InspectionsTable } from './schema.ts';
@@ -67,6 +69,26 @@ const COLUMNS: Column<InspectionWrite>[] = [
 ];
 const upsertRows = hashedUpsert<InspectionWrite>('inspections', COLUMNS, ['upstream_id']);
 
+// [events] issue 26: what an `inspection` event shows of a visit (named by its tilsynid). An
+// inspection the register drops (it keeps a few years) raises none: nothing about the company changed.
+const INSPECTION_FIELDS = ['name', 'date', 'totalRating', 'status', 'inspectionType'] as const;
+const INSPECTION_SELECT = `i.org_number AS "orgNumber", i.name, i.date::text AS date, i.total_rating AS "totalRating",
+  i.status, i.inspection_type AS "inspectionType"`;
+
+function inspectionChange(key: string, before: RecordValues | null, after: RecordValues): RecordChange {
+  return {
+    country: 'NO',
+    orgNumber: after.orgNumber ?? '',
+    category: 'inspection',
+    source: EVENT_SOURCE.inspections,
+    path: `inspections.${key}`,
+    fields: INSPECTION_FIELDS,
+    before,
+    after,
+    types: { added: 'inspection_recorded', changed: 'inspection_changed', removed: 'inspection_removed' },
+  };
+}
+
 function conditions(f: InspectionFilters): RawBuilder<SqlBool>[] {
   const w: RawBuilder<SqlBool>[] = [];
   if (f.orgNumber !== undefined) w.push(sql`i.org_number = ${f.orgNumber}`);
@@ -80,9 +102,31 @@ function conditions(f: InspectionFilters): RawBuilder<SqlBool>[] {
 
 export function createInspectionRepository(db: Kysely<Database>) {
   return {
-    /** Inserts new inspections and rewrites changed ones; an unchanged row is not written. */
-    async upsert(writes: InspectionWrite[]): Promise<UpsertResult> {
-      return upsertRows(db, writes);
+    /**
+     * Inserts new inspections and rewrites changed ones; an unchanged row is not written. Each
+     * new or changed one becomes an `inspection` event in the same transaction, except the new
+     * ones of a first load (`firstLoad`: the store held no inspection when the run began).
+     */
+    async upsert(writes: InspectionWrite[], opts: { firstLoad?: boolean } = {}): Promise<UpsertResult> {
+      if (!writes.length) return { inserted: 0, changed: 0 };
+      return db.transaction().execute(async (trx) => {
+        const ids = writes.map((w) => w.upstreamId);
+        const stored = opts.firstLoad
+          ? new Map<string, RecordValues>()
+          : await storedRecords(
+              trx,
+              'inspections i',
+              'i.upstream_id',
+              INSPECTION_SELECT,
+              sql`i.upstream_id = ANY(${ids}::text[])`,
+            );
+        const result = await upsertRows(trx, writes);
+        const changes = writes
+          .filter((w) => !opts.firstLoad || stored.has(w.upstreamId))
+          .map((w) => inspectionChange(w.upstreamId, stored.get(w.upstreamId) ?? null, w as unknown as RecordValues));
+        await appendRecordEvents(trx, changes);
+        return result;
+      });
     },
 
     async count(): Promise<number> {

@@ -4,6 +4,8 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { LicenseRow } from './company-reads.ts';
 import { withoutStatementTimeout } from './bulk-statement.ts';
+import { EVENT_SOURCE, isoValue, type RecordChange } from '../domain/record-events.ts';
+import { appendRecordEvents, storedRecords, type RecordValues } from './record-events.ts';
 import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database } from './schema.ts';
@@ -77,6 +79,28 @@ const COLUMNS: Column<LicenseWrite>[] = [
 ];
 const upsertRows = hashedUpsert<LicenseWrite>('licenses', COLUMNS, ['license_number', 'register_type']);
 
+// [events] issue 26: what a `licence` event shows of a licence (named by its key in the paths).
+const LICENCE_FIELDS = ['licenseTypeCode', 'venueName', 'productGroups', 'validFrom', 'validTo'] as const;
+const LICENCE_KEY = "l.register_type || ':' || l.license_number";
+const LICENCE_SELECT = `l.org_number AS "orgNumber", l.license_type_code AS "licenseTypeCode",
+  l.venue_name AS "venueName", l.product_groups AS "productGroups", l.valid_from AS "validFrom", l.valid_to AS "validTo"`;
+
+const licenceValues = (v: RecordValues) => ({ ...v, validFrom: isoValue(v.validFrom), validTo: isoValue(v.validTo) });
+
+function licenceChange(key: string, before: RecordValues | null, after: RecordValues | null): RecordChange {
+  return {
+    country: 'NO',
+    orgNumber: (after ?? before)!.orgNumber ?? '',
+    category: 'licence',
+    source: EVENT_SOURCE.licences,
+    path: `licences.${key}`,
+    fields: LICENCE_FIELDS,
+    before: before && licenceValues(before),
+    after: after && licenceValues(after),
+    types: { added: 'licence_granted', changed: 'licence_changed', removed: 'licence_removed' },
+  };
+}
+
 function conditions(f: LicenseFilters): RawBuilder<SqlBool>[] {
   const w: RawBuilder<SqlBool>[] = [];
   if (f.orgNumber !== undefined) w.push(sql`l.org_number = ${f.orgNumber}`);
@@ -93,9 +117,28 @@ export function createLicenseRepository(db: Kysely<Database>) {
     /**
      * Inserts new licences and rewrites changed ones; an unchanged row is not written. The
      * batch must not hold one key twice (Postgres refuses to update a row twice in a statement).
+     * Each new or changed licence becomes a `licence` event in the same transaction, except the
+     * new ones of a first load (`firstLoad`: the store held no licence when the run began).
      */
-    async upsert(writes: LicenseWrite[]): Promise<UpsertResult> {
-      return upsertRows(db, writes);
+    async upsert(writes: LicenseWrite[], opts: { firstLoad?: boolean } = {}): Promise<UpsertResult> {
+      if (!writes.length) return { inserted: 0, changed: 0 };
+      return db.transaction().execute(async (trx) => {
+        const keys = writes.map((w) => licenseKey(w.registerType, w.licenseNumber));
+        const stored = await storedRecords(
+          trx,
+          'licenses l',
+          LICENCE_KEY,
+          LICENCE_SELECT,
+          sql`l.license_number = ANY(${writes.map((w) => w.licenseNumber)}::text[]) AND ${sql.raw(LICENCE_KEY)} = ANY(${keys}::text[])`,
+        );
+        const result = await upsertRows(trx, writes);
+        const changes = writes
+          .map((w, i) => ({ key: keys[i], before: stored.get(keys[i]) ?? null, after: w as unknown as RecordValues }))
+          .filter((c) => c.before || !opts.firstLoad)
+          .map((c) => licenceChange(c.key, c.before, c.after));
+        await appendRecordEvents(trx, changes);
+        return result;
+      });
     },
 
     async count(): Promise<number> {
@@ -103,18 +146,25 @@ export function createLicenseRepository(db: Kysely<Database>) {
       return r.rows[0].n;
     },
 
-    /** Deletes the licences a full file did not hold (their key is not in sync_seen). */
+    /**
+     * Deletes the licences a full file did not hold (their key is not in sync_seen); each becomes
+     * a `licence_removed` event in the same transaction.
+     */
     async removeAbsent(runId: number): Promise<number> {
-      const r = await withoutStatementTimeout(
+      return withoutStatementTimeout(
         db,
-        (trx) =>
-          sql`DELETE FROM licenses l
-        WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = l.register_type || ':' || l.license_number)`.execute(
+        async (trx) => {
+          const gone = await sql<RecordValues & { key: string }>`DELETE FROM licenses l
+            WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.run_id = ${runId} AND s.key = ${sql.raw(LICENCE_KEY)})
+            RETURNING ${sql.raw(LICENCE_KEY)} AS key, ${sql.raw(LICENCE_SELECT)}`.execute(trx);
+          await appendRecordEvents(
             trx,
-          ),
+            gone.rows.map(({ key, ...before }) => licenceChange(key, before as RecordValues, null)),
+          );
+          return gone.rows.length;
+        },
         { analyzeFirst: ['sync_seen', 'licenses'] },
       );
-      return Number(r.numAffectedRows ?? 0);
     },
 
     /** One page in (sort expression, id) order, after the given keyset position. */

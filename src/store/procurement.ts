@@ -8,6 +8,9 @@ import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type C
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database, ProcurementNoticesTable } from './schema.ts';
 import type { Selectable } from 'kysely';
+import { EVENT_SOURCE, isoValue, type RecordChange } from '../domain/record-events.ts';
+import { appendRecordEvents, type RecordValues } from './record-events.ts';
+import type { Db } from './company-parts.ts';
 
 export type ProcurementRow = Selectable<ProcurementNoticesTable>;
 export type ProcurementSort = 'publishedAt' | 'deadline' | 'value';
@@ -155,20 +158,67 @@ export interface CompanyProcurement {
   latestAward: ProcurementRow | null;
 }
 
+// [events] issue 26: a company winning a contract (`awards.<noticeId>`, on each winner) and a
+// buyer opening a tender (`tenders.<noticeId>`, on the buyer), as `procurement` events.
+const AWARD_FIELDS = ['title', 'buyerName', 'awardedValue', 'currency'] as const;
+const TENDER_FIELDS = ['title', 'deadline', 'estimatedValue', 'currency'] as const;
+
+function noticeEvent(w: ProcurementWrite, orgNumber: string, kind: 'award' | 'tender'): RecordChange {
+  const noticeId = w.doffinId ?? w.tedId ?? w.eformsId;
+  const award = kind === 'award';
+  return {
+    country: 'NO',
+    orgNumber,
+    category: 'procurement',
+    source: w.doffinId ? EVENT_SOURCE.doffin : EVENT_SOURCE.ted,
+    path: `${award ? 'awards' : 'tenders'}.${noticeId}`,
+    fields: award ? AWARD_FIELDS : TENDER_FIELDS,
+    before: null,
+    after: { ...(w as unknown as RecordValues), deadline: isoValue(w.deadline) },
+    types: { added: award ? 'contract_awarded' : 'tender_published', changed: '', removed: '' },
+  };
+}
+
+/**
+ * The events of a batch: each winner a stored notice did not name yet, and each competition not
+ * stored yet. Into an empty table (a first load) none: that is history, not news.
+ */
+async function noticeEvents(db: Db, writes: ProcurementWrite[]): Promise<RecordChange[]> {
+  const stored = await sql<{ eforms_id: string; winner_org_numbers: string[] }>`
+    SELECT eforms_id, winner_org_numbers FROM procurement_notices
+    WHERE eforms_id = ANY(${writes.map((w) => w.eformsId)}::text[])`.execute(db);
+  if (!stored.rows.length && !(await sql`SELECT 1 FROM procurement_notices LIMIT 1`.execute(db)).rows.length) return [];
+  const winnersOf = new Map(stored.rows.map((r) => [r.eforms_id, new Set(r.winner_org_numbers)]));
+  return writes.flatMap((w) => {
+    const known = winnersOf.get(w.eformsId);
+    const awards = w.winnerOrgNumbers.filter((o) => !known?.has(o)).map((o) => noticeEvent(w, o, 'award'));
+    const tender =
+      w.noticeType === 'competition' && !known && w.orgNumber ? [noticeEvent(w, w.orgNumber, 'tender')] : [];
+    return [...awards, ...tender];
+  });
+}
+
 export function createProcurementRepository(db: Kysely<Database>) {
   return {
-    /** Inserts new notices and rewrites changed ones; one eForms id may appear once per batch. */
+    /**
+     * Inserts new notices and rewrites changed ones; one eForms id may appear once per batch.
+     * New winners and new tenders become `procurement` events in the same transaction.
+     */
     async upsert(writes: ProcurementWrite[]): Promise<{ inserted: number; changed: number }> {
       if (!writes.length) return { inserted: 0, changed: 0 };
       const rows = writes.map((w) => ({
         ...recordOf(ALL, w),
         content_hash: contentHash(recordOf(CONTENT, w)),
       }));
-      const res = await sql<{ inserted: boolean }>`${UPSERT.insert}
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${UPSERT.type})
-        ${UPSERT.conflict}`.execute(db);
-      const inserted = res.rows.filter((r) => r.inserted).length;
-      return { inserted, changed: res.rows.length - inserted };
+      return db.transaction().execute(async (trx) => {
+        const events = await noticeEvents(trx, writes);
+        const res = await sql<{ inserted: boolean }>`${UPSERT.insert}
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${UPSERT.type})
+          ${UPSERT.conflict}`.execute(trx);
+        await appendRecordEvents(trx, events);
+        const inserted = res.rows.filter((r) => r.inserted).length;
+        return { inserted, changed: res.rows.length - inserted };
+      });
     },
 
     /**

@@ -30,6 +30,7 @@ import { createEventLogRepository } from './event-log.ts';
 import { createWatchlistRepository } from './watchlists.ts';
 import { createCvrOwnerRepository } from './cvr-owners.ts';
 import { createCompanyNameRepository } from './company-names.ts';
+import { createScreeningStateRepository } from './screening-states.ts';
 
 export function createRepositories(db: Kysely<Database>) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
@@ -64,6 +65,7 @@ export function createRepositories(db: Kysely<Database>) {
     watchlists: createWatchlistRepository(db),
     cvrOwners: createCvrOwnerRepository(db),
     companyNames: createCompanyNameRepository(db),
+    screeningStates: createScreeningStateRepository(db),
   };
 }
 

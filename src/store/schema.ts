@@ -29,6 +29,7 @@ import type {
 import type {
   CompanyEventsTable,
   EventSeqTable,
+  ScreeningStatesTable,
   WatchlistCompaniesTable,
   WatchlistDeliveriesTable,
   WatchlistsTable,
@@ -105,6 +106,7 @@ export interface Database {
   sanction_lists: SanctionListsTable;
   sanction_names: SanctionNamesTable;
   schema_migrations: SchemaMigrationsTable;
+  screening_states: ScreeningStatesTable;
   shareholder_years: ShareholderYearsTable;
   shareholdings: ShareholdingsTable;
   statistics_figures: StatisticsFiguresTable;

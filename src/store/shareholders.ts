@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { effectiveTotal, holdsMajority, ownershipPct } from '../domain/group-tree.ts';
 import { recomputeGroups, type RecomputeResult } from './groups.ts';
+import { appendOwnershipEvents } from './ownership-events.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -146,11 +147,15 @@ export function createShareholderRepository(db: Kysely<Database>) {
           .where('year', '=', year)
           .forUpdate()
           .executeTakeFirst();
+        const latest = async () =>
+          (await sql<{ run_id: number }>`${LATEST_SHAREHOLDER_RUN}`.execute(trx)).rows[0]?.run_id ?? null;
+        const shownBefore = await latest(); // [events] issue 26
         await sql`INSERT INTO shareholder_years (year, run_id, row_count) VALUES (${year}, ${runId}, ${rowCount})
           ON CONFLICT (year) DO UPDATE SET run_id = EXCLUDED.run_id, row_count = EXCLUDED.row_count, imported_at = now()`.execute(
           trx,
         );
         const groups = await recomputeGroups(trx);
+        await appendOwnershipEvents(trx, shownBefore, await latest()); // [events] issue 26: last
         return { previousRunId: before && before.run_id !== runId ? before.run_id : null, ...groups };
       });
     },

@@ -165,10 +165,11 @@ export class FakeBrreg {
       const source = [...(sub ? this.underenheter : this.enheter).values()].filter(
         (e) => !e.slettedato && !this.gone.has(e.organisasjonsnummer),
       );
-      const numbers = q.get('organisasjonsnummer')?.split(',');
+      // A set: the updates benchmark searches 1,000 numbers at a time in a 100k register.
+      const numbers = q.has('organisasjonsnummer') ? new Set(q.get('organisasjonsnummer')!.split(',')) : null;
       const parent = q.get('overordnetEnhet');
       const items = source.filter(
-        (e) => (!numbers || numbers.includes(e.organisasjonsnummer)) && (!parent || e.overordnetEnhet === parent),
+        (e) => (!numbers || numbers.has(e.organisasjonsnummer)) && (!parent || e.overordnetEnhet === parent),
       );
       return this.json(res, 200, this.page(sub ? 'underenheter' : 'enheter', items, page, size));
     }

@@ -1,0 +1,86 @@
+// What the event log costs a brreg updates sync (issue 26): N companies are stored, then each
+// round changes the name and business address of all N in the local fake brreg, publishes N
+// `Endring` entries on its updates feed and times one `brreg-updates` run over them (HTTP feed,
+// batched searches, batched writes: the real job). Rounds alternate with the event log on and off
+// (on, off, off, on: drift on a loaded machine cancels out); "off" is the write repository built
+// without the event log (store/company-writes.ts `eventLog: false`, a bench-only seam). Prints the
+// median time per mode and their ratio. Use a PostgreSQL database of your own:
+//   createdb -h 127.0.0.1 -U postgres ncd_bench_events_updates
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ncd_bench_events_updates node --import tsx bench/events-updates.ts 100000
+import { loadavg } from 'node:os';
+import { runJob } from '../src/jobs/registry.ts';
+import { generateCompany } from '../src/sources/brreg/generate.ts';
+import { mapEnhet } from '../src/sources/brreg/map.ts';
+import { UPDATES_STATE } from '../src/jobs/brreg.ts';
+import { createCompanyWriteRepository } from '../src/store/company-writes.ts';
+import { startFakeBrreg } from '../test/fakes/brreg/server.ts';
+import { startBenchApp } from './harness.ts';
+
+const total = Number(process.argv[2] ?? 100_000);
+const ROUNDS: ('on' | 'off')[] = ['on', 'off', 'off', 'on'];
+const quiet = () => undefined;
+
+const brreg = await startFakeBrreg();
+for (let i = 0; i < total; i++) {
+  const { enhet } = generateCompany(i, 2626);
+  // Live units only: a deleted one is served by lookup, not search (a different path).
+  brreg.enheter.set(enhet.organisasjonsnummer, { ...enhet, slettedato: undefined, konkurs: false });
+}
+process.env.BRREG_BASE_URL = brreg.url;
+process.env.UPSTREAM_RATE_PER_SECOND = '100000';
+const { built } = await startBenchApp();
+if (built.ctx.store.engine !== 'server') throw new Error('set DATABASE_URL to a PostgreSQL database of your own');
+const { repos } = built.ctx;
+const withEvents = repos.companyWrites;
+const withoutEvents = createCompanyWriteRepository(built.ctx.store.db, repos.companyChanges, { eventLog: false });
+try {
+  const numbers = [...brreg.enheter.keys()];
+  for (let i = 0; i < numbers.length; i += 2000)
+    await withoutEvents.write(numbers.slice(i, i + 2000).map((n) => ({ core: mapEnhet(brreg.enheter.get(n)!) })));
+  let nextId = 1;
+  await repos.syncRuns.setState(UPDATES_STATE, { enheterId: nextId, underenheterId: 1 });
+  const times: Record<'on' | 'off', number[]> = { on: [], off: [] };
+  const rounds = [];
+  for (const [r, mode] of ROUNDS.entries()) {
+    for (const n of numbers) {
+      const e = brreg.enheter.get(n)!;
+      const base = (e.navn ?? n).replace(/ R\d+$/, '');
+      brreg.enheter.set(n, {
+        ...e,
+        navn: `${base} R${r}`,
+        forretningsadresse: {
+          ...e.forretningsadresse,
+          adresse: [`Benchveien ${r}`],
+          postnummer: '0150',
+          poststed: 'OSLO',
+        },
+      });
+      brreg.updates.enheter.push({ oppdateringsid: nextId++, organisasjonsnummer: n, endringstype: 'Endring' });
+    }
+    repos.companyWrites = mode === 'on' ? withEvents : withoutEvents;
+    const seqBefore = (await repos.eventLog.bounds()).lastSeq;
+    const load = loadavg()[0];
+    const t0 = performance.now();
+    await runJob(built.ctx, 'brreg-updates', { limit: total }, quiet);
+    const ms = performance.now() - t0;
+    const events = (await repos.eventLog.bounds()).lastSeq - seqBefore;
+    times[mode].push(ms);
+    rounds.push({ mode, ms: Math.round(ms), events, load1: +load.toFixed(2) });
+    console.error(JSON.stringify(rounds.at(-1)));
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(
+    JSON.stringify({
+      changes: total,
+      rounds,
+      onMs: Math.round(mean(times.on)),
+      offMs: Math.round(mean(times.off)),
+      ratio: +(mean(times.on) / mean(times.off)).toFixed(3),
+      loadavg: loadavg().map((l) => +l.toFixed(2)),
+    }),
+  );
+} finally {
+  repos.companyWrites = withEvents;
+  await built.close();
+  await brreg.close();
+}
