@@ -1,15 +1,18 @@
 // GET /api/updates, the change feed: every company (deleted ones too) whose updatedAt is at or
-// after `since`, oldest first, in cursor pages with the rows search serves.
+// after `since`, oldest first, in cursor pages with the rows search serves. A page is answered
+// as JSON text: the database writes each record's stored fields (store/company-feed.ts), and
+// only the derived parts are built here, so a drain costs no parse, copy and re-serialisation of
+// every field of every row.
 import type { ReferenceData } from '../domain/reference-data.ts';
 import { invalid } from '../errors.ts';
+import type { CompanyFeedRepository } from '../store/company-feed.ts';
 import type { CompanyReadRepository } from '../store/company-reads.ts';
-import type { CompanySearchRepository } from '../store/company-search.ts';
-import { buildCompanyRecord } from './company-record.ts';
+import { recordParts, recordRowJson } from './company-record.ts';
 import type { AuthContext } from './key-auth.ts';
 import type { Pagination } from './pagination.ts';
 
 export interface ChangeFeedServiceDeps {
-  search: CompanySearchRepository;
+  feed: CompanyFeedRepository;
   reads: CompanyReadRepository;
   reference: ReferenceData;
   pagination: Pagination;
@@ -20,7 +23,8 @@ const FEED_RELATIONS = { financialsLimit: 2, roles: true } as const;
 
 export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
   return {
-    async updates(caller: AuthContext, q: { since: string; limit?: number; cursor?: string }) {
+    /** One page as the response body: `{"data":[CompanyRow…],"nextCursor":…,"hasMore":…}`. */
+    async updatesJson(caller: AuthContext, q: { since: string; limit?: number; cursor?: string }): Promise<string> {
       const since = parseSince(q.since);
       const page = await deps.pagination.page(
         caller,
@@ -31,14 +35,24 @@ export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
           limit: q.limit,
           depthGuard: false,
         },
-        (limit, after) => deps.search.updates(since, limit, after, FEED_RELATIONS),
+        (limit, after) => deps.feed.page(since, limit, after, FEED_RELATIONS),
       );
-      const stored = await deps.reads.withRelations(page.rows);
-      return {
-        data: stored.map((s) => buildCompanyRecord(s, deps.reference, { labels: true })),
-        nextCursor: page.nextCursor,
-        hasMore: page.hasMore,
-      };
+      const owners = await deps.reads.ownersFor(
+        page.rows,
+        page.rows.map((r) => r.has_owners),
+      );
+      const data = page.rows.map((r, i) =>
+        recordRowJson(
+          r.record_head,
+          { createdMs: r.created_ms, updatedMs: r.updated_ms },
+          recordParts(
+            { row: r, financials: r.rel_financials ?? [], roles: r.rel_roles ?? [], owners: owners[i] },
+            deps.reference,
+            { labels: true },
+          ),
+        ),
+      );
+      return `{"data":[${data.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)},"hasMore":${page.hasMore}}`;
     },
   };
 }

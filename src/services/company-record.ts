@@ -4,7 +4,9 @@ import { SOURCE } from '../domain/company.ts';
 import { computeRatios } from '../domain/financial-ratios.ts';
 import { buildSources, type FieldSource, type Sources } from '../domain/provenance.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
+import type { RecordBasis } from '../store/company-feed.ts';
 import type { FinancialRow, LicenseRow, RoleRow, StoredCompany, SubUnitRow } from '../store/company-reads.ts';
+import type { OwnerSummary } from '../store/shareholders.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -96,7 +98,19 @@ export interface RecordOptions {
   labels?: boolean;
 }
 
-export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, opts: RecordOptions = {}) {
+export interface RecordPartsInput {
+  row: RecordBasis;
+  financials: FinancialRow[];
+  roles: RoleRow[];
+  owners?: OwnerSummary;
+}
+
+/**
+ * The parts of a record that the service's rules derive (accounts with ratios, roles, labels,
+ * `_sources`); the rest are stored columns as they are. The typed record and the change feed's
+ * JSON text (`recordJson`) are both made from these, so they cannot drift apart.
+ */
+export function recordParts(c: RecordPartsInput, reference: ReferenceData, opts: RecordOptions = {}) {
   const r = c.row;
   const stored = r.sources as Record<string, string>;
   const financials = computeRatios(
@@ -137,6 +151,17 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     if (municipality) fields.countyEnrichment = SOURCE.ssbKlass;
   }
   const sources: Sources = buildSources(fields);
+  const optional = r.employee_count_range ? { employeeCountRange: r.employee_count_range } : {};
+  const owners = {
+    majorityOwner: c.owners?.majorityOwner ?? null,
+    largestShareholder: c.owners?.largestShareholder ?? null,
+  };
+  return { financials, roles: c.roles.map(role), labels, sources, optional, owners };
+}
+
+export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, opts: RecordOptions = {}) {
+  const r = c.row;
+  const { financials, roles, labels, sources, optional, owners } = recordParts(c, reference, opts);
   return {
     id: String(r.id),
     orgNumber: r.org_number,
@@ -152,7 +177,7 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     naceDescription3: r.nace_description3,
     sectorCode: r.sector_code,
     employeeCount: r.employee_count,
-    ...(r.employee_count_range ? { employeeCountRange: r.employee_count_range } : {}),
+    ...optional,
     hasRegisteredEmployees: r.has_registered_employees,
     businessAddressStreet: r.business_address_street,
     businessAddressPostalCode: r.business_address_postal_code,
@@ -190,13 +215,12 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     twitterHandle: r.twitter_handle,
     technologies: r.technologies,
     hasAnyAdPixel: r.has_ad_pixel,
-    majorityOwner: c.owners?.majorityOwner ?? null,
-    largestShareholder: c.owners?.largestShareholder ?? null,
+    ...owners,
     ...labels,
     createdAt: iso(r.created_at)!,
     updatedAt: iso(r.updated_at)!,
     financials,
-    roles: c.roles.map(role),
+    roles,
     subUnits: c.subUnits.map(subUnit),
     licenses: c.licenses.map(licenseItem),
     _sources: sources,
@@ -204,3 +228,23 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
 }
 
 export type CompanyRecord = ReturnType<typeof buildCompanyRecord>;
+
+/**
+ * One change-feed row as JSON text, byte for byte what the typed record serialises to under the
+ * CompanyRow schema: its compiled serializer writes the required fields in the schema's order,
+ * then the optional ones present (employeeCountRange, owners, labels). `head` is the stored
+ * fields as the database wrote them, through hasAnyAdPixel, without the closing brace.
+ */
+export function recordRowJson(
+  head: string,
+  times: { createdMs: number; updatedMs: number },
+  parts: ReturnType<typeof recordParts>,
+): string {
+  const owners = JSON.stringify(parts.owners).slice(1, -1);
+  const labels = JSON.stringify(parts.labels).slice(1, -1);
+  const range =
+    parts.optional.employeeCountRange === undefined
+      ? ''
+      : `,"employeeCountRange":${JSON.stringify(parts.optional.employeeCountRange)}`;
+  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${JSON.stringify(parts.roles)},"_sources":${JSON.stringify(parts.sources)}${range},${owners}${labels ? `,${labels}` : ''}}`;
+}

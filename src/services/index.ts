@@ -111,7 +111,7 @@ export function createServices(ctx: AppContext) {
       market,
     }),
     changeFeed: createChangeFeedService({
-      search: repos.companySearch,
+      feed: repos.companyFeed,
       reads: repos.companyReads,
       reference,
       pagination,

@@ -90,11 +90,30 @@ const toDate = (v: string | null) => (v === null ? null : new Date(v));
 export function createCompanyReadRepository(db: Kysely<Database>) {
   const shareholders = createShareholderRepository(db);
 
-  /** Company rows with their relation columns -> stored companies (owners in one more query when any has them). */
-  async function assemble(found: { row: CompanyRow; rel: RelationColumns }[]): Promise<StoredCompany[]> {
-    const withOwners = found.filter((f) => f.rel.has_owners).map((f) => f.row.org_number);
+  /**
+   * Owner summaries of companies read with `has_owners` (in one more query when any has
+   * shareholders): Norwegian ones get one (empty when the register names no owner), others none.
+   */
+  async function ownersFor(
+    rows: Pick<CompanyRow, 'org_number' | 'country'>[],
+    hasOwners: boolean[],
+  ): Promise<(OwnerSummary | undefined)[]> {
+    const withOwners = rows.filter((_, i) => hasOwners[i]).map((r) => r.org_number);
     const owners = withOwners.length ? await shareholders.ownersOf(withOwners) : new Map<string, OwnerSummary>();
-    return found.map(({ row, rel }) => ({
+    return rows.map((row) =>
+      row.country === 'NO'
+        ? (owners.get(row.org_number) ?? { majorityOwner: null, largestShareholder: null })
+        : undefined,
+    );
+  }
+
+  /** Company rows with their relation columns -> stored companies. */
+  async function assemble(found: { row: CompanyRow; rel: RelationColumns }[]): Promise<StoredCompany[]> {
+    const owners = await ownersFor(
+      found.map((f) => f.row),
+      found.map((f) => f.rel.has_owners),
+    );
+    return found.map(({ row, rel }, i) => ({
       row,
       financials: rel.rel_financials ?? [],
       roles: rel.rel_roles ?? [],
@@ -105,10 +124,7 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
         valid_to: toDate(l.valid_to),
         synced_at: new Date(l.synced_at),
       })),
-      owners:
-        row.country === 'NO'
-          ? (owners.get(row.org_number) ?? { majorityOwner: null, largestShareholder: null })
-          : undefined,
+      owners: owners[i],
     }));
   }
 
@@ -126,25 +142,7 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
   return {
     relations,
 
-    /**
-     * Rows read with `relationColumns` in their own statement (the change feed's keyset page) ->
-     * stored companies; the relation columns are taken off each row in place.
-     */
-    withRelations(rows: (CompanyRow & RelationColumns)[]): Promise<StoredCompany[]> {
-      return assemble(
-        rows.map((r) => {
-          const rel: RelationColumns = {
-            rel_financials: r.rel_financials,
-            rel_roles: r.rel_roles,
-            rel_sub_units: r.rel_sub_units,
-            rel_licenses: r.rel_licenses,
-            has_owners: r.has_owners,
-          };
-          for (const k of Object.keys(rel)) delete (r as Partial<RelationColumns>)[k as keyof RelationColumns];
-          return { row: r as CompanyRow, rel };
-        }),
-      );
-    },
+    ownersFor,
 
     async findRows(country: string, orgNumbers: string[]): Promise<CompanyRow[]> {
       if (!orgNumbers.length) return [];

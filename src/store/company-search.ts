@@ -1,7 +1,7 @@
-// Company search and the change feed: keyset pagination on (sort expression, id), an index for
-// every filter and sort (migration 0005), so page 50 costs what page 1 costs.
+// Company search: keyset pagination on (sort expression, id), an index for every filter and sort
+// (migration 0005), so page 50 costs what page 1 costs. The change feed's page is company-feed.ts.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { relationColumns, type CompanyRow, type RelationColumns, type RelationOptions } from './company-reads.ts';
+import type { CompanyRow } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
 import type { Database } from './schema.ts';
 
@@ -28,7 +28,7 @@ export type SortKey = 'name' | 'employeeCount' | 'foundingDate' | 'updatedAt';
 export type { KeysetPosition, SortOrder };
 
 // Each sort: the indexed expression, the SQL type its keyset value is cast back to.
-const SORTS: Record<SortKey, SortSpec> = {
+export const SORTS: Record<SortKey, SortSpec> = {
   name: { expr: 'c.name_norm COLLATE "C"', type: 'text' },
   employeeCount: { expr: 'COALESCE(c.employee_count, -1)', type: 'integer' },
   foundingDate: { expr: "COALESCE(c.founding_date, DATE '0001-01-01')", type: 'date' },
@@ -105,28 +105,6 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
       after?: KeysetPosition,
     ): Promise<SearchPage> {
       return page(conditions(filters), sort, order, limit, after);
-    },
-
-    /**
-     * The change feed: every company (deleted ones too) with updated_at >= since, oldest first,
-     * with the relations asked for in the same statement (one statement per page).
-     */
-    updates(
-      since: Date,
-      limit: number,
-      after: KeysetPosition | undefined,
-      relations: RelationOptions,
-    ): Promise<{ rows: (CompanyRow & RelationColumns)[]; positions: KeysetPosition[] }> {
-      return keysetPage<CompanyRow & RelationColumns>(db, {
-        from: 'companies c',
-        alias: 'c',
-        where: [sql`c.updated_at >= ${since.toISOString()}::timestamptz`],
-        sort: SORTS.updatedAt,
-        order: 'asc',
-        limit,
-        after,
-        columns: relationColumns(relations),
-      });
     },
   };
 }

@@ -13,6 +13,7 @@ import { createSyncSeenRepository } from './sync-seen.ts';
 import { createDeferredIndexes } from './deferred-indexes.ts';
 import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
+import { createCompanyFeedRepository } from './company-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
 import { createGroupRepository } from './groups.ts';
@@ -50,6 +51,7 @@ export function createRepositories(db: Kysely<Database>) {
     webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
     companySearch: createCompanySearchRepository(db),
+    companyFeed: createCompanyFeedRepository(db),
     shareholders: createShareholderRepository(db),
     groups: createGroupRepository(db),
     inspections: createInspectionRepository(db),

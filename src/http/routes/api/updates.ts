@@ -33,6 +33,12 @@ export default function updatesRoute(app: Api, { services }: RouteDeps) {
         },
       },
     },
-    async (req) => services.changeFeed.updates(callerOf(req), req.query),
+    // The body comes as JSON text of the page shape (the records' stored fields serialised by the
+    // database, see services/change-feed.ts); with a JSON content type Fastify sends a string as
+    // it is, which the schema-typed reply cannot express, hence the cast.
+    async (req, reply) => {
+      const body = await services.changeFeed.updatesJson(callerOf(req), req.query);
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 }
