@@ -136,8 +136,21 @@ for (const [concept, [english, stems]] of Object.entries(VOCABULARY)) {
   for (const stem of stems) SLAVIC_STEMS.set(foldToken(stem), concept);
 }
 
+// Memo: every organisation word is looked up when a name is analysed, and words recur.
+const memo = new Map<string, Translation | null>();
+
 /** What a folded word (or a joined run of words, "instrumentmaking") means, if it is in the vocabulary. */
 export function translationOf(folded: string): Translation | undefined {
+  let t = memo.get(folded);
+  if (t === undefined) {
+    t = lookUp(folded) ?? null;
+    if (memo.size >= 50_000) memo.clear();
+    memo.set(folded, t);
+  }
+  return t ?? undefined;
+}
+
+function lookUp(folded: string): Translation | undefined {
   const english = ENGLISH.get(folded);
   if (english !== undefined) return { concept: english, language: 'en' };
   for (const ending of ENDINGS) {

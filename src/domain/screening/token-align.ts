@@ -105,6 +105,8 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
   // Computed once per word (not per run): a word with a close partner stays as it is.
   const partnered = side.map((t) => other.some((o) => wordSimilarity(t, o).similarity >= MERGE_LEVEL));
   const acronyms = kind === 'organisation' ? new Set(other.filter((o) => o.raw.length >= 2).map((o) => o.raw)) : null;
+  // Only a name with a word of known meaning can hold the translation of a joined phrase.
+  const meanings = kind === 'organisation' && other.some((o) => o.translation);
   if (partnered.every(Boolean) && !acronyms?.size) return side;
   const out: NameToken[] = [];
   for (let i = 0; i < side.length; i++) {
@@ -114,10 +116,10 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
       if (run.some((t) => t.orig !== undefined)) continue;
       // An acronym stands for all its words, even one that also resembles another word.
       const acronym = acronyms !== null && acronyms.has(run.map((t) => t.raw[0]).join(''));
-      const folded = foldToken(run.map((t) => t.raw).join(''));
-      const translation = kind === 'organisation' && !acronym && translatedIn(folded, other);
+      const translation = meanings && !acronym && translatedIn(foldToken(run.map((t) => t.raw).join('')), other);
       let compound = false;
       if (!acronym && !translation && !partnered.slice(i, i + n).some(Boolean)) {
+        const folded = foldToken(run.map((t) => t.raw).join(''));
         compound = other.some(
           (o) =>
             Math.min(folded.length, o.folded.length) / Math.max(folded.length, o.folded.length) >= 0.75 &&
