@@ -33,10 +33,11 @@ const TokenMatch = Type.Object({
   query: Type.String({ description: 'Word of the screened name (as transliterated)' }),
   candidate: Type.String({ description: 'Word of the listed name it was aligned with' }),
   similarity: Type.Number(),
-  how: StringEnum(['exact', 'spelling', 'phonetic', 'initial', 'joined', 'script', 'fuzzy'] as const, {
+  how: StringEnum(['exact', 'spelling', 'phonetic', 'initial', 'joined', 'script', 'translated', 'fuzzy'] as const, {
     description:
       'exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); ' +
-      'script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance',
+      'script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); ' +
+      'translated = an organisation word and its Russian/Ukrainian translation (zavod ~ plant) or a place adjective and its place (Muromskiy ~ Murom); fuzzy = partial credit by edit distance',
   }),
 });
 

@@ -18,7 +18,10 @@
 // - **skeleton pairs** `~A+B`: the consonant skeletons (domain/screening/script.ts) of every pair
 //   of name tokens, so that a name written in a script without vowels (Arabic, Hebrew …) finds
 //   its Latin spelling ("فرناندو بيريز" / "Fernando Pérez" share "~brnnd+brs").
+// - **meaning pairs** (the domain's): organisation words by meaning, so that a translated name
+//   finds its transliteration ("Murom … Plant" / «Муромский … завод» share "#plant+MRM").
 // The trigram key stays: it orders the retrieved candidates (similarity()) before the limit.
+import { meaningPairs } from '../domain/screening/candidate-keys.ts';
 import { analyseName, codesOf, type NameToken } from '../domain/screening/normalise.ts';
 import type { NameKind } from '../domain/screening/types.ts';
 
@@ -70,6 +73,7 @@ export function matchKeys(name: string, kind: NameKind): MatchKeys {
   const significant = analysed.tokens.filter((t) => t.role !== 'particle' && t.codes.length > 0);
   const keys = new Set<string>();
   phoneticPairs(significant, keys);
+  meaningPairs(significant, keys);
   // Skeletons are short (Haddad is "d"): a pair must have four letters in all to be selective.
   const skeletons = [...new Set(significant.map((t) => t.skeleton).filter(Boolean))].slice(0, MAX_PAIR_TOKENS);
   for (let i = 0; i < skeletons.length; i++) {

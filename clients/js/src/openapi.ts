@@ -6879,7 +6879,7 @@ export interface operations {
                      *       "threshold": 0.75,
                      *       "algorithm": {
                      *         "name": "ncd-name-matcher",
-                     *         "version": "2.1.0"
+                     *         "version": "2.2.0"
                      *       },
                      *       "lists": [
                      *         {
@@ -7049,10 +7049,10 @@ export interface operations {
                                     candidate: string;
                                     similarity: number;
                                     /**
-                                     * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
+                                     * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); translated = an organisation word and its Russian/Ukrainian translation (zavod ~ plant) or a place adjective and its place (Muromskiy ~ Murom); fuzzy = partial credit by edit distance
                                      * @enum {string}
                                      */
-                                    how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
+                                    how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "translated" | "fuzzy";
                                 }[];
                                 /** @description Words without a partner on the other side */
                                 unmatched: {
@@ -7333,7 +7333,7 @@ export interface operations {
                      *       "screenedAt": "2025-03-01T09:30:00.000Z",
                      *       "algorithm": {
                      *         "name": "ncd-name-matcher",
-                     *         "version": "2.1.0"
+                     *         "version": "2.2.0"
                      *       },
                      *       "lists": [
                      *         {
@@ -7406,10 +7406,10 @@ export interface operations {
                                             candidate: string;
                                             similarity: number;
                                             /**
-                                             * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); fuzzy = partial credit by edit distance
+                                             * @description exact; spelling = same after spelling folds (ks/x, j/y …); phonetic; initial (V. ~ Vladimir); joined (van der ~ vander); script = same consonant skeleton across scripts that leave vowels out (Arabic, Hebrew …); translated = an organisation word and its Russian/Ukrainian translation (zavod ~ plant) or a place adjective and its place (Muromskiy ~ Murom); fuzzy = partial credit by edit distance
                                              * @enum {string}
                                              */
-                                            how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "fuzzy";
+                                            how: "exact" | "spelling" | "phonetic" | "initial" | "joined" | "script" | "translated" | "fuzzy";
                                         }[];
                                         /** @description Words without a partner on the other side */
                                         unmatched: {

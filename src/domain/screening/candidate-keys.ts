@@ -1,7 +1,7 @@
 // Keys for retrieving screening candidates with indexes instead of scanning every listed name.
 // A store keeps, per listed name (primary and each alias), the keys of candidateKeys(name,
 // kind) in two indexed columns and looks a subject up by its own keys (SQL in README.md).
-import { analyseName } from './normalise.ts';
+import { analyseName, codesOf, type NameToken } from './normalise.ts';
 import type { NameKind } from './types.ts';
 
 export interface CandidateKeys {
@@ -19,6 +19,38 @@ export interface CandidateKeys {
 /** At most this many tokens feed the pairs (15 pairs × ≤4 code combinations). */
 const MAX_KEY_TOKENS = 6;
 
+const pair = (x: string, y: string) => (x <= y ? `${x}+${y}` : `${y}+${x}`);
+
+/**
+ * An organisation word by its meaning: a word of the Russian/Ukrainian–English vocabulary by its
+ * concept ("#plant" for zavod and plant), a place adjective by its place's codes (Muromskiy as
+ * Murom), any other word by its codes. A translated name shares no sound with its
+ * transliteration; it shares meanings.
+ */
+function meaningCodes(t: NameToken): string[] {
+  if (t.translation) return [`#${t.translation.concept}`];
+  if (t.placeStem !== undefined) return codesOf(t.placeStem);
+  return t.codes;
+}
+
+/**
+ * Pairs of meaning codes, added when a name has a word of known meaning (organisations only);
+ * each pair keeps at least one word that is not generic.
+ */
+export function meaningPairs(significant: NameToken[], keys: Set<string>): void {
+  const tokens = significant.slice(0, MAX_KEY_TOKENS);
+  if (!tokens.some((t) => t.translation || t.placeStem !== undefined)) return;
+  const codes = tokens.map(meaningCodes);
+  for (let i = 0; i < codes.length; i++) {
+    for (let j = i + 1; j < codes.length; j++) {
+      for (const x of codes[i]) {
+        // Two generic meanings ("#aviation+#plant") would fetch every aviation plant listed.
+        for (const y of codes[j]) if (!(x.startsWith('#') && y.startsWith('#'))) keys.add(pair(x, y));
+      }
+    }
+  }
+}
+
 export function candidateKeys(name: string, kind: NameKind): CandidateKeys {
   const analysed = analyseName(name, kind);
   const significant = analysed.tokens
@@ -29,9 +61,10 @@ export function candidateKeys(name: string, kind: NameKind): CandidateKeys {
   for (let i = 0; i < significant.length; i++) {
     for (let j = i + 1; j < significant.length; j++) {
       for (const x of significant[i].codes) {
-        for (const y of significant[j].codes) keys.add(x <= y ? `${x}+${y}` : `${y}+${x}`);
+        for (const y of significant[j].codes) keys.add(pair(x, y));
       }
     }
   }
+  meaningPairs(significant, keys);
   return { trigramKey: analysed.sortedKey, phoneticKeys: [...keys].sort() };
 }

@@ -77,6 +77,23 @@ function nasabSide(tokens: NameToken[]): Map<NameToken, number> | undefined {
   return new Map(tokens.map((t, i) => [t, i < at ? 0 : 1]));
 }
 
+/**
+ * The ways a name can be read: as written, and, when the list marks its surname in capitals
+ * ("MOROZOV Timofei", "KIM Jong Un"), also with that surname last: the capitals exist because
+ * the position does not say where the surname is.
+ */
+function readings(tokens: NameToken[]): NameToken[][] {
+  if (!tokens.some((t) => t.marked)) return [tokens];
+  return [tokens, [...tokens.filter((t) => !t.marked), ...tokens.filter((t) => t.marked)]];
+}
+
+/** Each name's first word pairs with a later word of the other. */
+function swapped(sa: NameToken[], sb: NameToken[], pairs: Pair[]): boolean {
+  const partnerOfA0 = pairs.find((p) => p.a === sa[0])?.b;
+  const partnerOfB0 = pairs.find((p) => p.b === sb[0])?.a;
+  return partnerOfA0 !== undefined && partnerOfB0 !== undefined && partnerOfA0 !== sb[0] && partnerOfB0 !== sa[0];
+}
+
 function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
   const sa = significant(a);
   const sb = significant(b);
@@ -90,9 +107,7 @@ function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | unde
       ? { feature: 'nameOrder', cap: GUARD_CAP, reason: `person and father swapped around "bin": ${crossed.a.raw}` }
       : undefined;
   }
-  const partnerOfA0 = pairs.find((p) => p.a === sa[0])?.b;
-  const partnerOfB0 = pairs.find((p) => p.b === sb[0])?.a;
-  if (partnerOfA0 && partnerOfB0 && partnerOfA0 !== sb[0] && partnerOfB0 !== sa[0]) {
+  if (readings(sa).every((ra) => readings(sb).every((rb) => swapped(ra, rb, pairs)))) {
     return {
       feature: 'nameOrder',
       cap: GUARD_CAP,

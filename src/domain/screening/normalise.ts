@@ -7,6 +7,7 @@ import { foldToken } from './fold.ts';
 import { mergeLetterRuns, stripLegalForms, stripTrailingForm } from './legal-forms.ts';
 import { expandAbbreviations, numbersAsDigits } from './name-numbers.ts';
 import { GENERIC_ORG_WORDS, HONORIFICS, isPatronymic, ORG_STOP_WORDS, PARTICLES } from './name-words.ts';
+import { placeAdjectiveStem, translationOf, type Translation } from './org-vocabulary.ts';
 import { scriptOf, skeletonOf, skeletonOfAscii, syllablesOf, vowelFrameOf, type ScriptClass } from './script.ts';
 import type { NameKind, NormalisedName } from './types.ts';
 
@@ -37,6 +38,10 @@ export interface NameToken {
   marked?: boolean;
   /** A joined run of organisation words: their initials, compared with acronyms ("PLA"). */
   initials?: string;
+  /** Organisation words in the Russian/Ukrainian–English vocabulary (org-vocabulary.ts). */
+  translation?: Translation;
+  /** Organisation words shaped like a Russian/Ukrainian place adjective: the place's stem. */
+  placeStem?: string;
 }
 
 export interface AnalysedName {
@@ -133,12 +138,15 @@ function personRoles(tokens: string[], upper: boolean[], mixedCase: boolean): To
   const significant = tokens.map((t, i) => i).filter((i) => !PARTICLES.has(tokens[i]) && tokens[i].length > 1);
   const first = significant[0];
   const last = significant[significant.length - 1];
+  // A name that marks its surname in capitals ("MOROZOV Timofei Andreyevich") says where the
+  // surname is, so a patronymic may come last; otherwise a last "-ovich" is the surname (Abramovich).
+  const marked = mixedCase && significant.some((i) => upper[i]);
   return tokens.map((t, i) => {
     if (PARTICLES.has(t) && tokens.length > 1) return 'particle';
     // "V. Putin", "J.-C. Juncker", "Hans J Friedrich": a single Latin letter is an initial.
     if (t.length === 1 && /[a-z]/.test(t) && tokens.length > 1) return 'initial';
     const surname = mixedCase && upper[i];
-    if (isPatronymic(t) && !surname && i !== last) return 'patronymic';
+    if (isPatronymic(t) && !surname && (i !== last || marked)) return 'patronymic';
     if (i === first || i === last || surname) return 'anchor';
     return 'middle';
   });
@@ -155,6 +163,12 @@ function partFinder(parts: Part[]) {
     if (p) used.add(p);
     return p ?? { text, script: fallback };
   };
+}
+
+function organisationWord(folded: string): Pick<NameToken, 'translation' | 'placeStem'> {
+  const translation = translationOf(folded);
+  const placeStem = placeAdjectiveStem(folded);
+  return { ...(translation ? { translation } : {}), ...(placeStem ? { placeStem } : {}) };
 }
 
 export function analyseName(name: string, kind: NameKind): AnalysedName {
@@ -202,6 +216,7 @@ export function analyseName(name: string, kind: NameKind): AnalysedName {
       skeleton: part.skeleton ?? skeletonOfAscii(raw),
       ...(part.frame ? { frame: part.frame } : {}),
       ...(kind === 'person' && marksSurname && upper[i] && roles[i] !== 'particle' ? { marked: true } : {}),
+      ...(kind === 'organisation' ? organisationWord(folded) : {}),
     };
   });
   // Tokens from other scripts are marked, so that a name equal only after transliteration

@@ -10,6 +10,7 @@ import { codesOf, type NameToken, type TokenRole } from './normalise.ts';
 import { skeletonOfAscii } from './script.ts';
 import { foldToken } from './fold.ts';
 import { nameGuards, type Guard } from './guards.ts';
+import { translationOf } from './org-vocabulary.ts';
 import { spellingSimilarity, wordSimilarity } from './token-similarity.ts';
 import type { NameKind, TokenHow, TokenMatch } from './types.ts';
 
@@ -65,9 +66,11 @@ export interface NameComparison {
 const ROLE_RANK: TokenRole[] = ['anchor', 'core', 'middle', 'initial', 'generic', 'patronymic', 'particle'];
 const strongerRole = (x: TokenRole, y: TokenRole) => (ROLE_RANK.indexOf(x) <= ROLE_RANK.indexOf(y) ? x : y);
 
-function joined(run: NameToken[]): NameToken {
+function joined(kind: NameKind, run: NameToken[]): NameToken {
   const raw = run.map((t) => t.raw).join('');
   const folded = foldToken(raw);
+  // "instrument making" is one word of the vocabulary (priborostroitelnyy).
+  const translation = kind === 'organisation' ? translationOf(folded) : undefined;
   return {
     raw,
     folded,
@@ -77,20 +80,33 @@ function joined(run: NameToken[]): NameToken {
     skeleton: skeletonOfAscii(run.map((t) => t.skeleton).join('')) || skeletonOfAscii(raw),
     marked: run.some((t) => t.marked) || undefined,
     initials: run.map((t) => t.raw[0]).join(''),
+    ...(translation ? { translation } : {}),
   };
+}
+
+/** A joined run ("instrument making") is the translation of a word of `other` (priborostroitelnyy). */
+function translatedIn(folded: string, other: NameToken[]): boolean {
+  const t = translationOf(folded);
+  return (
+    t !== undefined && other.some((o) => o.translation?.concept === t.concept && o.translation.language !== t.language)
+  );
 }
 
 /**
  * Joins runs of 2–4 adjacent words of `side` whose concatenation is a word of `other` ("van der
  * bilt" / "vanderbilt", "Abdul Rahman" / "Abdulrahman", "Plat Ono Vich" / "Platonovich"), or,
  * in organisation names, whose initials are one ("People's Liberation Army" / "PLA"), unless a
- * word of the run already has a close partner.
+ * word of the run already has a close partner; or, in organisation names, whose concatenation
+ * translates a word of `other` ("instrument making" / "priborostroitelnyy", "nauchno
+ * issledovatelskiy" / "research"), the phrase being the unit of translation.
  */
 function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): NameToken[] {
   if (side.length < 2) return side;
   // Computed once per word (not per run): a word with a close partner stays as it is.
   const partnered = side.map((t) => other.some((o) => wordSimilarity(t, o).similarity >= MERGE_LEVEL));
   const acronyms = kind === 'organisation' ? new Set(other.filter((o) => o.raw.length >= 2).map((o) => o.raw)) : null;
+  // Only a name with a word of known meaning can hold the translation of a joined phrase.
+  const meanings = kind === 'organisation' && other.some((o) => o.translation);
   if (partnered.every(Boolean) && !acronyms?.size) return side;
   const out: NameToken[] = [];
   for (let i = 0; i < side.length; i++) {
@@ -100,8 +116,9 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
       if (run.some((t) => t.orig !== undefined)) continue;
       // An acronym stands for all its words, even one that also resembles another word.
       const acronym = acronyms !== null && acronyms.has(run.map((t) => t.raw[0]).join(''));
+      const translation = meanings && !acronym && translatedIn(foldToken(run.map((t) => t.raw).join('')), other);
       let compound = false;
-      if (!acronym && !partnered.slice(i, i + n).some(Boolean)) {
+      if (!acronym && !translation && !partnered.slice(i, i + n).some(Boolean)) {
         const folded = foldToken(run.map((t) => t.raw).join(''));
         compound = other.some(
           (o) =>
@@ -109,8 +126,8 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
             spellingSimilarity(folded, o.folded) >= MERGE_LEVEL,
         );
       }
-      if (acronym || compound) {
-        out.push(joined(run));
+      if (acronym || translation || compound) {
+        out.push(joined(kind, run));
         i += n - 1;
         merged = true;
       }
@@ -172,8 +189,8 @@ export function compareTokens(
     const c = credit(p.similarity);
     creditA.set(p.a, c);
     creditB.set(p.b, c);
-    if (p.a.initials !== undefined && p.a.raw !== p.a.initials) p.how = p.how === 'initial' ? 'initial' : 'joined';
-    if (p.b.initials !== undefined && p.b.raw !== p.b.initials) p.how = p.how === 'initial' ? 'initial' : 'joined';
+    const isJoined = (t: NameToken) => t.initials !== undefined && t.raw !== t.initials;
+    if ((isJoined(p.a) || isJoined(p.b)) && p.how !== 'initial' && p.how !== 'translated') p.how = 'joined';
   }
   const covA = coverage(a, creditA);
   const covB = coverage(b, creditB);

@@ -1,6 +1,7 @@
 // Similarity of two name words in [0, 1], and how it was reached (named in explanations).
 import jaroWinkler from 'talisman/metrics/jaro-winkler.js';
 import type { NameToken } from './normalise.ts';
+import { namesPlace } from './org-vocabulary.ts';
 import { osaSimilarity } from './osa.ts';
 import { vowelFrameOfAscii } from './script.ts';
 import type { TokenHow } from './types.ts';
@@ -9,6 +10,11 @@ import type { TokenHow } from './types.ts';
 const INITIAL_SIMILARITY = 0.9;
 /** Equal consonant skeletons across scripts: strong, but the vowels were never compared. */
 const SCRIPT_SIMILARITY = 0.92;
+/**
+ * A word and its translation (zavod / plant) or a place adjective and its place (Muromskiy /
+ * Murom): the same meaning, though the spelling was never compared.
+ */
+const TRANSLATED_SIMILARITY = 0.9;
 /** A similarity that no alignment accepts. */
 const NOT_THE_SAME = 0.3;
 
@@ -25,6 +31,13 @@ export interface WordSimilarity {
 const SEN = /s+en$/;
 const SON = /s+on$/;
 const differentSurnameFamily = (a: string, b: string) => (SEN.test(a) && SON.test(b)) || (SON.test(a) && SEN.test(b));
+
+/**
+ * A patronymic is the father's name with a suffix (Andreyevich = son of Andrey): a given name
+ * against a patronymic at least a suffix longer is the father against his son, not a spelling.
+ */
+const fatherOf = (name: NameToken, patronymic: NameToken) =>
+  patronymic.role === 'patronymic' && name.role !== 'patronymic' && name.folded.length <= patronymic.folded.length - 4;
 
 // Memo of string similarities: the same word pairs recur across candidates and aliases.
 const memo = new Map<string, number>();
@@ -55,6 +68,15 @@ function frameSimilarity(a: NameToken, b: NameToken): number {
   return spellingSimilarity(abjad.frame, vowelFrameOfAscii(latin.raw));
 }
 
+/** An English organisation word against its Russian/Ukrainian translation, or a place adjective against its place. */
+function translated(a: NameToken, b: NameToken): boolean {
+  if (a.translation && b.translation)
+    return a.translation.concept === b.translation.concept && a.translation.language !== b.translation.language;
+  if (a.placeStem !== undefined && b.placeStem === undefined) return namesPlace(a.placeStem, b.folded);
+  if (b.placeStem !== undefined && a.placeStem === undefined) return namesPlace(b.placeStem, a.folded);
+  return false;
+}
+
 export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
   // Syllabic scripts on both sides: the characters decide (高石 ≠ 高市, though both are "gaoshi").
   if (a.orig !== undefined && b.orig !== undefined) {
@@ -77,7 +99,7 @@ export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
   const phonetic = a.codes.some((c) => b.codes.includes(c));
   let similarity = spellingSimilarity(a.folded, b.folded);
   let how: TokenHow = phonetic ? 'phonetic' : 'fuzzy';
-  if (differentSurnameFamily(a.folded, b.folded))
+  if (differentSurnameFamily(a.folded, b.folded) || fatherOf(a, b) || fatherOf(b, a))
     return { similarity: Math.min(similarity, NOT_THE_SAME), how, phonetic };
   // Double Metaphone ignores vowels and so also joins Anders/Andreas, Berg/Borg: a nudge only.
   if (phonetic && similarity >= 0.5) similarity = boosted(similarity);
@@ -89,6 +111,9 @@ export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
       how = 'script';
     }
   }
+  // Spelling may already say more (institut / institute): a translation only raises the floor.
+  if (similarity < TRANSLATED_SIMILARITY && translated(a, b))
+    return { similarity: TRANSLATED_SIMILARITY, how: 'translated', phonetic };
   return { similarity, how, phonetic };
 }
 

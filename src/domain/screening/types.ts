@@ -61,7 +61,7 @@ export interface ScoreAdjustment {
   reason: string;
 }
 
-export type TokenHow = 'exact' | 'spelling' | 'phonetic' | 'initial' | 'joined' | 'script' | 'fuzzy';
+export type TokenHow = 'exact' | 'spelling' | 'phonetic' | 'initial' | 'joined' | 'script' | 'translated' | 'fuzzy';
 
 /** One aligned word pair: what drove the name similarity. */
 export interface TokenMatch {

@@ -71,6 +71,26 @@ describe('candidateKeys', () => {
     expect(lost).toEqual([]);
   });
 
+  it('retrieves a translated organisation name by the meaning of its words, not by sound', () => {
+    // Own examples: no sound is shared between a translation and a transliteration.
+    const translated: [string, string][] = [
+      ['Kostroma Machine-Building Plant', 'АО «Костромской машиностроительный завод»'],
+      ['Saratov Aviation Plant', 'Saratovskiy Aviatsionnyy Zavod'],
+      ['Tomsk Research Institute of Oil and Gas', 'Томский научно-исследовательский институт нефти и газа'],
+    ];
+    for (const [subject, listed] of translated) {
+      expect(
+        scoreMatch({ name: subject, kind: 'organisation' }, { name: listed, schema: 'Company' }).score,
+      ).toBeGreaterThanOrEqual(DEFAULT_THRESHOLD);
+      expect(retrieved(subject, [listed], 'organisation')).toBe(true);
+    }
+    // A meaning key pairs the place with the word: another plant in another town shares none.
+    const other = candidateKeys('Самарский авиационный завод', 'organisation').phoneticKeys;
+    expect(other.some((k) => candidateKeys('Saratov Aviation Plant', 'organisation').phoneticKeys.includes(k))).toBe(
+      false,
+    );
+  });
+
   it('narrows a large list to a short candidate list that ranks the true match first', () => {
     // A synthetic list of 20 000 listed persons, indexed the way a store would (key -> rows).
     const given = ['Gennady', 'Gennadiy', 'Sergei', 'Ivan', 'Olga', 'Anna', 'Dmitry', 'Pavel', 'Yuri', 'Elena'];
