@@ -59,7 +59,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 export async function startServer(
-  opts: { env?: Record<string, string>; overrides?: AppOverrides; database?: TestDatabase } = {},
+  opts: {
+    env?: Record<string, string>;
+    overrides?: AppOverrides;
+    database?: TestDatabase;
+    /** A fixed port (else any free one); the DATA_DIR lock names it, so `ncd` can hand commands over. */
+    port?: number;
+  } = {},
 ): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase());
   const env: Record<string, string> = {
@@ -68,11 +74,12 @@ export async function startServer(
     SYNC_SCHEDULE: 'off',
     LOG_LEVEL: 'warn',
     ...database.env,
+    ...(opts.port ? { PORT: String(opts.port) } : {}),
     ...(opts.env ?? {}),
   };
   const config = loadConfig(env);
   const built = await buildApp(config, { logger: createLogger(env.LOG_LEVEL ?? 'warn'), ...opts.overrides });
-  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  await built.app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   const port = (built.app.server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;
   // The port is known only now: point public links (setupUrl, upgradeUrl) at it.
