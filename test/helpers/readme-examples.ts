@@ -1,5 +1,5 @@
 // Reads README.md into its example blocks and the commands in them, for the test that runs every
-// example as written (test/e2e/readme-examples.test.ts).
+// example as written (test/long/readme-examples.test.ts).
 
 /** One fenced block of README.md. */
 export interface ReadmeBlock {

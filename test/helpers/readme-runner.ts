@@ -1,5 +1,5 @@
 // Runs README examples as processes: a shell command in bash (curl printing the status last),
-// `npm start` until it listens, for test/e2e/readme-examples.test.ts.
+// `npm start` until it listens, for test/long/readme-examples.test.ts.
 import { spawn } from 'node:child_process';
 import { readLiveLock } from '../../src/store/data-dir-lock.ts';
 import { ROOT } from './env.ts';
