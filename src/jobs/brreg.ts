@@ -114,7 +114,7 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
     await overlapped(inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH), async (batch) => {
       const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
       await together(
-        ctx.repos.companyWrites.writeSubUnits('NO', units),
+        ctx.repos.companyWrites.writeSubUnits('NO', units, { parentsLater: true }),
         ctx.repos.syncSeen.mark(
           run,
           units.map((u) => u.orgNumber),
@@ -124,8 +124,10 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
       report(processed);
     });
     const closed = await ctx.repos.syncSeen.markAbsentSubUnits(run, 'NO');
-    progress(`underenheter: ${processed} read, ${closed} marked deleted`);
-    return { processed, closed };
+    // After the sweep, so that a parent whose unit was closed shows in the change feed too.
+    const parentsBumped = await ctx.repos.companyWrites.bumpSubUnitParents('NO');
+    progress(`underenheter: ${processed} read, ${closed} marked deleted, ${parentsBumped} parents changed`);
+    return { processed, closed, parentsBumped };
   } finally {
     await ctx.repos.syncSeen.clear(run);
   }
