@@ -32,7 +32,11 @@ const { built } = await startBenchApp();
 if (built.ctx.store.engine !== 'server') throw new Error('set DATABASE_URL to a PostgreSQL database of your own');
 const { repos } = built.ctx;
 const withEvents = repos.companyWrites;
-const withoutEvents = createCompanyWriteRepository(built.ctx.store.db, repos.companyChanges, { eventLog: false });
+// The same writer as the app's (COPY staging on this server), without the event log.
+const withoutEvents = createCompanyWriteRepository(built.ctx.store.db, repos.companyChanges, {
+  eventLog: false,
+  copyPool: built.ctx.store.pool,
+});
 try {
   const numbers = [...brreg.enheter.keys()];
   for (let i = 0; i < numbers.length; i += 2000)

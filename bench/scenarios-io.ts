@@ -169,7 +169,8 @@ export async function ingest(store: Store, _s: Settings) {
   const count = COUNT[store.size];
   const dir = path.join(ROOT, 'bench/.data', `brreg-${count}-1`);
   if (!existsSync(path.join(dir, 'underenheter.json.gz'))) await writeDumpFiles(dir, count, 1);
-  const env = await freshStore('postgresql', 'ncd_bench_ingest');
+  // BENCH_INGEST_DATABASE: a database of its own when several sessions benchmark on one server.
+  const env = await freshStore('postgresql', process.env.BENCH_INGEST_DATABASE ?? 'ncd_bench_ingest');
   // Migrations and reference data first, so the sync timing is the dump alone.
   await prepare({ ...store, env, count: 0 }, { keys: 0, sample: 0 });
   const enheter = await timedCli(['sync', 'brreg', '--file', path.join(dir, 'enheter.json.gz')], env);

@@ -75,7 +75,7 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
   try {
     const applied = await migrate(store.pool);
     if (applied.length) log.info({ applied }, 'database migrated');
-    const repos = createRepositories(store.db);
+    const repos = createRepositories(store.db, store.engine === 'server' ? store.pool : undefined);
     const rebuilt = await repos.deferredIndexes.restoreAll();
     if (rebuilt) log.warn({ rebuilt }, 'rebuilt indexes left dropped by an interrupted first load');
     const loaded = await loadReferenceData(repos.reference);

@@ -9,6 +9,7 @@ import { mapRegnskap, mapRoller } from '../sources/brreg/map.ts';
 import type { BrregRegnskap, BrregRoller } from '../sources/brreg/types.ts';
 import { inBatches, readJsonArray } from '../sources/json-array.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
+import { overlapped } from './brreg.ts';
 import { defineJob } from './registry.ts';
 
 const BATCH = 1000;
@@ -21,10 +22,12 @@ defineJob('brreg-roles', {
     let processed = 0;
     let changed = 0;
     let unknown = 0;
-    for await (const batch of inBatches(
+    // The next batch is read and mapped while the previous one is written (overlapped, as brreg).
+    const batches = inBatches(
       readJsonArray<BrregRoller & { organisasjonsnummer?: string }>(input, 'roles dump'),
       BATCH,
-    )) {
+    );
+    await overlapped(batches, async (batch) => {
       const parts = batch
         .filter((r) => typeof r?.organisasjonsnummer === 'string')
         .map((r) => ({ orgNumber: r.organisasjonsnummer!, roles: mapRoller(r) }));
@@ -33,7 +36,7 @@ defineJob('brreg-roles', {
       changed += res.changed;
       unknown += res.unknown;
       job.report(processed);
-    }
+    });
     job.progress(`roles: ${processed} units read, ${changed} changed, ${unknown} not in the store`);
     return { recordsProcessed: processed, details: { changed, unknown } };
   },
@@ -47,7 +50,7 @@ defineJob('regnskap', {
       const { stream: input } = await openSyncInput({ file: opts.file });
       let processed = 0;
       let changed = 0;
-      for await (const batch of inBatches(readJsonArray<BrregRegnskap>(input, 'accounts file'), BATCH)) {
+      await overlapped(inBatches(readJsonArray<BrregRegnskap>(input, 'accounts file'), BATCH), async (batch) => {
         const byCompany = new Map<string, BrregRegnskap[]>();
         for (const r of batch) {
           const n = r?.virksomhet?.organisasjonsnummer;
@@ -60,7 +63,7 @@ defineJob('regnskap', {
         processed += batch.length;
         changed += res.changed;
         job.report(processed);
-      }
+      });
       job.progress(`accounts: ${processed} records read, ${changed} companies changed`);
       return { recordsProcessed: processed, details: { changed } };
     }

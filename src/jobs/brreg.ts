@@ -66,6 +66,8 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
   await ctx.repos.syncSeen.clearLeftovers(run);
   const emptyStore = (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
   const firstLoad = FIRST_LOAD_INDEX_DEFERRAL && emptyStore;
+  // Into an empty store nothing can be absent from the dump: no seen-keys rows (one per unit) then.
+  const track = !emptyStore;
   if (firstLoad)
     progress(
       `enheter: first load, ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`,
@@ -81,10 +83,12 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
           cores.map((core) => ({ core })),
           { storeWasEmpty: emptyStore },
         ),
-        ctx.repos.syncSeen.mark(
-          run,
-          cores.map((c) => c.orgNumber),
-        ),
+        track
+          ? ctx.repos.syncSeen.mark(
+              run,
+              cores.map((c) => c.orgNumber),
+            )
+          : Promise.resolve(),
       );
       processed += batch.length;
       inserted += r.inserted;
@@ -92,12 +96,14 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
       report(processed);
       if (processed % 10_000 < BATCH) progress(`enheter: ${processed} read, ${inserted} new, ${changed} changed`);
     });
-    const live = await ctx.repos.syncSeen.liveCount('NO');
-    const seen = await ctx.repos.syncSeen.count(run);
     let deleted = 0;
-    if (live === 0 || seen >= live * MIN_DUMP_SHARE)
-      deleted = await ctx.repos.syncSeen.markAbsentCompanies(run, 'NO', 'deleted');
-    else progress(`enheter: the dump holds ${seen} of ${live} live units; absent units are NOT marked deleted`);
+    if (track) {
+      const live = await ctx.repos.syncSeen.liveCount('NO');
+      const seen = await ctx.repos.syncSeen.count(run);
+      if (live === 0 || seen >= live * MIN_DUMP_SHARE)
+        deleted = await ctx.repos.syncSeen.markAbsentCompanies(run, 'NO', 'deleted');
+      else progress(`enheter: the dump holds ${seen} of ${live} live units; absent units are NOT marked deleted`);
+    }
     progress(`enheter: ${processed} read, ${inserted} new, ${changed} changed, ${deleted} marked deleted`);
     return { processed, inserted, changed, deleted };
   } finally {
@@ -109,23 +115,29 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
 async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
   const { id: run, progress, report } = job;
   await ctx.repos.syncSeen.clearLeftovers(run);
+  // With no sub-unit stored yet nothing can be absent: no seen-keys rows then.
+  const track = await ctx.repos.syncSeen.anySubUnits('NO');
   let processed = 0;
   try {
     await overlapped(inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH), async (batch) => {
       const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
       await together(
-        ctx.repos.companyWrites.writeSubUnits('NO', units),
-        ctx.repos.syncSeen.mark(
-          run,
-          units.map((u) => u.orgNumber),
-        ),
+        ctx.repos.companyWrites.writeSubUnits('NO', units, { parentsLater: true }),
+        track
+          ? ctx.repos.syncSeen.mark(
+              run,
+              units.map((u) => u.orgNumber),
+            )
+          : Promise.resolve(),
       );
       processed += batch.length;
       report(processed);
     });
-    const closed = await ctx.repos.syncSeen.markAbsentSubUnits(run, 'NO');
-    progress(`underenheter: ${processed} read, ${closed} marked deleted`);
-    return { processed, closed };
+    const closed = track ? await ctx.repos.syncSeen.markAbsentSubUnits(run, 'NO') : 0;
+    // After the sweep, so that a parent whose unit was closed shows in the change feed too.
+    const parentsBumped = await ctx.repos.companyWrites.bumpSubUnitParents('NO');
+    progress(`underenheter: ${processed} read, ${closed} marked deleted, ${parentsBumped} parents changed`);
+    return { processed, closed, parentsBumped };
   } finally {
     await ctx.repos.syncSeen.clear(run);
   }

@@ -7,6 +7,7 @@ import { SOURCE, type FinancialInput, type RoleInput, type SubUnitInput } from '
 import { roleChangeEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
+import { jsonRows, recordShape, type RowSource } from './row-source.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -111,20 +112,25 @@ const SUB_UNIT_COLUMNS: Column<{ country: string; part: SubUnitInput }>[] = [
   ['content_hash', 'text', (s) => contentHash(s.part)],
 ];
 const SUB_UNIT_NAMES = columnNames(SUB_UNIT_COLUMNS);
+const SUB_UNIT_SHAPE = recordShape('stage_sub_units', SUB_UNIT_COLUMNS);
 const UPSERT_SUB_UNITS = {
   insert: sql.raw(`INSERT INTO sub_units (${SUB_UNIT_NAMES.join(', ')}) SELECT *`),
-  record: sql.raw(recordType(SUB_UNIT_COLUMNS)),
   conflict: sql.raw(`ON CONFLICT (country, org_number) DO UPDATE SET
     ${setFromExcluded(SUB_UNIT_NAMES.filter((n) => n !== 'country' && n !== 'org_number'))}, updated_at = now()
     WHERE sub_units.content_hash IS DISTINCT FROM EXCLUDED.content_hash`),
 };
 
 /** Upserts sub-units; returns the parent org numbers whose sub-units changed. */
-export async function upsertSubUnits(db: Db, country: string, units: SubUnitInput[]): Promise<string[]> {
+export async function upsertSubUnits(
+  db: Db,
+  country: string,
+  units: SubUnitInput[],
+  source: RowSource = jsonRows,
+): Promise<string[]> {
   if (!units.length) return [];
   const rows = units.map((part) => recordOf(SUB_UNIT_COLUMNS, { country, part }));
   const res = await sql<{ parent_org_number: string | null }>`${UPSERT_SUB_UNITS.insert}
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${UPSERT_SUB_UNITS.record})
+    FROM ${await source(SUB_UNIT_SHAPE, rows)}
     ${UPSERT_SUB_UNITS.conflict}
     RETURNING parent_org_number`.execute(db);
   return [...new Set(res.rows.map((r) => r.parent_org_number).filter((p): p is string => p !== null))];

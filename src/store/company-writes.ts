@@ -3,6 +3,7 @@
 // re-sync of identical data changes nothing and the change feed carries real changes only.
 // The core is written here, the other parts in company-parts.ts.
 import { sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import {
   normaliseCompanyName,
   type CompanyCore,
@@ -15,9 +16,11 @@ import { coreEvents, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
 import { appendEvents, coreBefore, knownSubUnits, purgeEvent, subUnitEvents } from './events.ts';
-import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
+import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
+import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
 import type { Database } from './schema.ts';
 import { companyKey, type CompanyChangeSignal } from './company-changes.ts';
+import { withoutStatementTimeout } from './bulk-statement.ts';
 
 export interface CompanyWrite {
   core: CompanyCore;
@@ -43,6 +46,8 @@ export interface CompanyWriteOptions {
    * measures what the event log costs a sync against this baseline). Default true.
    */
   eventLog?: boolean;
+  /** The pg Pool of a PostgreSQL server: bulk batches are COPYed into staging (none on PGlite). */
+  copyPool?: pg.Pool;
 }
 
 export interface WriteResult {
@@ -98,7 +103,11 @@ const CORE_COLUMNS: Column<CompanyCore>[] = [
   ['last_submitted_accounts_year', 'text', (c) => c.lastSubmittedAccountsYear],
 ];
 const CORE_NAMES = columnNames(CORE_COLUMNS);
-const RECORD_TYPE = recordType(CORE_COLUMNS, ['content_hash text', 'source text', 'fetched boolean']);
+const CORE_SHAPE = recordShape('stage_companies', CORE_COLUMNS, [
+  ['content_hash', 'text'],
+  ['source', 'text'],
+  ['fetched', 'boolean'],
+]);
 const UPDATES = setFromExcluded(CORE_NAMES.filter((n) => n !== 'country' && n !== 'org_number'));
 
 // The registry parent wins; without one, a parent derived from shareholders (groups.ts) stays.
@@ -125,6 +134,7 @@ async function upsertCores(
   writes: CompanyWrite[],
   opts: WriteOptions,
   events: NewEvent[] | null,
+  source: RowSource = jsonRows,
 ): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
   // Read the stored hashes first and write only new or changed cores: a re-sync of an
   // unchanged register then costs one indexed read per batch instead of a write per row.
@@ -156,7 +166,7 @@ async function upsertCores(
            x.registry_parent_org_number, CASE WHEN x.registry_parent_org_number IS NULL THEN NULL ELSE ${REGISTRY} END,
            x.registry_parent_org_number IS NOT NULL,
            x.content_hash, jsonb_build_object('companyCore', x.source), CASE WHEN x.fetched THEN now() END
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(RECORD_TYPE)})
+    FROM ${await source(CORE_SHAPE, rows)}
     ON CONFLICT (country, org_number) DO UPDATE SET
       ${sql.raw(UPDATES)},
       parent_org_number = ${PARENT},
@@ -194,6 +204,8 @@ export function createCompanyWriteRepository(
 ) {
   // [events] issue 26: null = no event log (the benchmark's baseline), else a batch's events.
   const newEvents = (): NewEvent[] | null => (opts.eventLog === false ? null : []);
+  // Batches of cores and sub-units are COPYed into staging on a PostgreSQL server (row-source.ts).
+  const transact = rowSourceTransactions(db, opts.copyPool);
   const announce = (country: string, orgNumbers: string[]) => {
     if (changes && orgNumbers.length) changes.changed({ keys: orgNumbers.map((n) => companyKey(country, n)) });
   };
@@ -201,9 +213,9 @@ export function createCompanyWriteRepository(
     /** Writes a batch in one transaction: all of it or none of it. */
     async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
-      const result = await db.transaction().execute(async (trx) => {
+      const result = await transact(async (trx, rows) => {
         const events = newEvents(); // [events] issue 26
-        const { insertedIds, changedIds } = await upsertCores(trx, writes, opts, events);
+        const { insertedIds, changedIds } = await upsertCores(trx, writes, opts, events, rows);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
@@ -259,21 +271,51 @@ export function createCompanyWriteRepository(
       return result;
     },
 
-    /** Bulk sub-unit ingest (the underenheter dump); parents whose sub-units changed get a new updated_at. */
-    async writeSubUnits(country: string, units: SubUnitInput[]): Promise<number> {
-      const parents = await db.transaction().execute(async (trx) => {
+    /**
+     * Sub-unit ingest; parents whose sub-units changed get a new updated_at (the change feed shows
+     * them again). `parentsLater`: a full load leaves that to one `bumpSubUnitParents` at its end,
+     * so a parent is written once per load, not once per batch that holds one of its units.
+     */
+    async writeSubUnits(
+      country: string,
+      units: SubUnitInput[],
+      opts: { parentsLater?: boolean } = {},
+    ): Promise<number> {
+      const parents = await transact(async (trx, rows) => {
         const known = await knownSubUnits(trx, country, units); // [events] issue 26
-        const changed = await upsertSubUnits(trx, country, units);
+        const changed = await upsertSubUnits(trx, country, units, rows);
         if (changed.length) {
-          await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${changed}::text[])`.execute(
-            trx,
-          );
+          if (!opts.parentsLater)
+            await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${changed}::text[])`.execute(
+              trx,
+            );
           await appendEvents(trx, subUnitEvents(country, changed, units, known)); // [events] issue 26
         }
         return changed;
       });
       announce(country, parents);
       return parents.length;
+    },
+
+    /**
+     * One set-based statement: every company that has a sub-unit changed after the company's own
+     * updated_at gets a new one. It follows from the stored rows alone, so a load that stopped
+     * before its end has its parents bumped by the next load, and a parent is never bumped
+     * twice for one change. Returns how many were bumped.
+     */
+    async bumpSubUnitParents(country: string): Promise<number> {
+      const r = await withoutStatementTimeout(db, (trx) =>
+        sql`UPDATE companies c SET updated_at = now()
+          FROM (SELECT parent_org_number, max(updated_at) AS changed_at FROM sub_units
+                WHERE country = ${country} AND parent_org_number IS NOT NULL GROUP BY parent_org_number) s
+          WHERE c.country = ${country} AND c.org_number = s.parent_org_number AND c.updated_at < s.changed_at`.execute(
+          trx,
+        ),
+      );
+      const bumped = Number(r.numAffectedRows ?? 0);
+      // Which parents is not listed; every cached record of the country may be stale.
+      if (bumped) changes?.changed({ all: true });
+      return bumped;
     },
 
     /** Removed for legal reasons (brreg 410 / Fjernet): every copy goes. */

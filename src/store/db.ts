@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
-import { startPGliteThread } from './pglite-thread.ts';
+import { startPGliteThread, type PGliteMemory } from './pglite-thread.ts';
 
 // Row types must not depend on the engine: numbers for int8 and numeric, plain strings for
 // dates (pg would otherwise turn a DATE into a local-midnight Date object).
@@ -61,6 +61,8 @@ export interface Store {
   lock?: DataDirLock;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
+  /** Embedded engine only: its thread's WebAssembly and JavaScript heaps (memory diagnosis). */
+  engineMemory?: () => Promise<PGliteMemory>;
   close(): Promise<void>;
 }
 
@@ -143,7 +145,7 @@ async function openEmbedded(opts: OpenStoreOptions): Promise<Store> {
       database: 'postgres',
       host: 'localhost',
     } as unknown as pg.PoolConfig);
-    return wrap(
+    const store = wrap(
       'embedded',
       pool,
       async () => {
@@ -153,6 +155,7 @@ async function openEmbedded(opts: OpenStoreOptions): Promise<Store> {
       },
       lock,
     );
+    return { ...store, engineMemory: () => lite.memory() };
   } catch (err) {
     lock?.release();
     throw err;

@@ -15,6 +15,14 @@ interface Reply {
   ok: boolean;
   data?: Uint8Array;
   error?: string;
+  memory?: PGliteMemory;
+}
+
+/** Bytes held by the embedded engine's thread: its WebAssembly heap and its JavaScript heap. */
+export interface PGliteMemory {
+  wasmBytes: number;
+  heapUsed: number;
+  heapTotal: number;
 }
 
 export interface PGliteThread {
@@ -22,6 +30,7 @@ export interface PGliteThread {
   execProtocolStream(message: Uint8Array, opts?: { throwOnError?: boolean }): Promise<BackendMessage[]>;
   /** Runs simple-protocol SQL directly (set-up and shutdown statements). */
   exec(sql: string): Promise<void>;
+  memory(): Promise<PGliteMemory>;
   close(): Promise<void>;
 }
 
@@ -60,7 +69,7 @@ export function startPGliteThread(dataDir: string): PGliteThread {
     worker.once('error', reject);
   });
 
-  function call(op: 'exec-protocol' | 'exec' | 'close', payload?: Uint8Array | string): Promise<Reply> {
+  function call(op: 'exec-protocol' | 'exec' | 'memory' | 'close', payload?: Uint8Array | string): Promise<Reply> {
     if (failed) return Promise.reject(failed);
     const id = ++seq;
     return new Promise((resolve, reject) => {
@@ -85,6 +94,12 @@ export function startPGliteThread(dataDir: string): PGliteThread {
       await waitReady;
       const reply = await call('exec', sql);
       if (!reply.ok) throw new Error(reply.error);
+    },
+    async memory() {
+      await waitReady;
+      const reply = await call('memory');
+      if (!reply.ok) throw new Error(reply.error);
+      return reply.memory!;
     },
     async close() {
       if (!failed) await call('close').catch(() => undefined);

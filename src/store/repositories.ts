@@ -1,5 +1,6 @@
 // Every repository, built on one Kysely instance.
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import { createApiKeyRepository } from './api-keys.ts';
 import { createHealthRepository } from './health.ts';
 import { createReferenceRepository } from './reference.ts';
@@ -33,7 +34,8 @@ import { createCvrOwnerRepository } from './cvr-owners.ts';
 import { createCompanyNameRepository } from './company-names.ts';
 import { createScreeningStateRepository } from './screening-states.ts';
 
-export function createRepositories(db: Kysely<Database>) {
+/** `copyPool`: the pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
+export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
   /** Writes through this process announce the companies they changed (record caches evict them). */
   const companyChanges = createCompanyChangeSignal();
   return {
@@ -45,7 +47,7 @@ export function createRepositories(db: Kysely<Database>) {
     reference: createReferenceRepository(db),
     accessRequests: createAccessRequestRepository(db),
     companyReads: createCompanyReadRepository(db),
-    companyWrites: createCompanyWriteRepository(db, companyChanges),
+    companyWrites: createCompanyWriteRepository(db, companyChanges, { copyPool }),
     syncSeen: createSyncSeenRepository(db),
     deferredIndexes: createDeferredIndexes(db),
     webProfile: createWebProfileRepository(db),

@@ -55,6 +55,13 @@ export function createSyncSeenRepository(db: Kysely<Database>) {
       return Number(r.numAffectedRows ?? 0);
     },
 
+    async anySubUnits(country: string): Promise<boolean> {
+      const r = await sql<{
+        any: boolean;
+      }>`SELECT EXISTS (SELECT 1 FROM sub_units WHERE country = ${country}) AS any`.execute(db);
+      return r.rows[0].any;
+    },
+
     async anyCompanies(): Promise<boolean> {
       const r = await sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM companies) AS any`.execute(db);
       return r.rows[0].any;

@@ -188,14 +188,28 @@ describe('brreg-subunits --file', () => {
     const s = await server();
     await run(s, 'brreg', files.enheter);
     const first = await run(s, 'brreg-subunits', files.underenheter);
-    expect(first.details).toEqual({ processed: underenheter.length, closed: 0 });
+    // Each parent in the store is bumped once, by one statement at the end of the load.
+    const units = enheter.map((e) => e.organisasjonsnummer);
+    const parents = new Set(underenheter.map((u) => u.overordnetEnhet).filter((p) => p && units.includes(p)));
+    expect(parents.size).toBeGreaterThan(100);
+    expect(first.details).toEqual({ processed: underenheter.length, closed: 0, parentsBumped: parents.size });
+    const updatedAt = async (orgNumber: string) =>
+      (await query<{ t: Date }>(s, 'SELECT updated_at AS t FROM companies WHERE org_number = $1', [orgNumber]))[0].t;
     expect(await query(s, `SELECT count(*)::int AS n FROM sub_units WHERE NOT is_deleted`)).toEqual([
       { n: underenheter.length },
     ]);
 
     const [gone, ...rest] = underenheter;
+    const [goneParent, otherParent] = [gone.overordnetEnhet!, [...parents].find((p) => p !== gone.overordnetEnhet)!];
+    expect(parents.has(goneParent)).toBe(true);
+    const [goneParentBefore, otherParentBefore] = [await updatedAt(goneParent), await updatedAt(otherParent)];
     const second = await run(s, 'brreg-subunits', await writeDump('sub-units.json.gz', rest));
-    expect(second.details).toEqual({ processed: rest.length, closed: 1 });
+    // The parent of the closed unit shows again in the change feed; no other parent moves.
+    expect(second.details).toEqual({ processed: rest.length, closed: 1, parentsBumped: 1 });
+    expect((await updatedAt(goneParent)).getTime()).toBeGreaterThan(goneParentBefore.getTime());
+    expect(await updatedAt(otherParent)).toEqual(otherParentBefore);
+    const same = await run(s, 'brreg-subunits', await writeDump('sub-units.json.gz', rest));
+    expect(same.details).toEqual({ processed: rest.length, closed: 0, parentsBumped: 0 });
     expect(
       await query(s, 'SELECT is_deleted FROM sub_units WHERE org_number = $1', [gone.organisasjonsnummer]),
     ).toEqual([{ is_deleted: true }]);

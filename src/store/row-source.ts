@@ -1,0 +1,109 @@
+// Where a batch statement reads its rows from. On PGlite the rows travel as one jsonb parameter
+// (`jsonb_to_recordset`). On a PostgreSQL server they are COPYed (text format, pg-copy-streams)
+// into a per-session temporary staging table, and the statement reads that table: COPY skips
+// building a JSON document in this process and parsing it again as jsonb in the server.
+// PGlite keeps the jsonb path: pg-copy-streams through PGlite's pg adapter killed the instance
+// (docs/STACK notes, §3), and its own `/dev/blob` COPY is not reachable through the pg Pool.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Kysely, PostgresDialect, sql, type RawBuilder, type Transaction } from 'kysely';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Database } from './schema.ts';
+
+/** A batch's record shape: its field names and SQL types, in the order of the staging table. */
+export interface RecordShape {
+  /** Name of the staging table (a temporary table of the session). */
+  stage: string;
+  fields: [name: string, type: string][];
+}
+
+/** Makes `rows` readable by the next statement and gives its FROM item, aliased `x`. */
+export type RowSource = (shape: RecordShape, rows: Record<string, unknown>[]) => Promise<RawBuilder<unknown>>;
+
+export const jsonRows: RowSource = async (shape, rows) =>
+  sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(shape.fields.map(([n, t]) => `${n} ${t}`).join(', '))})`;
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** One value in COPY's text format (a missing key is NULL, as jsonb_to_recordset reads it). */
+function copyText(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  if (typeof v === 'number') return String(v);
+  const s = v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : JSON.stringify(v);
+  return s.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]);
+}
+
+/** The rows as COPY text, a few hundred rows per chunk (not one string for the whole batch). */
+function* copyLines(shape: RecordShape, rows: Record<string, unknown>[]): Generator<string> {
+  const names = shape.fields.map(([n]) => n);
+  let chunk = '';
+  for (let i = 0; i < rows.length; i++) {
+    chunk += names.map((n) => copyText(rows[i][n])).join('\t') + '\n';
+    if (i % 256 === 255) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+/**
+ * A row source that COPYs into `<stage>` on `client`. The staging table lives as long as the
+ * session and is emptied at every commit (ON COMMIT DELETE ROWS), so a batch sees its own rows
+ * only; it is created on first use in each session.
+ */
+function copiedRows(trx: Transaction<Database>, client: pg.PoolClient): RowSource {
+  return async (shape, rows) => {
+    const columns = shape.fields.map(([n, t]) => `${n} ${t}`).join(', ');
+    await sql.raw(`CREATE TEMP TABLE IF NOT EXISTS ${shape.stage} (${columns}) ON COMMIT DELETE ROWS`).execute(trx);
+    // A second batch of the same shape in one transaction starts from an empty table too (DELETE,
+    // not TRUNCATE: the table is empty at a transaction's start, and TRUNCATE would give it a
+    // new file every batch).
+    await sql.raw(`DELETE FROM ${shape.stage}`).execute(trx);
+    const names = shape.fields.map(([n]) => n).join(', ');
+    await pipeline(
+      Readable.from(copyLines(shape, rows)),
+      client.query(copyFrom(`COPY ${shape.stage} (${names}) FROM STDIN`)),
+    );
+    return sql.raw(`${shape.stage} AS x`);
+  };
+}
+
+/**
+ * Runs `fn` in one transaction whose batch statements read their rows through the returned
+ * source: COPY on a PostgreSQL server (`copyPool`), jsonb otherwise.
+ */
+export function rowSourceTransactions(db: Kysely<Database>, copyPool?: pg.Pool) {
+  return async <T>(fn: (trx: Transaction<Database>, rows: RowSource) => Promise<T>): Promise<T> => {
+    if (!copyPool) return db.transaction().execute((trx) => fn(trx, jsonRows));
+    // COPY needs the pg client itself, so the transaction runs on one checked-out client that a
+    // Kysely of its own drives (its "pool" hands out that client and never releases it).
+    const client = await copyPool.connect();
+    let failed = false;
+    try {
+      const single = new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: {
+            connect: async () => ({ query: client.query.bind(client), release: () => undefined }),
+            end: async () => undefined,
+          } as never,
+        }),
+      });
+      return await single.transaction().execute((trx) => fn(trx, copiedRows(trx, client)));
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      // A client whose COPY failed part-way is not handed out again.
+      client.release(failed);
+    }
+  };
+}
+
+/** The shape of a batch of `columns` (hashed-upsert's column lists) plus fields that are no column. */
+export const recordShape = (stage: string, columns: [string, string, unknown][], extra: [string, string][] = []) => ({
+  stage,
+  fields: [...columns.map(([n, t]) => [n, t] as [string, string]), ...extra],
+});
