@@ -4,7 +4,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { NewEvent } from '../domain/company-events.ts';
 import { SOURCE, type FinancialInput, type RoleInput, type SubUnitInput } from '../domain/company.ts';
-import { roleChangeEvents } from './events.ts';
+import { accountEvents } from './account-events.ts';
+import { knownSubUnits, roleChangeEvents, subUnitEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
 import type { Database } from './schema.ts';
 import { jsonRows, recordShape, type RowSource } from './row-source.ts';
@@ -244,19 +245,20 @@ export async function writeParts(
     await insertRoles(db, roleTargets);
   }
 
-  const finTargets = targets.filter((t) => t.financials?.length).map((t) => ({ id: t.id, financials: t.financials! }));
-  if (finTargets.length)
+  const finTargets = targets
+    .filter((t) => t.financials?.length)
+    .map((t) => ({ id: t.id, orgNumber: t.orgNumber, financials: t.financials! }));
+  if (finTargets.length) {
+    if (events) events.push(...(await accountEvents(db, country, finTargets))); // [events] issue 26
     for (const id of await upsertFinancials(db, finTargets)) Object.assign(effect(id), { fin: true, changed: true });
+  }
 
   const parents = targets.filter((t) => t.subUnits);
   if (parents.length) {
-    const changedParents = new Set(
-      await upsertSubUnits(
-        db,
-        country,
-        parents.flatMap((p) => p.subUnits!),
-      ),
-    );
+    const units = parents.flatMap((p) => p.subUnits!);
+    // [events] issue 26: the units the store held before (units seen for the first time raise none).
+    const known = events ? await knownSubUnits(db, country, units) : new Set<string>();
+    const changedParents = new Set(await upsertSubUnits(db, country, units));
     // A unit no longer listed under its parent is gone from the registry's search.
     const lists = parents.map((p) => ({ parent: p.orgNumber, units: p.subUnits!.map((u) => u.orgNumber) }));
     const gone = await sql<{ parent_org_number: string }>`DELETE FROM sub_units s
@@ -264,6 +266,7 @@ export async function writeParts(
       WHERE s.country = ${country} AND s.parent_org_number = x.parent AND NOT (s.org_number = ANY(x.units))
       RETURNING s.parent_org_number`.execute(db);
     for (const g of gone.rows) changedParents.add(g.parent_org_number);
+    if (events) events.push(...subUnitEvents(country, [...changedParents], units, known));
     for (const p of parents) {
       const h = contentHash(p.subUnits!.map((s) => s.orgNumber).sort());
       if (h !== p.storedSubUnitsHash) Object.assign(effect(p.id), { sub_units_hash: h });

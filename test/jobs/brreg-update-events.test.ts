@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJob } from '../../src/jobs/registry.ts';
 import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
-import { mapRoller } from '../../src/sources/brreg/map.ts';
+import type { FinancialInput, SubUnitInput } from '../../src/domain/company.ts';
+import { mapEnhet, mapRoller } from '../../src/sources/brreg/map.ts';
 import type { BrregRoller } from '../../src/sources/brreg/types.ts';
 import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -145,5 +146,84 @@ describe('events from brreg-updates', () => {
     await server.ctx.repos.companyWrites.write([{ core }]);
     const events = await server.ctx.repos.eventLog.list(lastSeq, {}, 10);
     expect(events).toEqual([expect.objectContaining({ seq: lastSeq + 1, category: 'name', type: 'name_changed' })]);
+  });
+});
+
+describe('events of accounts and sub-units written beside the core', () => {
+  const owner = companies[3].enhet.organisasjonsnummer;
+  const accounts = (periodTo: string, revenue: number): FinancialInput => ({
+    upstreamId: null,
+    accountsType: 'SELSKAP',
+    periodFrom: `${periodTo.slice(0, 4)}-01-01`,
+    periodTo,
+    currency: 'NOK',
+    revenue,
+    operatingProfit: 120_000,
+    netResult: 90_000,
+    equity: 400_000,
+    totalAssets: 1_000_000,
+    totalLiabilities: 600_000,
+    source: 'Regnskapsregisteret',
+  });
+  const appended = async (write: () => Promise<unknown>) => {
+    const { lastSeq } = await server.ctx.repos.eventLog.bounds();
+    await write();
+    return server.ctx.repos.eventLog.list(lastSeq, {}, 10);
+  };
+  const writeAccounts = (financials: FinancialInput[]) =>
+    appended(() => server.ctx.repos.companyWrites.writeParts('NO', [{ orgNumber: owner, financials }]));
+
+  it('new and restated accounts raise accounts events with only the moved figures; a first load and a re-run none', async () => {
+    expect(await writeAccounts([accounts('2024-12-31', 5_000_000)])).toEqual([]);
+    const filed = await writeAccounts([accounts('2024-12-31', 5_000_000), accounts('2025-12-31', 6_500_000)]);
+    expect(filed).toHaveLength(1);
+    expect(filed[0]).toMatchObject({
+      orgNumber: owner,
+      category: 'accounts',
+      type: 'accounts_figures_published',
+      source: 'Regnskapsregisteret',
+    });
+    expect(filed[0].fieldsChanged).toContain('accounts.2025-12-31:SELSKAP.revenue');
+    expect(filed[0].after).toMatchObject({ 'accounts.2025-12-31:SELSKAP.revenue': 6_500_000 });
+    expect(filed[0].before).toMatchObject({ 'accounts.2025-12-31:SELSKAP.revenue': null });
+    expect(await writeAccounts([accounts('2024-12-31', 5_000_000), accounts('2025-12-31', 6_500_000)])).toEqual([]);
+    const restated = await writeAccounts([accounts('2025-12-31', 6_400_000)]);
+    expect(restated).toEqual([
+      expect.objectContaining({
+        type: 'accounts_figures_corrected',
+        fieldsChanged: ['accounts.2025-12-31:SELSKAP.revenue'],
+        before: { 'accounts.2025-12-31:SELSKAP.revenue': 6_500_000 },
+        after: { 'accounts.2025-12-31:SELSKAP.revenue': 6_400_000 },
+      }),
+    ]);
+  });
+
+  it('a changed sub-unit written with its parent raises a subUnits event; a new one and a re-run none', async () => {
+    const unit = (name: string): SubUnitInput => ({
+      orgNumber: '999888777',
+      parentOrgNumber: owner,
+      name,
+      orgFormCode: 'BEDR',
+      naceCode1: '47.110',
+      naceDescription1: null,
+      employeeCount: 4,
+      address: null,
+      startDate: '2020-01-01',
+      closureDate: null,
+      isDeleted: false,
+    });
+    const core = mapEnhet(brreg.enheter.get(owner)!);
+    const writeUnits = (subUnits: SubUnitInput[]) =>
+      appended(() => server.ctx.repos.companyWrites.write([{ core, subUnits }]));
+    expect(await writeUnits([unit('FILIAL SENTRUM')])).toEqual([]);
+    expect(await writeUnits([unit('FILIAL TORGET')])).toEqual([
+      expect.objectContaining({
+        orgNumber: owner,
+        category: 'subUnits',
+        type: 'sub_units_changed',
+        after: { subUnits: ['999888777'] },
+      }),
+    ]);
+    expect(await writeUnits([unit('FILIAL TORGET')])).toEqual([]);
   });
 });
