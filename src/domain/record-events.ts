@@ -104,3 +104,25 @@ export function screeningEvent(
     source: EVENT_SOURCE.screening,
   };
 }
+
+/**
+ * One `ownership` event for a company whose list of named holders changed (each holder as one
+ * text: name, org number of an entity, stake); null when the lists are the same.
+ */
+export function ownersChangedEvent(
+  key: { country: string; orgNumber: string },
+  before: string[],
+  after: string[],
+  source: string,
+): NewEvent | null {
+  if (JSON.stringify(before) === JSON.stringify(after)) return null;
+  return {
+    ...key,
+    category: 'ownership',
+    type: 'owners_changed',
+    fieldsChanged: ['owners'],
+    before: { owners: before },
+    after: { owners: after },
+    source,
+  };
+}

@@ -2,6 +2,10 @@
 // share as the band CVR registers it. Replaced per investee whenever its document is synced,
 // with the group flags of the companies concerned.
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { SOURCE } from '../domain/company.ts';
+import type { NewEvent } from '../domain/company-events.ts';
+import { ownersChangedEvent } from '../domain/record-events.ts';
+import { appendEvents } from './events.ts';
 import type { Database } from './schema.ts';
 
 export interface CvrOwnerRow {
@@ -55,6 +59,35 @@ async function flagGroups(trx: Transaction<Database>, cvrs: string[]): Promise<v
     FROM flags f WHERE c.id = f.id AND c.is_in_group IS DISTINCT FROM f.in_group`.execute(trx);
 }
 
+/** An owner as events name it: name, CVR number of an entity, the band CVR registers. */
+type NamedOwner = Pick<CvrOwnerRow, 'ownerName' | 'ownerCvr' | 'pctLow' | 'pctHigh'>;
+const namedOwner = (o: NamedOwner) =>
+  `${o.ownerName}${o.ownerCvr ? ` (${o.ownerCvr})` : ''}: ${o.pctLow}–${o.pctHigh} %`;
+/** Owners in a stable order (largest band first), so a reordered document is no change. */
+const namedOwners = (owners: NamedOwner[]) =>
+  [...owners].sort((a, b) => b.pctLow - a.pctLow || a.ownerName.localeCompare(b.ownerName)).map(namedOwner);
+
+/** The stored owners of the investees that have any, as events name them. */
+async function ownersNamed(trx: Transaction<Database>, cvrs: string[]): Promise<Map<string, string[]>> {
+  const rows = await trx
+    .selectFrom('cvr_owners')
+    .select(['investee_cvr', 'owner_name', 'owner_cvr', 'pct_low', 'pct_high'])
+    .where('investee_cvr', 'in', cvrs)
+    .execute();
+  const byInvestee = new Map<string, NamedOwner[]>();
+  for (const r of rows) {
+    const list = byInvestee.get(r.investee_cvr) ?? [];
+    list.push({
+      ownerName: r.owner_name,
+      ownerCvr: r.owner_cvr,
+      pctLow: Number(r.pct_low),
+      pctHigh: Number(r.pct_high),
+    });
+    byInvestee.set(r.investee_cvr, list);
+  }
+  return new Map([...byInvestee].map(([cvr, owners]) => [cvr, namedOwners(owners)]));
+}
+
 export function createCvrOwnerRepository(db: Kysely<Database>) {
   return {
     /** Replaces the owners of every investee named (an investee with none gets none). */
@@ -74,9 +107,23 @@ export function createCvrOwnerRepository(db: Kysely<Database>) {
       );
       const cvrs = investees.map((i) => i.cvr);
       await db.transaction().execute(async (trx) => {
+        // [events] issue 26: the owners held before; an investee that had none (a first load) raises none.
+        const before = await ownersNamed(trx, cvrs);
         await sql`DELETE FROM cvr_owners WHERE investee_cvr = ANY(${cvrs}::text[])`.execute(trx);
         if (rows.length) await trx.insertInto('cvr_owners').values(rows).execute();
         await flagGroups(trx, cvrs);
+        const events = investees
+          .filter((i) => before.has(i.cvr))
+          .map((i) =>
+            ownersChangedEvent(
+              { country: 'DK', orgNumber: i.cvr },
+              before.get(i.cvr)!,
+              namedOwners(i.owners),
+              SOURCE.cvr,
+            ),
+          )
+          .filter((e): e is NewEvent => e !== null);
+        await appendEvents(trx, events); // last, see events.ts
       });
     },
 

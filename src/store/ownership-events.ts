@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { SOURCE } from '../domain/company.ts';
 import type { NewEvent } from '../domain/company-events.ts';
+import { ownersChangedEvent } from '../domain/record-events.ts';
 import type { Db } from './company-parts.ts';
 import { appendEvents } from './events.ts';
 
@@ -40,16 +41,11 @@ export async function appendOwnershipEvents(db: Db, before: number | null, after
     LEFT JOIN major ma ON ma.run_id = n.run_id AND ma.org_number = n.org_number
     WHERE o.run_id = ${before}::bigint AND mb.owners IS DISTINCT FROM ma.owners
     ORDER BY o.org_number`.execute(db);
-  const events: NewEvent[] = res.rows.map((r) => ({
-    country: 'NO',
-    orgNumber: r.org_number,
-    category: 'ownership',
-    type: 'owners_changed',
-    fieldsChanged: ['owners'],
-    before: { owners: r.before ?? [] },
-    after: { owners: r.after ?? [] },
-    source: SOURCE.aksjonaer,
-  }));
+  const events = res.rows
+    .map((r) =>
+      ownersChangedEvent({ country: 'NO', orgNumber: r.org_number }, r.before ?? [], r.after ?? [], SOURCE.aksjonaer),
+    )
+    .filter((e): e is NewEvent => e !== null);
   for (let i = 0; i < events.length; i += CHUNK) await appendEvents(db, events.slice(i, i + CHUNK));
   return events.length;
 }

@@ -263,3 +263,32 @@ describe('DK in the MCP ownership tools', () => {
     expect(fi.isError).toBe(true);
   });
 });
+
+describe('DK ownership events (issue 26)', () => {
+  const ownershipEvents = async (after: number) =>
+    server.ctx.repos.eventLog.list(after, { categories: ['ownership'], country: 'DK' }, 100);
+
+  it('a first load appends none; a changed owner band appends one owners_changed event; a re-run none', async () => {
+    expect(await ownershipEvents(0)).toEqual([]);
+    const { lastSeq } = await server.ctx.repos.eventLog.bounds();
+    const original = cvr.hits;
+    // The person's stake in the A/S moves from the 10 % band to the 20 % band.
+    cvr.hits = fixture
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l.includes(`"cvrNummer": ${AS},`) ? l.replace('"vaerdi": "0.1"', '"vaerdi": "0.2"') : l));
+    await runJob(server.ctx, 'cvr', {}, quiet);
+    const events = await ownershipEvents(lastSeq);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ orgNumber: AS, type: 'owners_changed', fieldsChanged: ['owners'] });
+    const [before, after] = [events[0].before.owners as string[], events[0].after.owners as string[]];
+    expect(before).toHaveLength(2);
+    expect(after).toHaveLength(2);
+    expect(after).not.toEqual(before);
+    expect(JSON.stringify(events[0])).not.toMatch(/\d{2}-\d{2}-\d{4}|\d{6}-\d{4}/); // no birth date or CPR
+    const { lastSeq: next } = await server.ctx.repos.eventLog.bounds();
+    await runJob(server.ctx, 'cvr', {}, quiet);
+    expect(await ownershipEvents(next)).toEqual([]);
+    cvr.hits = original;
+  });
+});
