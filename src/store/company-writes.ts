@@ -12,10 +12,10 @@ import {
   type SubUnitInput,
 } from '../domain/company.ts';
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
-import { coreEvents, type NewEvent } from '../domain/company-events.ts';
+import { coreEvents, type CoreValues, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
-import { appendEvents, coreBefore, knownSubUnits, purgeEvent, subUnitEvents } from './events.ts';
+import { appendEvents, knownSubUnits, purgeEvent, storedCores, subUnitEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
 import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
 import type { Database } from './schema.ts';
@@ -120,15 +120,6 @@ const PARENT = sql`COALESCE(EXCLUDED.registry_parent_org_number,
 const PARENT_FROM = sql`CASE WHEN EXCLUDED.registry_parent_org_number IS NOT NULL THEN ${REGISTRY}
   WHEN companies.parent_source = ${SHAREHOLDERS} THEN ${SHAREHOLDERS} END`;
 
-async function readStoredHashes(db: Db, writes: CompanyWrite[]): Promise<Map<string, string>> {
-  const stored = await sql<{ org_number: string; content_hash: string }>`
-    SELECT org_number, content_hash FROM companies
-    WHERE country = ${writes[0].core.country} AND org_number = ANY(${writes.map((w) => w.core.orgNumber)}::text[])`.execute(
-    db,
-  );
-  return new Map(stored.rows.map((r) => [r.org_number, r.content_hash]));
-}
-
 async function upsertCores(
   db: Db,
   writes: CompanyWrite[],
@@ -140,19 +131,21 @@ async function upsertCores(
   // unchanged register then costs one indexed read per batch instead of a write per row.
   // Into a store that was empty the read finds nothing (or what a concurrent writer added, which
   // the ON CONFLICT … WHERE below still leaves alone when unchanged), so it is skipped.
+  // [events] issue 26: the same read brings the before-images of the monitored columns.
+  const country = writes[0].core.country;
   const hashes = writes.map((w) => contentHash(w.core));
-  const storedHash = opts.storeWasEmpty ? new Map<string, string>() : await readStoredHashes(db, writes);
+  const stored = opts.storeWasEmpty
+    ? new Map<string, Partial<CoreValues> & { content_hash: string }>()
+    : await storedCores(
+        db,
+        country,
+        writes.map((w) => w.core.orgNumber),
+        events !== null,
+      );
   const todo = writes
     .map((w, i) => ({ w, h: hashes[i] }))
-    .filter(({ w, h }) => storedHash.get(w.core.orgNumber) !== h || w.fetched);
+    .filter(({ w, h }) => stored.get(w.core.orgNumber)?.content_hash !== h || w.fetched);
   if (!todo.length) return { insertedIds: new Set(), changedIds: new Set() };
-  // [events] issue 26: before-images of the stored companies this batch changes.
-  const country = writes[0].core.country;
-  const before = await coreBefore(
-    db,
-    country,
-    events ? todo.filter(({ w }) => storedHash.has(w.core.orgNumber)).map(({ w }) => w.core.orgNumber) : [],
-  );
   const rows = todo.map(({ w, h }) => {
     const r = recordOf(CORE_COLUMNS, w.core, true);
     r.content_hash = h;
@@ -183,9 +176,11 @@ async function upsertCores(
   await addNameKeys(db, written);
   // [events] issue 26: typed events of what changed (new companies raise none).
   todo.forEach(({ w }, i) => {
-    const stored = before.get(w.core.orgNumber);
-    if (stored && events)
-      events.push(...coreEvents({ country, orgNumber: w.core.orgNumber, source: w.core.source }, stored, rows[i]));
+    const was = stored.get(w.core.orgNumber);
+    if (was && events)
+      events.push(
+        ...coreEvents({ country, orgNumber: w.core.orgNumber, source: w.core.source }, was as CoreValues, rows[i]),
+      );
   });
   return {
     insertedIds: new Set(res.rows.filter((r) => r.inserted).map((r) => r.id)),

@@ -24,10 +24,20 @@ const CORE_SELECT = sql.raw(
     .join(', '),
 );
 
-/** The monitored core columns of stored companies, by org number. */
-export async function coreBefore(db: Db, country: string, orgNumbers: string[]): Promise<Map<string, CoreValues>> {
+/**
+ * The stored content hash of companies by org number and, when `withCore` (the event log is on),
+ * their monitored core columns too: one read gives the write both what changed and its
+ * before-image.
+ */
+export async function storedCores(
+  db: Db,
+  country: string,
+  orgNumbers: string[],
+  withCore: boolean,
+): Promise<Map<string, Partial<CoreValues> & { content_hash: string }>> {
   if (!orgNumbers.length) return new Map();
-  const res = await sql<CoreValues & { org_number: string }>`SELECT org_number, ${CORE_SELECT} FROM companies
+  const res = await sql<Partial<CoreValues> & { org_number: string; content_hash: string }>`
+    SELECT org_number, content_hash${withCore ? sql`, ${CORE_SELECT}` : sql``} FROM companies
     WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
   return new Map(res.rows.map((r) => [r.org_number, r]));
 }
