@@ -65,28 +65,39 @@ export function startServerProcess(env: Record<string, string>, timeoutMs = 60_0
   });
 }
 
-/** Runs a command to completion and returns its exit code and output. */
-export function runProcess(
-  args: string[],
-  env: Record<string, string>,
-  timeoutMs = 120_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: ROOT,
-    env: baseEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A spawned process's exit code and output once it ends (killed after `timeoutMs`). */
+export function collectOutput(proc: ChildProcess, timeoutMs = 120_000): Promise<Ran> {
   let stdout = '';
   let stderr = '';
-  proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  proc.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   return new Promise((resolve) => {
     const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+    proc.on('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout, stderr: `${stderr}${err.message}` });
+    });
     proc.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion and returns its exit code and output. */
+export function runProcess(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<Ran> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: ROOT,
+    env: baseEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collectOutput(proc, timeoutMs);
 }
 
 export const CLI = path.join(ROOT, 'src/cli/main.ts');

@@ -3,12 +3,9 @@
 import { spawn } from 'node:child_process';
 import { readLiveLock } from '../../src/store/data-dir-lock.ts';
 import { ROOT } from './env.ts';
+import { collectOutput, type Ran } from './process.ts';
 
-export interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Ran };
 
 export function bash(script: string, env: Record<string, string>, cwd = ROOT, timeoutMs = 120_000): Promise<Ran> {
   const proc = spawn('bash', ['--norc', '--noprofile', '-c', script], {
@@ -16,21 +13,7 @@ export function bash(script: string, env: Record<string, string>, cwd = ROOT, ti
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
-    proc.on('error', (err) => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout, stderr: `${stderr}${err.message}` });
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return collectOutput(proc, timeoutMs);
 }
 
 /** Runs a curl command (curl prints the status last); a stream is cut after `maxTime` seconds. */
