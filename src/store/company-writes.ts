@@ -208,7 +208,7 @@ export function createCompanyWriteRepository(
     /** Writes a batch in one transaction: all of it or none of it. */
     async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
-      const result = await transact(async (trx, rows) => {
+      const result = await transact(writes.length, async (trx, rows) => {
         const events = newEvents(); // [events] issue 26
         const { insertedIds, changedIds } = await upsertCores(trx, writes, opts, events, rows);
         const country = writes[0].core.country;
@@ -276,7 +276,7 @@ export function createCompanyWriteRepository(
       units: SubUnitInput[],
       opts: { parentsLater?: boolean } = {},
     ): Promise<number> {
-      const parents = await transact(async (trx, rows) => {
+      const parents = await transact(units.length, async (trx, rows) => {
         const known = await knownSubUnits(trx, country, units); // [events] issue 26
         const changed = await upsertSubUnits(trx, country, units, rows);
         if (changed.length) {

@@ -71,13 +71,19 @@ function copiedRows(trx: Transaction<Database>, client: pg.PoolClient): RowSourc
   };
 }
 
+/** Batches from this many rows up are COPYed on a PostgreSQL server. */
+const COPY_MIN_ROWS = 100;
+
 /**
  * Runs `fn` in one transaction whose batch statements read their rows through the returned
- * source: COPY on a PostgreSQL server (`copyPool`), jsonb otherwise.
+ * source: COPY on a PostgreSQL server (`copyPool`) for a batch of `batchSize` ≥ COPY_MIN_ROWS,
+ * jsonb otherwise.
  */
 export function rowSourceTransactions(db: Kysely<Database>, copyPool?: pg.Pool) {
-  return async <T>(fn: (trx: Transaction<Database>, rows: RowSource) => Promise<T>): Promise<T> => {
-    if (!copyPool) return db.transaction().execute((trx) => fn(trx, jsonRows));
+  return async <T>(batchSize: number, fn: (trx: Transaction<Database>, rows: RowSource) => Promise<T>): Promise<T> => {
+    // A small write (a live fetch, an update of a few companies) gains nothing from COPY and
+    // would pay for a client of its own, a staging table and a second round trip.
+    if (!copyPool || batchSize < COPY_MIN_ROWS) return db.transaction().execute((trx) => fn(trx, jsonRows));
     // COPY needs the pg client itself, so the transaction runs on one checked-out client that a
     // Kysely of its own drives (its "pool" hands out that client and never releases it).
     const client = await copyPool.connect();
