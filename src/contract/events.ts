@@ -46,7 +46,12 @@ export const CompanyEvent = Type.Object(
 
 export const EventsQuery = Type.Object({
   after: Type.Optional(
-    Type.Integer({ minimum: 0, description: 'Events with a seq above this (default 0: the oldest kept)' }),
+    Type.Integer({
+      minimum: 0,
+      // seq is a bigint in the store; above 2^53 - 1 a JSON number is no longer exact.
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Events with a seq above this (default 0: the oldest kept)',
+    }),
   ),
   orgNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 20, pattern: '^[0-9A-Za-z-]+$' })),
   country: Type.Optional(StringEnum(['NO', 'SE', 'FI', 'DK'] as const)),

@@ -99,7 +99,15 @@ describe('GET /api/events', () => {
   });
 
   it('refuses bad input with 400 and details', async () => {
-    for (const q of ['after=-1', 'category=nonsense', 'limit=0', 'limit=5001', 'country=XX']) {
+    for (const q of [
+      'after=-1',
+      'after=9223372036854775808',
+      'after=1e40',
+      'category=nonsense',
+      'limit=0',
+      'limit=5001',
+      'country=XX',
+    ]) {
       const r = await http(server.url, 'GET', `/api/events?${q}`, { key });
       expect(r.status, q).toBe(400);
       expect(r.body.details.length, q).toBeGreaterThan(0);

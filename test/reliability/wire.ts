@@ -30,6 +30,8 @@ export async function send(
   });
   // An event stream (SSE) stays open by design: its status and headers are the answer.
   if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    // undici fails an unfinished body with an AbortError on destroy; that is the intent here.
+    res.body.on('error', () => {});
     res.body.destroy();
     return { status: res.statusCode, headers: res.headers, text: '', json: undefined };
   }
