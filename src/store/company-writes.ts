@@ -226,7 +226,7 @@ export function createCompanyWriteRepository(
           );
           for (const id of await writeParts(trx, country, targets, events)) changedIds.add(id);
         }
-        if (events) await appendEvents(trx, events); // [events] issue 26: last, see store/events.ts
+        if (events) await appendEvents(trx, events, rows); // [events] issue 26: last, see store/events.ts
         for (const id of insertedIds) changedIds.delete(id);
         return {
           inserted: insertedIds.size,

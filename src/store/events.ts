@@ -6,7 +6,6 @@
 // never commits before an earlier one (readers resuming from a seq never miss one that commits
 // late) and a rollback gives the numbers back (no holes). Writers serialise only for the span
 // between that UPDATE and their commit.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import {
   MONITORED_CORE,
@@ -17,6 +16,7 @@ import {
 } from '../domain/company-events.ts';
 import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
+import { jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
 const CORE_SELECT = sql.raw(
   [...new Set(MONITORED_CORE.map(([, column]) => column))]
@@ -62,32 +62,50 @@ export async function orgNumbersOf(db: Db, ids: number[]): Promise<Map<number, s
   return new Map(res.rows.map((r) => [r.id, r.org_number]));
 }
 
+/** An event batch as rows: `ord` is its place in the batch, the seq is given at the append. */
+const EVENT_SHAPE: RecordShape = {
+  stage: 'stage_company_events',
+  fields: [
+    ['ord', 'integer'],
+    ['org_number', 'text'],
+    ['country', 'text'],
+    ['category', 'text'],
+    ['type', 'text'],
+    ['fields_changed', 'jsonb'],
+    ['before', 'jsonb'],
+    ['after', 'jsonb'],
+    ['source', 'text'],
+  ],
+};
+
 /**
  * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
- * transaction commits (see the note at the top of this file).
+ * transaction commits (see the note at the top of this file). The rows are handed over (COPYed,
+ * on a server) before the seq row is locked, so the lock spans the UPDATE and one INSERT only.
  */
-export async function appendEvents(db: Db, events: NewEvent[]): Promise<void> {
+export async function appendEvents(db: Db, events: NewEvent[], rows: RowSource = jsonRows): Promise<void> {
   if (!events.length) return;
+  const from = await rows(
+    EVENT_SHAPE,
+    events.map((e, ord) => ({
+      ord,
+      org_number: e.orgNumber,
+      country: e.country,
+      category: e.category,
+      type: e.type,
+      fields_changed: e.fieldsChanged,
+      before: e.before,
+      after: e.after,
+      source: e.source,
+    })),
+  );
   const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${events.length}::integer
     RETURNING last_seq`.execute(db);
-  const first = top.rows[0].last_seq - events.length + 1;
-  const rows = events.map((e, i) => ({
-    seq: first + i,
-    id: randomUUID(),
-    org_number: e.orgNumber,
-    country: e.country,
-    category: e.category,
-    type: e.type,
-    fields_changed: e.fieldsChanged,
-    before: e.before,
-    after: e.after,
-    source: e.source,
-  }));
+  const base = top.rows[0].last_seq - events.length;
   await sql`INSERT INTO company_events (seq, id, org_number, country, category, type, fields_changed, before, after, source)
-    SELECT x.seq, x.id, x.org_number, x.country, x.category, x.type, ARRAY(SELECT jsonb_array_elements_text(x.fields_changed)),
-      x.before, x.after, x.source
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(seq bigint, id uuid, org_number text, country text,
-      category text, type text, fields_changed jsonb, before jsonb, after jsonb, source text)`.execute(db);
+    SELECT ${base}::bigint + 1 + x.ord, gen_random_uuid(), x.org_number, x.country, x.category, x.type,
+      ARRAY(SELECT jsonb_array_elements_text(x.fields_changed)), x.before, x.after, x.source
+    FROM ${from}`.execute(db);
 }
 
 /** Who supplies roles and sub-units, per country (the core carries its own source). */

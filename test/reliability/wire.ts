@@ -1,6 +1,6 @@
 // A raw HTTP client for the reliability scenarios (undici: any method, header, content type
 // or body), and the checks every error body must pass.
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 
 export interface WireResponse {
   status: number;
@@ -21,11 +21,16 @@ export async function send(
     dispatcher?: Dispatcher;
   } = {},
 ): Promise<WireResponse> {
-  const res = await request(url, {
+  // The path goes out exactly as given: a URL parser would drop dot segments (`/a/./b` is
+  // `/a/b`, `%2E` included), and the fuzzer's path values include `.` and `..`.
+  const [, origin, path] = /^(https?:\/\/[^/?#]+)(.*)$/.exec(url) ?? [];
+  if (!origin) throw new Error(`not an http(s) URL: ${url}`);
+  const res = await (opts.dispatcher ?? agent).request({
+    origin,
+    path: path || '/',
     method: (opts.method ?? 'GET') as 'GET',
     headers: opts.headers,
     body: opts.body,
-    dispatcher: opts.dispatcher ?? agent,
     signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
   });
   // An event stream (SSE) stays open by design: its status and headers are the answer.
