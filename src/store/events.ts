@@ -6,6 +6,7 @@
 // never commits before an earlier one (readers resuming from a seq never miss one that commits
 // late) and a rollback gives the numbers back (no holes). Writers serialise only for the span
 // between that UPDATE and their commit.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import {
   MONITORED_CORE,
@@ -16,7 +17,7 @@ import {
 } from '../domain/company-events.ts';
 import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
-import { jsonRows, type RecordShape, type RowSource } from './row-source.ts';
+import { COPY_MIN_ROWS, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
 const CORE_SELECT = sql.raw(
   [...new Set(MONITORED_CORE.map(([, column]) => column))]
@@ -62,50 +63,48 @@ export async function orgNumbersOf(db: Db, ids: number[]): Promise<Map<number, s
   return new Map(res.rows.map((r) => [r.id, r.org_number]));
 }
 
-/** An event batch as rows: `ord` is its place in the batch, the seq is given at the append. */
-const EVENT_SHAPE: RecordShape = {
-  stage: 'stage_company_events',
-  fields: [
-    ['ord', 'integer'],
-    ['org_number', 'text'],
-    ['country', 'text'],
-    ['category', 'text'],
-    ['type', 'text'],
-    ['fields_changed', 'jsonb'],
-    ['before', 'jsonb'],
-    ['after', 'jsonb'],
-    ['source', 'text'],
-  ],
-};
+/** The columns an append writes (occurred_at is the column's default: the commit's now()). */
+const EVENT_FIELDS: RecordShape['fields'] = [
+  ['seq', 'bigint'],
+  ['id', 'uuid'],
+  ['org_number', 'text'],
+  ['country', 'text'],
+  ['category', 'text'],
+  ['type', 'text'],
+  ['fields_changed', 'text[]'],
+  ['before', 'jsonb'],
+  ['after', 'jsonb'],
+  ['source', 'text'],
+];
+const EVENT_NAMES = sql.raw(EVENT_FIELDS.map(([n]) => n).join(', '));
 
 /**
  * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
- * transaction commits (see the note at the top of this file). The rows are handed over (COPYed,
- * on a server) before the seq row is locked, so the lock spans the UPDATE and one INSERT only.
+ * transaction commits (see the note at the top of this file). On a server a batch of events is
+ * COPYed straight into the log (`rows.copyInto`); otherwise one INSERT reads them as jsonb.
  */
 export async function appendEvents(db: Db, events: NewEvent[], rows: RowSource = jsonRows): Promise<void> {
   if (!events.length) return;
-  const from = await rows(
-    EVENT_SHAPE,
-    events.map((e, ord) => ({
-      ord,
-      org_number: e.orgNumber,
-      country: e.country,
-      category: e.category,
-      type: e.type,
-      fields_changed: e.fieldsChanged,
-      before: e.before,
-      after: e.after,
-      source: e.source,
-    })),
-  );
   const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${events.length}::integer
     RETURNING last_seq`.execute(db);
-  const base = top.rows[0].last_seq - events.length;
-  await sql`INSERT INTO company_events (seq, id, org_number, country, category, type, fields_changed, before, after, source)
-    SELECT ${base}::bigint + 1 + x.ord, gen_random_uuid(), x.org_number, x.country, x.category, x.type,
-      ARRAY(SELECT jsonb_array_elements_text(x.fields_changed)), x.before, x.after, x.source
-    FROM ${from}`.execute(db);
+  const first = Number(top.rows[0].last_seq) - events.length + 1;
+  const records = events.map((e, i) => ({
+    seq: first + i,
+    id: randomUUID(),
+    org_number: e.orgNumber,
+    country: e.country,
+    category: e.category,
+    type: e.type,
+    fields_changed: e.fieldsChanged,
+    before: e.before,
+    after: e.after,
+    source: e.source,
+  }));
+  if (rows.copyInto && records.length >= COPY_MIN_ROWS) return rows.copyInto('company_events', EVENT_FIELDS, records);
+  await sql`INSERT INTO company_events (${EVENT_NAMES})
+    SELECT ${EVENT_NAMES} FROM ${await jsonRows({ stage: 'company_events', fields: EVENT_FIELDS }, records)}`.execute(
+    db,
+  );
 }
 
 /** Who supplies roles and sub-units, per country (the core carries its own source). */

@@ -18,32 +18,50 @@ export interface RecordShape {
   fields: [name: string, type: string][];
 }
 
-/** Makes `rows` readable by the next statement and gives its FROM item, aliased `x`. */
-export type RowSource = (shape: RecordShape, rows: Record<string, unknown>[]) => Promise<RawBuilder<unknown>>;
+/**
+ * Makes `rows` readable by the next statement and gives its FROM item, aliased `x`. On a server
+ * it can also COPY rows straight into a table (`copyInto`), for an append that needs no merge.
+ */
+export type RowSource = ((shape: RecordShape, rows: Record<string, unknown>[]) => Promise<RawBuilder<unknown>>) & {
+  copyInto?: (table: string, fields: RecordShape['fields'], rows: Record<string, unknown>[]) => Promise<void>;
+};
 
 export const jsonRows: RowSource = async (shape, rows) =>
   sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(${sql.raw(shape.fields.map(([n, t]) => `${n} ${t}`).join(', '))})`;
 
 /** Batches from this many rows up are COPYed on a PostgreSQL server. */
-const COPY_MIN_ROWS = 100;
+export const COPY_MIN_ROWS = 100;
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+const NEEDS_ESCAPE = /[\\\n\r\t]/;
+
+/** A text[] literal: every element quoted, so commas, braces and spaces need no thought. */
+const arrayLiteral = (items: unknown[]) =>
+  `{${items.map((i) => (i === null ? 'NULL' : `"${String(i).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
+
 /** One value in COPY's text format (a missing key is NULL, as jsonb_to_recordset reads it). */
-function copyText(v: unknown): string {
+function copyText(v: unknown, type: string): string {
   if (v === null || v === undefined) return '\\N';
   if (typeof v === 'boolean') return v ? 't' : 'f';
   if (typeof v === 'number') return String(v);
-  const s = v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : JSON.stringify(v);
-  return s.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]);
+  const s =
+    v instanceof Date
+      ? v.toISOString()
+      : typeof v === 'string'
+        ? v
+        : type === 'text[]' && Array.isArray(v)
+          ? arrayLiteral(v)
+          : JSON.stringify(v);
+  // Most values hold nothing to escape; a test is cheaper than a replace that finds nothing.
+  return NEEDS_ESCAPE.test(s) ? s.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]) : s;
 }
 
 /** The rows as COPY text, a few hundred rows per chunk (not one string for the whole batch). */
-function* copyLines(shape: RecordShape, rows: Record<string, unknown>[]): Generator<string> {
-  const names = shape.fields.map(([n]) => n);
+function* copyLines(fields: RecordShape['fields'], rows: Record<string, unknown>[]): Generator<string> {
   let chunk = '';
   for (let i = 0; i < rows.length; i++) {
-    chunk += names.map((n) => copyText(rows[i][n])).join('\t') + '\n';
+    chunk += fields.map(([n, t]) => copyText(rows[i][n], t)).join('\t') + '\n';
     if (i % 256 === 255) {
       yield chunk;
       chunk = '';
@@ -58,7 +76,12 @@ function* copyLines(shape: RecordShape, rows: Record<string, unknown>[]): Genera
  * only; it is created on first use in each session.
  */
 function copiedRows(trx: Transaction<Database>, client: pg.PoolClient): RowSource {
-  return async (shape, rows) => {
+  const copy = (table: string, fields: RecordShape['fields'], rows: Record<string, unknown>[]) =>
+    pipeline(
+      Readable.from(copyLines(fields, rows)),
+      client.query(copyFrom(`COPY ${table} (${fields.map(([n]) => n).join(', ')}) FROM STDIN`)),
+    );
+  const source: RowSource = async (shape, rows) => {
     // A few rows (the events of a batch that changed little) travel cheaper as one parameter.
     if (rows.length < COPY_MIN_ROWS) return jsonRows(shape, rows);
     const columns = shape.fields.map(([n, t]) => `${n} ${t}`).join(', ');
@@ -67,13 +90,11 @@ function copiedRows(trx: Transaction<Database>, client: pg.PoolClient): RowSourc
     // not TRUNCATE: the table is empty at a transaction's start, and TRUNCATE would give it a
     // new file every batch).
     await sql.raw(`DELETE FROM ${shape.stage}`).execute(trx);
-    const names = shape.fields.map(([n]) => n).join(', ');
-    await pipeline(
-      Readable.from(copyLines(shape, rows)),
-      client.query(copyFrom(`COPY ${shape.stage} (${names}) FROM STDIN`)),
-    );
+    await copy(shape.stage, shape.fields, rows);
     return sql.raw(`${shape.stage} AS x`);
   };
+  source.copyInto = copy;
+  return source;
 }
 
 /**
