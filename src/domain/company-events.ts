@@ -81,34 +81,48 @@ const TYPE_OF: Partial<Record<EventCategory, string>> = {
   accounts: 'accounts_filed',
 };
 
+/** MONITORED_CORE by category, in order: coreEvents walks each category's columns once. */
+const CORE_BY_CATEGORY = [...new Set(MONITORED_CORE.map(([, , category]) => category))].map((category) => ({
+  category,
+  columns: MONITORED_CORE.filter(([, , c]) => c === category).map(([field, column]) => ({ field, column })),
+}));
+
 /**
  * Events between a stored core (columns as read from the store) and the incoming one (columns
  * as written). Fields are compared as the store holds them (text, booleans, dates as text).
+ * Plain loops and one object per changed category: this runs for every company a sync changes.
  */
 export function coreEvents(
   key: { country: string; orgNumber: string; source: string },
   stored: CoreValues,
   incoming: CoreValues,
 ): NewEvent[] {
-  const byCategory = new Map<EventCategory, { fields: string[]; before: FieldValues; after: FieldValues }>();
-  for (const [field, column, category] of MONITORED_CORE) {
-    const b = norm(stored[column]);
-    const a = norm(incoming[column]);
-    if (b === a) continue;
-    const c = byCategory.get(category) ?? { fields: [], before: {}, after: {} };
-    c.fields.push(field);
-    c.before[field] = b;
-    c.after[field] = a;
-    byCategory.set(category, c);
+  const events: NewEvent[] = [];
+  for (const { category, columns } of CORE_BY_CATEGORY) {
+    let event: NewEvent | undefined;
+    for (const { field, column } of columns) {
+      const b = norm(stored[column]);
+      const a = norm(incoming[column]);
+      if (b === a) continue;
+      event ??= {
+        country: key.country,
+        orgNumber: key.orgNumber,
+        source: key.source,
+        category,
+        type: '',
+        fieldsChanged: [],
+        before: {},
+        after: {},
+      };
+      event.fieldsChanged.push(field);
+      event.before[field] = b;
+      event.after[field] = a;
+    }
+    if (!event) continue;
+    event.type = category === 'status' ? statusType(event.before, event.after) : TYPE_OF[category]!;
+    events.push(event);
   }
-  return [...byCategory].map(([category, c]) => ({
-    ...key,
-    category,
-    type: category === 'status' ? statusType(c.before, c.after) : TYPE_OF[category]!,
-    fieldsChanged: c.fields,
-    before: c.before,
-    after: c.after,
-  }));
+  return events;
 }
 
 /** A role as events show it: the holder's name (or entity name and number), nothing else. */
