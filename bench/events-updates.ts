@@ -2,9 +2,10 @@
 // round changes the name and business address of all N in the local fake brreg, publishes N
 // `Endring` entries on its updates feed and times one `brreg-updates` run over them (HTTP feed,
 // batched searches, batched writes: the real job). Rounds alternate with the event log on and off
-// (after a warm-up round: on, off, off, on, so drift on a loaded machine cancels out); "off" is the write repository built
+// (after a warm-up round: on, off, off, on, on, off, so drift cancels out and the ±4 % spread of
+// one round averages over three); "off" is the write repository built
 // without the event log (store/company-writes.ts `eventLog: false`, a bench-only seam). Prints the
-// median time per mode and their ratio. Use a PostgreSQL database of your own:
+// mean time per mode and their ratio. Use a PostgreSQL database of your own:
 //   createdb -h 127.0.0.1 -U postgres ncd_bench_events_updates
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ncd_bench_events_updates node --import tsx bench/events-updates.ts 100000
 import { loadavg } from 'node:os';
@@ -19,7 +20,7 @@ import { startBenchApp } from './harness.ts';
 const total = Number(process.argv[2] ?? 100_000);
 // A first, uncounted round warms the whole path (JIT, plans, the fake's pages): without it the
 // first counted round carries the warm-up, which in a quiet run cost it ~50 %.
-const ROUNDS: ('warm-up' | 'on' | 'off')[] = ['warm-up', 'on', 'off', 'off', 'on'];
+const ROUNDS: ('warm-up' | 'on' | 'off')[] = ['warm-up', 'on', 'off', 'off', 'on', 'on', 'off'];
 const quiet = () => undefined;
 
 const brreg = await startFakeBrreg();
