@@ -20,13 +20,23 @@ function latestPerUnit(updates: BrregUpdate[]): BrregUpdate[] {
   return [...m.values()];
 }
 
-async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<number> {
+/**
+ * A feed page's upstream reads. They touch no table, so the next page's reads run while the
+ * previous page is being written (`follow`): the sync then waits on the slower of the two, not
+ * their sum.
+ */
+interface FetchedPage<T> {
+  latest: BrregUpdate[];
+  /** Units to purge: `Fjernet` in the feed, or gone (410) when fetched. */
+  purge: string[];
+  units: T[];
+}
+
+async function fetchEnheter(ctx: AppContext, latest: BrregUpdate[]): Promise<FetchedPage<BrregEnhet>> {
   const brreg = ctx.upstreams.brreg;
-  const latest = latestPerUnit(updates);
-  for (const u of latest.filter((x) => x.endringstype === 'Fjernet'))
-    await ctx.repos.companyWrites.purge('NO', u.organisasjonsnummer);
+  const purge = latest.filter((x) => x.endringstype === 'Fjernet').map((x) => x.organisasjonsnummer);
   const refetch = latest.filter((x) => x.endringstype !== 'Fjernet').map((x) => x.organisasjonsnummer);
-  if (!refetch.length) return latest.length;
+  if (!refetch.length) return { latest, purge, units: [] };
   const found = new Map((await brreg.searchEnheter(refetch)).map((e) => [e.organisasjonsnummer, e]));
   const slot = pLimit(10);
   // Not in search: deleted (served with slettedato), removed (410) or unknown.
@@ -37,11 +47,17 @@ async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<nu
         slot(async () => {
           const r = await brreg.getEnhet(n);
           if (r.kind === 'found' || r.kind === 'deleted') found.set(n, r.enhet);
-          else if (r.kind === 'gone') await ctx.repos.companyWrites.purge('NO', n);
+          else if (r.kind === 'gone') purge.push(n);
         }),
       ),
   );
-  const enheter = [...found.values()] as BrregEnhet[];
+  return { latest, purge, units: [...found.values()] as BrregEnhet[] };
+}
+
+async function storeEnheter(ctx: AppContext, { latest, purge, units: enheter }: FetchedPage<BrregEnhet>) {
+  const brreg = ctx.upstreams.brreg;
+  for (const n of purge) await ctx.repos.companyWrites.purge('NO', n);
+  if (!enheter.length) return;
   // Accounts again when the unit filed a newer year than we hold.
   const stored = await ctx.repos.companyReads.findRows(
     'NO',
@@ -54,6 +70,7 @@ async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<nu
       e.sisteInnsendteAarsregnskap !== heldYear.get(e.organisasjonsnummer) &&
       heldYear.has(e.organisasjonsnummer),
   );
+  const slot = pLimit(10);
   const accounts = new Map<string, ReturnType<typeof mapRegnskap>>();
   await Promise.all(
     needAccounts.map((e) =>
@@ -65,6 +82,7 @@ async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<nu
   // [events] issue 26: a changed unit whose roles we hold gets its roles again, so a new CEO or
   // board becomes a `roles` event (the unit feed lists role changes as Endring).
   const changedUnits = new Set(latest.filter((x) => x.endringstype === 'Endring').map((x) => x.organisasjonsnummer));
+  const found = new Set(enheter.map((e) => e.organisasjonsnummer));
   const roles = new Map<string, ReturnType<typeof mapRoller>>();
   await Promise.all(
     stored
@@ -78,14 +96,11 @@ async function applyEnheter(ctx: AppContext, updates: BrregUpdate[]): Promise<nu
       roles: roles.get(e.organisasjonsnummer),
     })),
   );
-  return latest.length;
 }
 
-async function applyUnderenheter(ctx: AppContext, updates: BrregUpdate[]): Promise<number> {
+async function fetchUnderenheter(ctx: AppContext, latest: BrregUpdate[]): Promise<FetchedPage<BrregUnderenhet>> {
   const brreg = ctx.upstreams.brreg;
-  const latest = latestPerUnit(updates);
-  for (const u of latest.filter((x) => x.endringstype === 'Fjernet'))
-    await ctx.repos.companyWrites.purgeSubUnit('NO', u.organisasjonsnummer);
+  const purge = latest.filter((x) => x.endringstype === 'Fjernet').map((x) => x.organisasjonsnummer);
   const slot = pLimit(10);
   const units: BrregUnderenhet[] = [];
   await Promise.all(
@@ -95,13 +110,22 @@ async function applyUnderenheter(ctx: AppContext, updates: BrregUpdate[]): Promi
         slot(async () => {
           const r = await brreg.getUnderenhet(x.organisasjonsnummer);
           if (r.kind === 'found' || r.kind === 'deleted') units.push(r.enhet as BrregUnderenhet);
-          else if (r.kind === 'gone') await ctx.repos.companyWrites.purgeSubUnit('NO', x.organisasjonsnummer);
+          else if (r.kind === 'gone') purge.push(x.organisasjonsnummer);
         }),
       ),
   );
-  await ctx.repos.companyWrites.writeSubUnits('NO', units.map(mapUnderenhet));
-  return latest.length;
+  return { latest, purge, units };
 }
+
+async function storeUnderenheter(ctx: AppContext, { purge, units }: FetchedPage<BrregUnderenhet>) {
+  for (const n of purge) await ctx.repos.companyWrites.purgeSubUnit('NO', n);
+  await ctx.repos.companyWrites.writeSubUnits('NO', units.map(mapUnderenhet));
+}
+
+const PHASES = {
+  enheter: { fetch: fetchEnheter, store: storeEnheter },
+  underenheter: { fetch: fetchUnderenheter, store: storeUnderenheter },
+} as const;
 
 async function follow(
   ctx: AppContext,
@@ -111,14 +135,30 @@ async function follow(
   job: JobRun,
   already: number,
 ) {
+  const phases = PHASES[kind] as {
+    fetch: (ctx: AppContext, latest: BrregUpdate[]) => Promise<FetchedPage<unknown>>;
+    store: (ctx: AppContext, page: FetchedPage<unknown>) => Promise<void>;
+  };
+  type ReadAhead = { page: BrregUpdate[]; fetched: FetchedPage<unknown> };
+  const read = async (at: number, size: number): Promise<ReadAhead> => {
+    const page = await ctx.upstreams.brreg.updates(kind, at, size);
+    return { page, fetched: await phases.fetch(ctx, latestPerUnit(page)) };
+  };
   let position = from;
   let processed = 0;
-  while (processed < limit) {
-    const page = await ctx.upstreams.brreg.updates(kind, position, Math.min(PAGE, limit - processed));
+  let next: Promise<ReadAhead> | undefined = read(position, Math.min(PAGE, limit));
+  while (next) {
+    const { page, fetched }: ReadAhead = await next;
     if (!page.length) break;
-    await (kind === 'enheter' ? applyEnheter(ctx, page) : applyUnderenheter(ctx, page));
+    const after: number = Math.max(...page.map((u) => u.oppdateringsid)) + 1;
+    const more: boolean = page.length === PAGE && processed + page.length < limit;
+    next = more ? read(after, Math.min(PAGE, limit - processed - page.length)) : undefined;
+    // A failed write ends the loop before the read ahead is awaited: its own error is reported
+    // (the read's, if any, is dropped rather than left unhandled).
+    next?.catch(() => undefined);
+    await phases.store(ctx, fetched);
     processed += page.length;
-    position = Math.max(...page.map((u) => u.oppdateringsid)) + 1;
+    position = after;
     // The position is saved after every applied page: a killed run resumes here.
     const state = (await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE))!;
     await ctx.repos.syncRuns.setState(UPDATES_STATE, {
@@ -126,7 +166,6 @@ async function follow(
       [kind === 'enheter' ? 'enheterId' : 'underenheterId']: position,
     });
     job.report(already + processed);
-    if (page.length < PAGE) break;
   }
   return { processed, position };
 }

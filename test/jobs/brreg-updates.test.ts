@@ -123,6 +123,23 @@ describe('brreg-updates', () => {
     expect(brreg.requests.every((q) => q.path.includes('/oppdateringer/'))).toBe(true);
   });
 
+  it('applies pages in feed order while reading the next page ahead', async () => {
+    // Page 1 (1,000 entries) renames a unit; page 2 removes it. The job reads page 2 while it
+    // writes page 1, so this checks that the read ahead never lets page 2's purge overtake
+    // page 1's write: the unit must end removed, and the position after page 2.
+    const target = live.find((c) => !brreg.gone.has(c.enhet.organisasjonsnummer) && c !== live[12])!;
+    const n = target.enhet.organisasjonsnummer;
+    brreg.enheter.set(n, { ...brreg.enheter.get(n)!, navn: 'SIDE EN AS' });
+    publish(Array.from({ length: 1000 }, () => [n, 'Endring'] as [string, BrregUpdate['endringstype']]));
+    publish([[n, 'Fjernet']]);
+    const r = await runJob(server.ctx, 'brreg-updates', {}, quiet);
+    brreg.gone.add(n);
+    expect(r.recordsProcessed).toBe(1001);
+    expect(await row(n)).toBeUndefined();
+    const after = await server.ctx.repos.syncRuns.getState<{ enheterId: number }>(UPDATES_STATE);
+    expect(after!.enheterId).toBe(nextId);
+  });
+
   it('applies sub-unit updates: new, closed and removed', async () => {
     const parent = live.find((c) => c.underenheter.length > 0 && !brreg.gone.has(c.enhet.organisasjonsnummer))!;
     const unit = parent.underenheter[0];
