@@ -15,7 +15,7 @@ import { PARENT_SOURCE } from '../domain/group-tree.ts';
 import { coreEvents, type CoreValues, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
-import { appendEvents, knownSubUnits, purgeEvent, storedCores, subUnitEvents } from './events.ts';
+import { appendEvents, eventLines, knownSubUnits, purgeEvent, storedCores, subUnitEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
 import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
 import type { Database } from './schema.ts';
@@ -126,7 +126,7 @@ async function upsertCores(
   opts: WriteOptions,
   events: NewEvent[] | null,
   source: RowSource = jsonRows,
-): Promise<{ insertedIds: Set<number>; changedIds: Set<number> }> {
+): Promise<{ insertedIds: Set<number>; changedIds: Set<number>; eventText: string[] }> {
   // Read the stored hashes first and write only new or changed cores: a re-sync of an
   // unchanged register then costs one indexed read per batch instead of a write per row.
   // Into a store that was empty the read finds nothing (or what a concurrent writer added, which
@@ -145,7 +145,7 @@ async function upsertCores(
   const todo = writes
     .map((w, i) => ({ w, h: hashes[i] }))
     .filter(({ w, h }) => stored.get(w.core.orgNumber)?.content_hash !== h || w.fetched);
-  if (!todo.length) return { insertedIds: new Set(), changedIds: new Set() };
+  if (!todo.length) return { insertedIds: new Set(), changedIds: new Set(), eventText: [] };
   const rows = todo.map(({ w, h }) => {
     const r = recordOf(CORE_COLUMNS, w.core, true);
     r.content_hash = h;
@@ -153,7 +153,7 @@ async function upsertCores(
     r.fetched = w.fetched === true;
     return r;
   });
-  const res = await sql<{ id: number; inserted: boolean; changed: boolean }>`
+  const upsert = sql<{ id: number; inserted: boolean; changed: boolean }>`
     INSERT INTO companies (${sql.raw(CORE_NAMES.join(', '))}, parent_org_number, parent_source, is_in_group, content_hash, sources, fetched_at)
     SELECT ${sql.raw(CORE_NAMES.map((n) => `x.${n}`).join(', '))},
            x.registry_parent_org_number, CASE WHEN x.registry_parent_org_number IS NULL THEN NULL ELSE ${REGISTRY} END,
@@ -171,20 +171,32 @@ async function upsertCores(
       updated_at = CASE WHEN companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash THEN now() ELSE companies.updated_at END
     WHERE companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR EXCLUDED.fetched_at IS NOT NULL
     RETURNING id, (xmax = 0) AS inserted, (updated_at = now()) AS changed`.execute(db);
+  // Awaited below; a throw before that must not leave its failure unhandled.
+  upsert.catch(() => undefined);
+  // [events] issue 26: typed events of what changed (new companies raise none), built while the
+  // database runs the upsert, with their COPY text on a server: the event log then adds little
+  // to the time a write waits. A turn of the event loop first puts the statement on the wire.
+  let eventText: string[] = [];
+  if (events) {
+    await new Promise(setImmediate);
+    const core = todo.flatMap(({ w }, i) => {
+      const was = stored.get(w.core.orgNumber);
+      const at = { country, orgNumber: w.core.orgNumber, source: w.core.source };
+      return was ? coreEvents(at, was as CoreValues, rows[i]) : [];
+    });
+    events.push(...core);
+    if (source.copyInto) eventText = eventLines(core);
+  }
+  const res = await upsert;
   // issue 28: the names that name matching ranks, in the same transaction.
-  const written = res.rows.map((r) => r.id);
-  await addNameKeys(db, written);
-  // [events] issue 26: typed events of what changed (new companies raise none).
-  todo.forEach(({ w }, i) => {
-    const was = stored.get(w.core.orgNumber);
-    if (was && events)
-      events.push(
-        ...coreEvents({ country, orgNumber: w.core.orgNumber, source: w.core.source }, was as CoreValues, rows[i]),
-      );
-  });
+  await addNameKeys(
+    db,
+    res.rows.map((r) => r.id),
+  );
   return {
     insertedIds: new Set(res.rows.filter((r) => r.inserted).map((r) => r.id)),
     changedIds: new Set(res.rows.filter((r) => !r.inserted && r.changed).map((r) => r.id)),
+    eventText,
   };
 }
 
@@ -210,7 +222,8 @@ export function createCompanyWriteRepository(
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       const result = await transact(writes.length, async (trx, rows) => {
         const events = newEvents(); // [events] issue 26
-        const { insertedIds, changedIds } = await upsertCores(trx, writes, opts, events, rows);
+        // The batch's core events come first in `events`: `eventText` is their COPY text.
+        const { insertedIds, changedIds, eventText } = await upsertCores(trx, writes, opts, events, rows);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
@@ -226,7 +239,7 @@ export function createCompanyWriteRepository(
           );
           for (const id of await writeParts(trx, country, targets, events)) changedIds.add(id);
         }
-        if (events) await appendEvents(trx, events, rows); // [events] issue 26: last, see store/events.ts
+        if (events) await appendEvents(trx, events, rows, eventText); // [events] issue 26: last, see store/events.ts
         for (const id of insertedIds) changedIds.delete(id);
         return {
           inserted: insertedIds.size,

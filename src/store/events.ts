@@ -17,7 +17,7 @@ import {
 } from '../domain/company-events.ts';
 import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
-import { COPY_MIN_ROWS, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
+import { COPY_MIN_ROWS, copyRow, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
 const CORE_SELECT = sql.raw(
   [...new Set(MONITORED_CORE.map(([, column]) => column))]
@@ -77,30 +77,53 @@ const EVENT_FIELDS: RecordShape['fields'] = [
   ['source', 'text'],
 ];
 const EVENT_NAMES = sql.raw(EVENT_FIELDS.map(([n]) => n).join(', '));
+/** All but seq, which an event gets only when it is appended. */
+const UNNUMBERED = EVENT_FIELDS.slice(1);
+
+const eventRecord = (e: NewEvent): Record<string, unknown> => ({
+  id: randomUUID(),
+  org_number: e.orgNumber,
+  country: e.country,
+  category: e.category,
+  type: e.type,
+  fields_changed: e.fieldsChanged,
+  before: e.before,
+  after: e.after,
+  source: e.source,
+});
+
+/**
+ * The COPY text of events, all but their seq. A write makes it for its core events while the
+ * database runs the batch's upsert (company-writes.ts), so building the text costs the sync no
+ * wait; `appendEvents` prefixes the seqs.
+ */
+export const eventLines = (events: NewEvent[]): string[] => events.map((e) => copyRow(UNNUMBERED, eventRecord(e)));
 
 /**
  * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
  * transaction commits (see the note at the top of this file). On a server a batch of events is
- * COPYed straight into the log (`rows.copyInto`); otherwise one INSERT reads them as jsonb.
+ * COPYed straight into the log (`rows.copyInto`), with `ready` the COPY text already made for the
+ * first events (`eventLines`); otherwise one INSERT reads them as jsonb.
  */
-export async function appendEvents(db: Db, events: NewEvent[], rows: RowSource = jsonRows): Promise<void> {
+export async function appendEvents(
+  db: Db,
+  events: NewEvent[],
+  rows: RowSource = jsonRows,
+  ready: string[] = [],
+): Promise<void> {
   if (!events.length) return;
   const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${events.length}::integer
     RETURNING last_seq`.execute(db);
   const first = Number(top.rows[0].last_seq) - events.length + 1;
-  const records = events.map((e, i) => ({
-    seq: first + i,
-    id: randomUUID(),
-    org_number: e.orgNumber,
-    country: e.country,
-    category: e.category,
-    type: e.type,
-    fields_changed: e.fieldsChanged,
-    before: e.before,
-    after: e.after,
-    source: e.source,
-  }));
-  if (rows.copyInto && records.length >= COPY_MIN_ROWS) return rows.copyInto('company_events', EVENT_FIELDS, records);
+  if (rows.copyInto && events.length >= COPY_MIN_ROWS) {
+    const lines = ready.concat(eventLines(events.slice(ready.length)));
+    return rows.copyInto(
+      'company_events',
+      EVENT_FIELDS.map(([n]) => n),
+      lines.map((line, i) => `${first + i}\t${line}`),
+    );
+  }
+  const records = events.map((e, i) => ({ seq: first + i, ...eventRecord(e) }));
   await sql`INSERT INTO company_events (${EVENT_NAMES})
     SELECT ${EVENT_NAMES} FROM ${await jsonRows({ stage: 'company_events', fields: EVENT_FIELDS }, records)}`.execute(
     db,

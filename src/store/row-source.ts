@@ -23,7 +23,8 @@ export interface RecordShape {
  * it can also COPY rows straight into a table (`copyInto`), for an append that needs no merge.
  */
 export type RowSource = ((shape: RecordShape, rows: Record<string, unknown>[]) => Promise<RawBuilder<unknown>>) & {
-  copyInto?: (table: string, fields: RecordShape['fields'], rows: Record<string, unknown>[]) => Promise<void>;
+  /** COPYs rows given as COPY text (`copyRow`, one line each, no newline) into `columns` of `table`. */
+  copyInto?: (table: string, columns: string[], lines: string[]) => Promise<void>;
 };
 
 export const jsonRows: RowSource = async (shape, rows) =>
@@ -57,17 +58,26 @@ function copyText(v: unknown, type: string): string {
   return NEEDS_ESCAPE.test(s) ? s.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c]) : s;
 }
 
-/** The rows as COPY text, a few hundred rows per chunk (not one string for the whole batch). */
-function* copyLines(fields: RecordShape['fields'], rows: Record<string, unknown>[]): Generator<string> {
+/** One row in COPY's text format, without its newline. */
+export const copyRow = (fields: RecordShape['fields'], row: Record<string, unknown>): string =>
+  fields.map(([n, t]) => copyText(row[n], t)).join('\t');
+
+/** Rows of COPY text, a few hundred per chunk (not one string for the whole batch). */
+function* copyChunks(lines: Iterable<string>): Generator<string> {
   let chunk = '';
-  for (let i = 0; i < rows.length; i++) {
-    chunk += fields.map(([n, t]) => copyText(rows[i][n], t)).join('\t') + '\n';
-    if (i % 256 === 255) {
+  let n = 0;
+  for (const line of lines) {
+    chunk += line + '\n';
+    if (++n % 256 === 0) {
       yield chunk;
       chunk = '';
     }
   }
   if (chunk) yield chunk;
+}
+
+function* copyLines(fields: RecordShape['fields'], rows: Record<string, unknown>[]): Generator<string> {
+  for (const row of rows) yield copyRow(fields, row);
 }
 
 /**
@@ -76,10 +86,10 @@ function* copyLines(fields: RecordShape['fields'], rows: Record<string, unknown>
  * only; it is created on first use in each session.
  */
 function copiedRows(trx: Transaction<Database>, client: pg.PoolClient): RowSource {
-  const copy = (table: string, fields: RecordShape['fields'], rows: Record<string, unknown>[]) =>
+  const copy = (table: string, columns: string[], lines: Iterable<string>) =>
     pipeline(
-      Readable.from(copyLines(fields, rows)),
-      client.query(copyFrom(`COPY ${table} (${fields.map(([n]) => n).join(', ')}) FROM STDIN`)),
+      Readable.from(copyChunks(lines)),
+      client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)),
     );
   const source: RowSource = async (shape, rows) => {
     // A few rows (the events of a batch that changed little) travel cheaper as one parameter.
@@ -90,7 +100,11 @@ function copiedRows(trx: Transaction<Database>, client: pg.PoolClient): RowSourc
     // not TRUNCATE: the table is empty at a transaction's start, and TRUNCATE would give it a
     // new file every batch).
     await sql.raw(`DELETE FROM ${shape.stage}`).execute(trx);
-    await copy(shape.stage, shape.fields, rows);
+    await copy(
+      shape.stage,
+      shape.fields.map(([n]) => n),
+      copyLines(shape.fields, rows),
+    );
     return sql.raw(`${shape.stage} AS x`);
   };
   source.copyInto = copy;

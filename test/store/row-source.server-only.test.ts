@@ -3,7 +3,7 @@
 // included. COPY's text format escapes differently from JSON, so both paths are compared.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonRows, rowSourceTransactions, type RecordShape } from '../../src/store/row-source.ts';
+import { copyRow, jsonRows, rowSourceTransactions, type RecordShape } from '../../src/store/row-source.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -62,7 +62,11 @@ describe('row sources on a PostgreSQL server', () => {
         trx,
       );
       expect(source.copyInto).toBeTypeOf('function');
-      await source.copyInto!('row_source_target', SHAPE.fields, rows);
+      await source.copyInto!(
+        'row_source_target',
+        SHAPE.fields.map(([n]) => n),
+        rows.map((r) => copyRow(SHAPE.fields, r)),
+      );
       return (
         await sql<
           Record<string, unknown>
