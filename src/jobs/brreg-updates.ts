@@ -122,41 +122,40 @@ async function storeUnderenheter(ctx: AppContext, { purge, units }: FetchedPage<
   await ctx.repos.companyWrites.writeSubUnits('NO', units.map(mapUnderenhet));
 }
 
-const PHASES = {
-  enheter: { fetch: fetchEnheter, store: storeEnheter },
-  underenheter: { fetch: fetchUnderenheter, store: storeUnderenheter },
-} as const;
+/** How one feed's pages are read from brreg (no store change) and then written. */
+interface FeedSteps<T> {
+  fetch: (ctx: AppContext, latest: BrregUpdate[]) => Promise<FetchedPage<T>>;
+  store: (ctx: AppContext, page: FetchedPage<T>) => Promise<void>;
+}
+const ENHETER: FeedSteps<BrregEnhet> = { fetch: fetchEnheter, store: storeEnheter };
+const UNDERENHETER: FeedSteps<BrregUnderenhet> = { fetch: fetchUnderenheter, store: storeUnderenheter };
 
-async function follow(
+async function follow<T>(
   ctx: AppContext,
   kind: 'enheter' | 'underenheter',
+  steps: FeedSteps<T>,
   from: number,
   limit: number,
   job: JobRun,
   already: number,
 ) {
-  const phases = PHASES[kind] as {
-    fetch: (ctx: AppContext, latest: BrregUpdate[]) => Promise<FetchedPage<unknown>>;
-    store: (ctx: AppContext, page: FetchedPage<unknown>) => Promise<void>;
-  };
-  type ReadAhead = { page: BrregUpdate[]; fetched: FetchedPage<unknown> };
-  const read = async (at: number, size: number): Promise<ReadAhead> => {
+  const read = async (at: number, size: number) => {
     const page = await ctx.upstreams.brreg.updates(kind, at, size);
-    return { page, fetched: await phases.fetch(ctx, latestPerUnit(page)) };
+    return { page, fetched: await steps.fetch(ctx, latestPerUnit(page)) };
   };
   let position = from;
   let processed = 0;
-  let next: Promise<ReadAhead> | undefined = read(position, Math.min(PAGE, limit));
+  let next = limit > 0 ? read(position, Math.min(PAGE, limit)) : undefined;
   while (next) {
-    const { page, fetched }: ReadAhead = await next;
+    const { page, fetched } = await next;
     if (!page.length) break;
-    const after: number = Math.max(...page.map((u) => u.oppdateringsid)) + 1;
-    const more: boolean = page.length === PAGE && processed + page.length < limit;
+    const more = page.length === PAGE && processed + page.length < limit;
+    const after = Math.max(...page.map((u) => u.oppdateringsid)) + 1;
     next = more ? read(after, Math.min(PAGE, limit - processed - page.length)) : undefined;
     // A failed write ends the loop before the read ahead is awaited: its own error is reported
     // (the read's, if any, is dropped rather than left unhandled).
     next?.catch(() => undefined);
-    await phases.store(ctx, fetched);
+    await steps.store(ctx, fetched);
     processed += page.length;
     position = after;
     // The position is saved after every applied page: a killed run resumes here.
@@ -183,8 +182,16 @@ defineJob('brreg-updates', {
       return { recordsProcessed: 0, details: { skipped: 'no position' } };
     }
     const limit = opts.limit ?? DEFAULT_LIMIT;
-    const enheter = await follow(ctx, 'enheter', state.enheterId, limit, job, 0);
-    const underenheter = await follow(ctx, 'underenheter', state.underenheterId, limit, job, enheter.processed);
+    const enheter = await follow(ctx, 'enheter', ENHETER, state.enheterId, limit, job, 0);
+    const underenheter = await follow(
+      ctx,
+      'underenheter',
+      UNDERENHETER,
+      state.underenheterId,
+      limit,
+      job,
+      enheter.processed,
+    );
     job.progress(
       `updates: ${enheter.processed} enheter (next id ${enheter.position}), ${underenheter.processed} underenheter (next id ${underenheter.position})`,
     );

@@ -76,7 +76,8 @@ const EVENT_FIELDS: RecordShape['fields'] = [
   ['after', 'jsonb'],
   ['source', 'text'],
 ];
-const EVENT_NAMES = sql.raw(EVENT_FIELDS.map(([n]) => n).join(', '));
+const EVENT_COLUMNS = EVENT_FIELDS.map(([n]) => n);
+const EVENT_NAMES = sql.raw(EVENT_COLUMNS.join(', '));
 /** All but seq, which an event gets only when it is appended. */
 const UNNUMBERED = EVENT_FIELDS.slice(1);
 
@@ -119,7 +120,7 @@ export async function appendEvents(
     const lines = ready.concat(eventLines(events.slice(ready.length)));
     return rows.copyInto(
       'company_events',
-      EVENT_FIELDS.map(([n]) => n),
+      EVENT_COLUMNS,
       lines.map((line, i) => `${first + i}\t${line}`),
     );
   }
