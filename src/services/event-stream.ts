@@ -67,8 +67,7 @@ export function createEventStreamHub(deps: EventStreamDeps) {
     const { lastSeq } = await deps.eventLog.bounds();
     if (top < 0) top = lastSeq;
     while (top < lastSeq) {
-      const chunk = await deps.eventLog.list(top, {}, CHUNK, lastSeq);
-      const upTo = chunk.length === CHUNK ? chunk[chunk.length - 1].seq : lastSeq;
+      const { events: chunk, through: upTo } = await deps.eventLog.list(top, {}, CHUNK, lastSeq);
       // Dispatch and the move of `top` happen in one synchronous step (catchUp relies on it).
       for (const s of subs) {
         if (!s.live) continue;
@@ -90,13 +89,10 @@ export function createEventStreamHub(deps: EventStreamDeps) {
   async function catchUp(s: Subscriber) {
     while (!s.closed) {
       const target = top;
-      const rows = await deps.eventLog.list(s.after, s.filter, CHUNK, target);
-      for (const e of rows) send(s, frame(e));
-      if (rows.length === CHUNK) {
-        s.after = rows[rows.length - 1].seq;
-        continue;
-      }
-      s.after = Math.max(s.after, target);
+      const { events, through } = await deps.eventLog.list(s.after, s.filter, CHUNK, target);
+      for (const e of events) send(s, frame(e));
+      s.after = Math.max(s.after, through);
+      if (through < target) continue;
       // The hub may have moved on while we read: read again until level with it.
       if (top === target) break;
     }

@@ -4,7 +4,7 @@
 // is charged one request against the key's quotas per minute it stays open.
 import type { EventCategory } from '../domain/company-events.ts';
 import { ApiError } from '../errors.ts';
-import type { EventFilter, EventLogRepository, StoredEvent } from '../store/event-log.ts';
+import type { EventFilter, EventLogRepository } from '../store/event-log.ts';
 import type { AuthContext } from './key-auth.ts';
 
 export interface EventQuery {
@@ -33,6 +33,19 @@ export function filterOf(q: EventQuery): EventFilter {
   };
 }
 
+const limitOf = (caller: AuthContext, q: EventQuery) =>
+  Math.min(q.limit ?? 100, caller.limits.maxPageSize * EVENT_PAGE_FACTOR);
+
+/**
+ * Where a reader goes on from. A filtered page can hold fewer events than its limit, even none,
+ * while more may follow (a category or country filter reads a bounded window of the log per
+ * page): `hasMore` says whether the read stopped below the committed top.
+ */
+const nextOf = (after: number, through: number, lastSeq: number) => ({
+  nextAfter: Math.max(after, through),
+  hasMore: through < lastSeq,
+});
+
 export function createEventService(deps: EventServiceDeps) {
   const open = new Map<number, number>();
 
@@ -52,16 +65,11 @@ export function createEventService(deps: EventServiceDeps) {
   return {
     async list(caller: AuthContext, q: EventQuery) {
       const after = q.after ?? 0;
-      await checkRetention(after);
-      const limit = Math.min(q.limit ?? 100, caller.limits.maxPageSize * EVENT_PAGE_FACTOR);
+      const { lastSeq, prunedThrough } = await deps.eventLog.bounds();
+      expiredCheck(after, prunedThrough);
       // Read up to the committed top only: a seq above it may still be committing.
-      const { lastSeq } = await deps.eventLog.bounds();
-      const rows = await deps.eventLog.list(after, filterOf(q), limit + 1, lastSeq);
-      const hasMore = rows.length > limit;
-      const data = rows.slice(0, limit);
-      // Filtered pages: when nothing more matches, the reader may skip ahead to the top.
-      const nextAfter = hasMore ? data[data.length - 1].seq : Math.max(after, lastSeq);
-      return { data, nextAfter, hasMore };
+      const { events, through } = await deps.eventLog.list(after, filterOf(q), limitOf(caller, q), lastSeq);
+      return { data: events, ...nextOf(after, through, lastSeq) };
     },
 
     /**
@@ -73,25 +81,12 @@ export function createEventService(deps: EventServiceDeps) {
       const after = q.after ?? 0;
       const { lastSeq, prunedThrough } = await deps.eventLog.bounds();
       expiredCheck(after, prunedThrough);
-      const limit = Math.min(q.limit ?? 100, caller.limits.maxPageSize * EVENT_PAGE_FACTOR);
-      const page = await deps.eventLog.pageJson(after, filterOf(q), limit, lastSeq);
-      const nextAfter = page.hasMore ? page.lastSeq! : Math.max(after, lastSeq);
-      return `{"data":${page.json},"nextAfter":${nextAfter},"hasMore":${page.hasMore}}`;
+      const page = await deps.eventLog.pageJson(after, filterOf(q), limitOf(caller, q), lastSeq);
+      const { nextAfter, hasMore } = nextOf(after, page.through, lastSeq);
+      return `{"data":${page.json},"nextAfter":${nextAfter},"hasMore":${hasMore}}`;
     },
 
     checkRetention,
-
-    /** Events for a stream after `after`, up to `limit`; the caller loops. */
-    async next(after: number, q: EventQuery, limit: number): Promise<StoredEvent[]> {
-      const { lastSeq } = await deps.eventLog.bounds();
-      if (lastSeq <= after) return [];
-      return deps.eventLog.list(after, filterOf(q), limit, lastSeq);
-    },
-
-    /** Top of the log, for a stream that caught up with a filter matching nothing. */
-    async top(): Promise<number> {
-      return (await deps.eventLog.bounds()).lastSeq;
-    },
 
     /** Takes a stream slot for the key; the returned function gives it back. */
     openStream(caller: AuthContext): () => void {

@@ -56,13 +56,12 @@ export function createWatchlistDelivery(deps: WatchlistDeliveryDeps) {
     let opened = 0;
     for (const w of await deps.watchlists.readyForBatch(200)) {
       if (w.cursor_seq >= lastSeq) continue;
-      const events = await deps.eventLog.list(
+      const { events, through: to } = await deps.eventLog.list(
         w.cursor_seq,
         { watchlistId: w.id, categories: w.categories as EventCategory[] },
         BATCH,
         lastSeq,
       );
-      const to = events.length === BATCH ? events[events.length - 1].seq : lastSeq;
       const batch = events.length
         ? {
             webhookId: `msg_${randomUUID()}`,

@@ -27,39 +27,63 @@ export interface StoredEvent {
   source: string;
 }
 
+/** A read of the log: its events, and the seq up to which every match is among them. */
+export interface EventRead {
+  events: StoredEvent[];
+  through: number;
+}
+
 /** A page of events already serialised as JSON by the database (the `/api/events` hot path). */
 export interface EventPageJson {
   /** The events as a JSON array text. */
   json: string;
   /** How many the array holds. */
   count: number;
-  /** Seq of the last event in it (null: empty). */
-  lastSeq: number | null;
-  /** More matching events follow within the bound. */
-  hasMore: boolean;
+  /** Every match up to this seq is in this page (or an earlier one): the next read starts after it. */
+  through: number;
 }
+
+/**
+ * An event's id: the one stored before migration 0025, else a UUIDv8 of this installation's
+ * random prefix and the seq (variant bits 10 over the seq's 62 bits). The prefix subquery is
+ * evaluated once per statement.
+ */
+const EVENT_ID = `COALESCE(e.id, ((SELECT id_prefix FROM event_seq) || to_hex(e.seq | (-9223372036854775808)::bigint))::uuid)`;
 
 /**
  * One event as a JSON object, built by the database: a page comes back as one text value, so
  * neither the driver nor the HTTP layer parses or re-serialises jsonb per event (that cost held
  * the drain near 2k events/s). Fields and format as StoredEvent (occurredAt in ISO ms UTC).
  */
-const EVENT_JSON = sql.raw(`json_build_object('seq', e.seq, 'id', e.id, 'orgNumber', e.org_number,
+const EVENT_JSON = sql.raw(`json_build_object('seq', e.seq, 'id', ${EVENT_ID}, 'orgNumber', e.org_number,
   'country', e.country, 'category', e.category, 'type', e.type, 'fieldsChanged', to_json(e.fields_changed),
   'before', e.before, 'after', e.after,
   'occurredAt', times.iso, 'source', e.source)::text`);
 
 /**
- * The top of the seq range a read must look at. Unfiltered, the log is gapless above what
- * retention removed, so the next `rows` events are exactly the seqs after + 1 .. after + rows: a
- * tight range the database reads by the primary key whatever its statistics say (without them,
- * PGlite's planner scanned the whole open range and sorted it: the drain stalled at 6k/s).
+ * A filter no index serves (category, country, a watchlist's companies) walks the seq key, at
+ * most this many seqs per read: a read's work stays bounded however rare its matches are (an
+ * index on category cost every append more than the filter saves, migration 0025).
  */
-function rangeTop(after: number, filter: EventFilter, rows: number, upTo: number | undefined): number {
-  const unfiltered =
-    !filter.orgNumber && !filter.country && !filter.categories?.length && filter.watchlistId === undefined;
-  const top = upTo ?? Number.MAX_SAFE_INTEGER;
-  return unfiltered ? Math.min(top, after + rows) : top;
+export const SCAN_WINDOW = 200_000;
+
+export interface EventLogOptions {
+  /** Seqs a read under a filter no index serves walks at most (default SCAN_WINDOW). */
+  scanWindow?: number;
+}
+
+/**
+ * The top of the seq range a read looks at: every match up to it is in the read's result unless
+ * the result is full. Unfiltered, the log is gapless above what retention removed, so the next
+ * `rows` events are exactly the seqs after + 1 .. after + rows: a tight range the database reads
+ * by the primary key whatever its statistics say (without them, PGlite's planner scanned the
+ * whole open range and sorted it: the drain stalled at 6k/s). An org number is read through its
+ * index to `upTo`; other filters within SCAN_WINDOW.
+ */
+function rangeTop(after: number, filter: EventFilter, rows: number, upTo: number, window: number): number {
+  if (filter.orgNumber) return upTo;
+  const unfiltered = !filter.country && !filter.categories?.length && filter.watchlistId === undefined;
+  return Math.max(after, Math.min(upTo, after + (unfiltered ? rows : window)));
 }
 
 /** The WHERE terms of an event read: seq in (after, top] and the filter. */
@@ -81,23 +105,28 @@ export interface EventBounds {
   prunedThrough: number;
 }
 
-export function createEventLogRepository(db: Kysely<Database>) {
+export function createEventLogRepository(db: Kysely<Database>, opts: EventLogOptions = {}) {
+  const window = opts.scanWindow ?? SCAN_WINDOW;
   return {
     async bounds(): Promise<EventBounds> {
       const r = await db.selectFrom('event_seq').select(['last_seq', 'pruned_through']).executeTakeFirstOrThrow();
       return { lastSeq: r.last_seq, prunedThrough: r.pruned_through };
     },
 
-    /** Events with seq > after (and <= upTo when given), in seq order. */
-    async list(after: number, filter: EventFilter, limit: number, upTo?: number): Promise<StoredEvent[]> {
+    /**
+     * Events with seq in (after, upTo] (default: all) matching the filter, in seq order, at most `limit`; every
+     * match up to `through` is among them (the next read starts after it).
+     */
+    async list(after: number, filter: EventFilter, limit: number, upTo = Number.MAX_SAFE_INTEGER): Promise<EventRead> {
+      const top = rangeTop(after, filter, limit, upTo, window);
       const rows = await sql<Selectable<Database['company_events']>>`
-        SELECT e.seq, e.id, e.org_number, e.country, e.category, e.type, e.fields_changed, e.before,
-          e.after, e.occurred_at, e.source
-        FROM company_events e WHERE ${sql.join(eventWhere(after, filter, rangeTop(after, filter, limit, upTo)), sql` AND `)}
+        SELECT e.seq, ${sql.raw(EVENT_ID)} AS id, e.org_number, e.country, e.category, e.type, e.fields_changed,
+          e.before, e.after, e.occurred_at, e.source
+        FROM company_events e WHERE ${sql.join(eventWhere(after, filter, top), sql` AND `)}
         ORDER BY e.seq LIMIT ${limit}::integer`.execute(db);
-      return rows.rows.map((r) => ({
+      const events = rows.rows.map((r) => ({
         seq: r.seq,
-        id: r.id,
+        id: r.id!,
         orgNumber: r.org_number,
         country: r.country,
         category: r.category,
@@ -108,15 +137,17 @@ export function createEventLogRepository(db: Kysely<Database>) {
         occurredAt: new Date(r.occurred_at).toISOString(),
         source: r.source,
       }));
+      return { events, through: events.length === limit ? events[limit - 1].seq : top };
     },
 
     /**
-     * Events with seq in (after, upTo] matching the filter, at most `limit`, as one JSON text.
-     * Without filters this is one range scan of the seq primary key; with an org number or a
-     * category it walks the (country, org_number, seq) or (category, seq) index.
+     * The same read as `list`, as one JSON text. Without filters this is one range scan of the
+     * seq primary key; with an org number it walks the (org_number, seq) index; other filters
+     * walk the seq key within SCAN_WINDOW.
      */
     async pageJson(after: number, filter: EventFilter, limit: number, upTo: number): Promise<EventPageJson> {
-      const where = eventWhere(after, filter, rangeTop(after, filter, limit + 1, upTo));
+      const top = rangeTop(after, filter, limit + 1, upTo, window);
+      const where = eventWhere(after, filter, top);
       // limit + 1 rows tell whether more follow; the extra one is left out of the text. The JSON
       // is built only for the rows of the page, after the limit; occurredAt is formatted once per
       // distinct time (a batch shares one), as to_char per row cost more than the rest together.
@@ -137,12 +168,7 @@ export function createEventLogRepository(db: Kysely<Database>) {
           count(*) > ${limit}::integer AS more
         FROM page e JOIN times ON times.at = e.occurred_at`.execute(db);
       const r = res.rows[0];
-      return {
-        json: `[${r.body ?? ''}]`,
-        count: r.n,
-        lastSeq: r.last === null ? null : Number(r.last),
-        hasMore: r.more,
-      };
+      return { json: `[${r.body ?? ''}]`, count: r.n, through: r.more ? Number(r.last) : top };
     },
 
     /**

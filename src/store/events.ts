@@ -6,7 +6,6 @@
 // never commits before an earlier one (readers resuming from a seq never miss one that commits
 // late) and a rollback gives the numbers back (no holes). Writers serialise only for the span
 // between that UPDATE and their commit.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import {
   MONITORED_CORE,
@@ -63,10 +62,12 @@ export async function orgNumbersOf(db: Db, ids: number[]): Promise<Map<number, s
   return new Map(res.rows.map((r) => [r.id, r.org_number]));
 }
 
-/** The columns an append writes (occurred_at is the column's default: the commit's now()). */
+/**
+ * The columns an append writes. occurred_at is the column's default (the commit's now()); id is
+ * left NULL: readers derive it from the seq (migration 0025).
+ */
 const EVENT_FIELDS: RecordShape['fields'] = [
   ['seq', 'bigint'],
-  ['id', 'uuid'],
   ['org_number', 'text'],
   ['country', 'text'],
   ['category', 'text'],
@@ -82,7 +83,6 @@ const EVENT_NAMES = sql.raw(EVENT_COLUMNS.join(', '));
 const UNNUMBERED = EVENT_FIELDS.slice(1);
 
 const eventRecord = (e: NewEvent): Record<string, unknown> => ({
-  id: randomUUID(),
   org_number: e.orgNumber,
   country: e.country,
   category: e.category,

@@ -266,7 +266,7 @@ describe('DK in the MCP ownership tools', () => {
 
 describe('DK ownership events (issue 26)', () => {
   const ownershipEvents = async (after: number) =>
-    server.ctx.repos.eventLog.list(after, { categories: ['ownership'], country: 'DK' }, 100);
+    (await server.ctx.repos.eventLog.list(after, { categories: ['ownership'], country: 'DK' }, 100)).events;
 
   it('a first load appends none; a changed owner band appends one owners_changed event; a re-run none', async () => {
     expect(await ownershipEvents(0)).toEqual([]);

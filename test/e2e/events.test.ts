@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
+import { createEventLogRepository } from '../../src/store/event-log.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { http } from '../helpers/http.ts';
@@ -84,7 +85,7 @@ describe('GET /api/events', () => {
     expect(rest.body.data[0]).toMatchObject({ category: 'name', type: 'name_changed', fieldsChanged: ['name'] });
     // The page the database serialises carries exactly what the typed read returns.
     expect([...first.body.data, ...rest.body.data]).toEqual(
-      await server.ctx.repos.eventLog.list(lastSeq, {}, 100, lastSeq + cores.length),
+      (await server.ctx.repos.eventLog.list(lastSeq, {}, 100, lastSeq + cores.length)).events,
     );
 
     const one = await http(
@@ -96,6 +97,49 @@ describe('GET /api/events', () => {
     expect(one.body.data).toEqual([expect.objectContaining({ orgNumber: cores[3].orgNumber, seq: lastSeq + 4 })]);
     const none = await http(server.url, 'GET', `/api/events?after=${lastSeq}&category=roles`, { key });
     expect(none.body).toMatchObject({ data: [], hasMore: false, nextAfter: lastSeq + cores.length });
+  });
+
+  it('gives each event a UUIDv8 id of this installation and its seq, the same on every read', async () => {
+    const { lastSeq } = await server.ctx.repos.eventLog.bounds();
+    await rename(cores.slice(0, 3));
+    const page = await http(server.url, 'GET', `/api/events?after=${lastSeq}`, { key });
+    const ids: string[] = page.body.data.map((e: { id: string }) => e.id);
+    expect(new Set(ids).size).toBe(3);
+    for (const [i, id] of ids.entries()) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // The last 62 bits are the seq; the first 64 are the installation's (one prefix for all).
+      expect(BigInt('0x' + id.replace(/-/g, '').slice(16)) & ((1n << 62n) - 1n)).toBe(BigInt(lastSeq + 1 + i));
+      expect(id.slice(0, 18)).toBe(ids[0].slice(0, 18));
+    }
+    const again = await server.ctx.repos.eventLog.list(lastSeq, {}, 3);
+    expect(again.events.map((e) => e.id)).toEqual(ids);
+  });
+
+  it('walks a bounded window per read under a category filter, and reading on finds every match', async () => {
+    const narrow = createEventLogRepository(server.ctx.store.db, { scanWindow: 4 });
+    const { lastSeq: from } = await server.ctx.repos.eventLog.bounds();
+    await rename(cores);
+    await server.ctx.repos.companyWrites.write([
+      { core: { ...cores[5], name: `${cores[5].name} X`, isBankrupt: true } },
+    ]);
+    const { lastSeq } = await server.ctx.repos.eventLog.bounds();
+    const all = (await narrow.list(from, {}, 100, lastSeq)).events;
+    const status = all.filter((e) => e.category === 'status');
+    expect(status).toHaveLength(1);
+    const seen = [];
+    const reads = [];
+    for (let after = from; after < lastSeq;) {
+      const read = await narrow.list(after, { categories: ['status'] }, 100, lastSeq);
+      expect(read.through).toBeLessThanOrEqual(Math.min(lastSeq, after + 4));
+      seen.push(...read.events);
+      reads.push(read.events.length);
+      after = read.through;
+    }
+    expect(seen).toEqual(status);
+    // Reads that found nothing in their window still moved on.
+    expect(reads.filter((n) => n === 0).length).toBeGreaterThan(1);
+    const page = await narrow.pageJson(from, { categories: ['status'] }, 100, lastSeq);
+    expect(page).toMatchObject({ count: 0, through: from + 4, json: '[]' });
   });
 
   it('refuses bad input with 400 and details', async () => {

@@ -31,7 +31,7 @@ async function syncList(rows: string[]): Promise<StoredEvent[]> {
   const file = path.join(dir, `targets-${lastSeq}-${rows.length}.simple.csv`);
   await writeFile(file, [HEADER, ...rows, ''].join('\n'));
   await runJob(server.ctx, 'sanctions', { file, list: 'eu' }, () => undefined);
-  return server.ctx.repos.eventLog.list(lastSeq, {}, 100);
+  return (await server.ctx.repos.eventLog.list(lastSeq, {}, 100)).events;
 }
 
 beforeAll(async () => {

@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe('events from brreg-updates', () => {
   it('a first load of companies and their roles appends no events', async () => {
-    expect(await server.ctx.repos.eventLog.list(0, {}, 100)).toEqual([]);
+    expect((await server.ctx.repos.eventLog.list(0, {}, 100)).events).toEqual([]);
   });
 
   it('appends exactly the address, CEO and bankruptcy events, and none on a re-run', async () => {
@@ -79,7 +79,7 @@ describe('events from brreg-updates', () => {
     publishChange();
     await runJob(server.ctx, 'brreg-updates', {}, quiet);
 
-    const events = await server.ctx.repos.eventLog.list(lastSeq, {}, 100);
+    const events = (await server.ctx.repos.eventLog.list(lastSeq, {}, 100)).events;
     expect(events.map((e) => e.seq)).toEqual([lastSeq + 1, lastSeq + 2, lastSeq + 3]);
     const byCategory = Object.fromEntries(events.map((e) => [e.category, e]));
     expect(Object.keys(byCategory).sort()).toEqual(['address', 'roles', 'status']);
@@ -122,7 +122,7 @@ describe('events from brreg-updates', () => {
     brreg.gone.add(removed);
     brreg.updates.enheter.push({ oppdateringsid: nextId++, organisasjonsnummer: removed, endringstype: 'Fjernet' });
     await runJob(server.ctx, 'brreg-updates', {}, quiet);
-    const events = await server.ctx.repos.eventLog.list(lastSeq, {}, 10);
+    const events = (await server.ctx.repos.eventLog.list(lastSeq, {}, 10)).events;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       orgNumber: removed,
@@ -144,7 +144,7 @@ describe('events from brreg-updates', () => {
     ).rejects.toThrow();
     expect((await server.ctx.repos.eventLog.bounds()).lastSeq).toBe(lastSeq);
     await server.ctx.repos.companyWrites.write([{ core }]);
-    const events = await server.ctx.repos.eventLog.list(lastSeq, {}, 10);
+    const events = (await server.ctx.repos.eventLog.list(lastSeq, {}, 10)).events;
     expect(events).toEqual([expect.objectContaining({ seq: lastSeq + 1, category: 'name', type: 'name_changed' })]);
   });
 });
@@ -168,7 +168,7 @@ describe('events of accounts and sub-units written beside the core', () => {
   const appended = async (write: () => Promise<unknown>) => {
     const { lastSeq } = await server.ctx.repos.eventLog.bounds();
     await write();
-    return server.ctx.repos.eventLog.list(lastSeq, {}, 10);
+    return (await server.ctx.repos.eventLog.list(lastSeq, {}, 10)).events;
   };
   const writeAccounts = (financials: FinancialInput[]) =>
     appended(() => server.ctx.repos.companyWrites.writeParts('NO', [{ orgNumber: owner, financials }]));

@@ -48,7 +48,7 @@ afterAll(async () => {
 async function eventsOf(sync: () => Promise<unknown>): Promise<StoredEvent[]> {
   const { lastSeq } = await server.ctx.repos.eventLog.bounds();
   await sync();
-  return server.ctx.repos.eventLog.list(lastSeq, {}, 1000);
+  return (await server.ctx.repos.eventLog.list(lastSeq, {}, 1000)).events;
 }
 
 const byType = (events: StoredEvent[]) => Object.fromEntries(events.map((e) => [`${e.type}:${e.orgNumber}`, e]));

@@ -6,8 +6,9 @@
 // seq it saw, whatever failed. Properties, against the committed log read from the database at
 // the end:
 // - the log is gapless: seqs 1..last_seq, each once;
-// - every reader saw exactly the committed events (same seq and id), once each, in order, so
-//   nothing from a rolled-back batch (its ids never commit: every append draws new uuids);
+// - every reader saw exactly the committed events (same seq, company and values), once each, in
+//   order, so nothing from a rolled-back batch (a rolled-back seq is taken again by a later
+//   batch, whose events name other companies or other values);
 // - replaying each company's name events from its name after the first load ends at the name
 //   the store holds, each event's `before` equal to the value the previous one left: every
 //   committed change has its event, in order (companies first inserted after the first load
@@ -39,8 +40,17 @@ const LEASE_SECONDS = 2;
 
 interface Seen {
   seq: number;
-  id: string;
+  /** The event's company and change, as one comparable text. */
+  what: string;
 }
+
+interface EventBody {
+  seq: number;
+  orgNumber: string;
+  type: string;
+  after: unknown;
+}
+const seenOf = (e: EventBody): Seen => ({ seq: e.seq, what: `${e.orgNumber} ${e.type} ${JSON.stringify(e.after)}` });
 
 const dumpDir = mkdtempSync(path.join(tmpdir(), 'ncd-events-'));
 let db: TestDatabase | undefined;
@@ -150,8 +160,8 @@ describe('event log under random syncs, kills and restarts across two processes'
           await pause(100);
           continue;
         }
-        const body = res.json as { data: Seen[]; nextAfter: number; hasMore: boolean };
-        for (const e of body.data) seen.push({ seq: e.seq, id: e.id });
+        const body = res.json as { data: EventBody[]; nextAfter: number; hasMore: boolean };
+        for (const e of body.data) seen.push(seenOf(e));
         after = body.nextAfter;
         if (!body.hasMore) {
           if (last) break; // caught up with everything committed by the last sync
@@ -199,8 +209,8 @@ describe('event log under random syncs, kills and restarts across two processes'
                 text = text.slice(cut + 2);
                 const data = /^data: (.*)$/m.exec(block);
                 if (!data) continue;
-                const e = JSON.parse(data[1]) as Seen;
-                seen.push({ seq: e.seq, id: e.id });
+                const e = JSON.parse(data[1]) as EventBody;
+                seen.push(seenOf(e));
                 last = e.seq;
               }
             }
@@ -255,8 +265,11 @@ describe('event log under random syncs, kills and restarts across two processes'
     const sse = await streamed;
 
     const committed = (
-      await query<{ seq: string; id: string }>(url, 'SELECT seq, id::text AS id FROM company_events ORDER BY seq')
-    ).map((e) => ({ seq: Number(e.seq), id: e.id }));
+      await query<{ seq: string; orgNumber: string; type: string; after: unknown }>(
+        url,
+        'SELECT seq, org_number AS "orgNumber", type, after FROM company_events ORDER BY seq',
+      )
+    ).map((e) => seenOf({ ...e, seq: Number(e.seq) }));
     const top = await topNow();
     s.check(committed.length > 0, 'the syncs appended no events');
     s.check(
@@ -264,7 +277,7 @@ describe('event log under random syncs, kills and restarts across two processes'
       `the log is not gapless: ${committed.length} events, last_seq ${top}`,
     );
     const expectSame = (who: string, seen: Seen[]) => {
-      const bad = seen.findIndex((e, i) => committed[i]?.seq !== e.seq || committed[i]?.id !== e.id);
+      const bad = seen.findIndex((e, i) => committed[i]?.seq !== e.seq || committed[i]?.what !== e.what);
       s.check(
         bad < 0 && seen.length === committed.length,
         `${who} saw ${seen.length} of ${committed.length} events; first difference at #${bad}: ${JSON.stringify(seen[bad])} vs ${JSON.stringify(committed[bad])}`,

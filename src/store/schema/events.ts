@@ -23,7 +23,7 @@ export interface CompanyEventsTable {
     | 'deleted';
   country: string;
   fields_changed: string[];
-  id: string;
+  id: string | null;
   occurred_at: Generated<Timestamp>;
   org_number: string;
   seq: number;
@@ -33,6 +33,7 @@ export interface CompanyEventsTable {
 
 export interface EventSeqTable {
   id: Generated<boolean>;
+  id_prefix: string;
   last_seq: number;
   pruned_through: Generated<number>;
 }
