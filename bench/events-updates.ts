@@ -2,7 +2,8 @@
 // round changes the name and business address of all N in the local fake brreg, publishes N
 // `Endring` entries on its updates feed and times one `brreg-updates` run over them (HTTP feed,
 // batched searches, batched writes: the real job). Rounds alternate with the event log on and off
-// (after a warm-up round, five pairs in ABBA order, each from a vacuumed, checkpointed store);
+// (after a warm-up round, five pairs in ABBA order, each from a vacuumed, analysed, checkpointed
+// store);
 // "off" is the write repository built
 // without the event log (store/company-writes.ts `eventLog: false`, a bench-only seam). Prints the
 // mean time per mode, their ratio and each pair's. Use a PostgreSQL database of your own:
@@ -83,10 +84,11 @@ try {
       brreg.updates.enheter.push({ oppdateringsid: nextId++, organisasjonsnummer: n, endringstype: 'Endring' });
     }
     repos.companyWrites = mode === 'off' ? withoutEvents : withEvents;
-    // Every round starts from a vacuumed, checkpointed store. Without this a round paid for the
-    // previous round's dead rows (autovacuum) or a checkpoint's full-page writes whenever they
-    // fell: single rounds of one mode ranged 27–37 s. Each round still pays for its own writes.
-    await built.ctx.store.pool.query('VACUUM');
+    // Every round starts from a vacuumed, analysed, checkpointed store. Without this a round paid
+    // for the previous round's dead rows and statistics (autovacuum, autoanalyze) or a
+    // checkpoint's full-page writes whenever they fell: single rounds of one mode ranged 27–37 s.
+    // Each round still pays for its own writes and whatever background work they set off.
+    await built.ctx.store.pool.query('VACUUM ANALYZE');
     await built.ctx.store.pool.query('CHECKPOINT');
     const seqBefore = (await repos.eventLog.bounds()).lastSeq;
     const load = loadavg()[0];

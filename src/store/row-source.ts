@@ -42,7 +42,7 @@ const arrayLiteral = (items: unknown[]) =>
   `{${items.map((i) => (i === null ? 'NULL' : `"${String(i).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
 
 /** One value in COPY's text format (a missing key is NULL, as jsonb_to_recordset reads it). */
-function copyText(v: unknown, type: string): string {
+export function copyText(v: unknown, type: string): string {
   if (v === null || v === undefined) return '\\N';
   if (typeof v === 'boolean') return v ? 't' : 'f';
   if (typeof v === 'number') return String(v);
