@@ -79,8 +79,6 @@ const EVENT_FIELDS: RecordShape['fields'] = [
 ];
 const EVENT_COLUMNS = EVENT_FIELDS.map(([n]) => n);
 const EVENT_NAMES = sql.raw(EVENT_COLUMNS.join(', '));
-/** All but seq, which an event gets only when it is appended. */
-const UNNUMBERED = EVENT_FIELDS.slice(1);
 
 const eventRecord = (e: NewEvent): Record<string, unknown> => ({
   org_number: e.orgNumber,
@@ -101,8 +99,8 @@ const eventRecord = (e: NewEvent): Record<string, unknown> => ({
 export const eventLines = (events: NewEvent[]): string[] => events.map(eventLine);
 
 /**
- * One event's COPY text: the columns of UNNUMBERED in order. Written out rather than through
- * `copyRow(UNNUMBERED, eventRecord(e))`, which builds a record per event first: this runs for
+ * One event's COPY text: the columns of EVENT_FIELDS after seq, in order. Written out rather than through
+ * `copyRow(fields, eventRecord(e))`, which builds a record per event first: this runs for
  * every event a sync appends. Category is one of EVENT_CATEGORIES (nothing to escape).
  */
 const eventLine = (e: NewEvent): string =>
