@@ -57,6 +57,14 @@ const withoutEvents = createCompanyWriteRepository(built.ctx.store.db, repos.com
   copyPool: built.ctx.store.pool,
 });
 try {
+  const autoRuns = async () =>
+    Number(
+      (
+        await built.ctx.store.pool.query<{ n: string }>(
+          'SELECT sum(autovacuum_count + autoanalyze_count) AS n FROM pg_stat_user_tables',
+        )
+      ).rows[0].n,
+    );
   const numbers = [...brreg.enheter.keys()];
   for (let i = 0; i < numbers.length; i += 2000)
     await withoutEvents.write(numbers.slice(i, i + 2000).map((n) => ({ core: mapEnhet(brreg.enheter.get(n)!) })));
@@ -94,6 +102,7 @@ try {
     const load = loadavg()[0];
     const cpu0 = process.cpuUsage();
     const busy0 = machineBusyMs();
+    const auto0 = await autoRuns();
     const t0 = performance.now();
     await runJob(built.ctx, 'brreg-updates', { limit: total }, quiet);
     const ms = performance.now() - t0;
@@ -102,6 +111,8 @@ try {
     const cpu = process.cpuUsage(cpu0);
     const nodeCpuMs = (cpu.user + cpu.system) / 1000;
     const otherCpuMs = machineBusyMs() - busy0 - nodeCpuMs;
+    // Autovacuum and autoanalyze runs that fell within the round (they compete for the 2 cores).
+    const autovacuum = (await autoRuns()) - auto0;
     const events = (await repos.eventLog.bounds()).lastSeq - seqBefore;
     if (mode !== 'warm-up') times[mode].push(ms);
     rounds.push({
@@ -110,6 +121,7 @@ try {
       events,
       nodeCpuMs: Math.round(nodeCpuMs),
       otherCpuMs: Math.round(otherCpuMs),
+      autovacuum,
       load1: +load.toFixed(2),
     });
     console.error(JSON.stringify(rounds.at(-1)));

@@ -12,7 +12,7 @@ const FieldValues = Type.Record(Type.String(), Type.Unknown(), {
 
 const EVENT_EXAMPLE = {
   seq: 1042,
-  id: '3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11',
+  id: '3f0c7a52-8d0e-8d6f-8000-000000000412',
   orgNumber: '923609016',
   country: 'NO',
   category: 'status',
@@ -27,7 +27,7 @@ const EVENT_EXAMPLE = {
 export const CompanyEvent = Type.Object(
   {
     seq: Type.Integer({ description: 'Global, gapless and increasing; resume after the last one you saw' }),
-    id: Type.String({ description: 'Unique id of the event' }),
+    id: Type.String({ description: 'Unique id of the event: a UUID (version 8) of this installation and the seq' }),
     orgNumber: Type.String(),
     country: Type.String(),
     category: EventCategory,
@@ -72,7 +72,10 @@ export const EventsPage = Type.Object(
   {
     data: Type.Array(CompanyEvent),
     nextAfter: Type.Integer({ description: 'Pass as `after` for the next page (the last seq looked at)' }),
-    hasMore: Type.Boolean(),
+    hasMore: Type.Boolean({
+      description:
+        'More events may follow below the committed top: read on from `nextAfter`. Under a category or country filter alone a page reads at most 200,000 seqs, so it can be short, even empty, while `hasMore` is true.',
+    }),
   },
   { examples: [{ data: [EVENT_EXAMPLE], nextAfter: 1042, hasMore: false }] },
 );

@@ -12,10 +12,19 @@ import {
   type SubUnitInput,
 } from '../domain/company.ts';
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
-import { coreEvents, type CoreValues, type NewEvent } from '../domain/company-events.ts';
+import { coreEvents, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
-import { appendEvents, eventLines, knownSubUnits, purgeEvent, storedCores, subUnitEvents } from './events.ts';
+import {
+  appendEvents,
+  coreBefore,
+  eventLines,
+  knownSubUnits,
+  purgeEvent,
+  storedCores,
+  subUnitEvents,
+  type StoredCore,
+} from './events.ts';
 import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
 import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
 import type { Database } from './schema.ts';
@@ -135,7 +144,7 @@ async function upsertCores(
   const country = writes[0].core.country;
   const hashes = writes.map((w) => contentHash(w.core));
   const stored = opts.storeWasEmpty
-    ? new Map<string, Partial<CoreValues> & { content_hash: string }>()
+    ? new Map<string, StoredCore>()
     : await storedCores(
         db,
         country,
@@ -182,7 +191,7 @@ async function upsertCores(
     const core = todo.flatMap(({ w }, i) => {
       const was = stored.get(w.core.orgNumber);
       const at = { country, orgNumber: w.core.orgNumber, source: w.core.source };
-      return was ? coreEvents(at, was as CoreValues, rows[i]) : [];
+      return was?.core ? coreEvents(at, coreBefore(was.core), rows[i]) : [];
     });
     events.push(...core);
     if (source.copyInto) eventText = eventLines(core);

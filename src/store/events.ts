@@ -18,11 +18,31 @@ import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
-const CORE_SELECT = sql.raw(
-  [...new Set(MONITORED_CORE.map(([, column]) => column))]
-    .map((c) => (c === 'deleted_date' ? `${c}::text AS ${c}` : c))
-    .join(', '),
-);
+/** The monitored core columns, in the order of a stored before-image (`coreBefore`). */
+const CORE_COLUMNS = [...new Set(MONITORED_CORE.map(([, column]) => column))];
+
+/**
+ * The monitored columns as one JSON array text: the driver hands one field per row to this
+ * process instead of parsing some twenty, and the write parses the text (`coreBefore`) while the
+ * database runs its upsert. JSON gives dates as 'YYYY-MM-DD' text, as the store's events compare
+ * them.
+ */
+const CORE_IMAGE = sql.raw(`json_build_array(${CORE_COLUMNS.join(', ')})::text`);
+
+/** A stored company as a write reads it: its content hash and, with the event log, its before-image. */
+export interface StoredCore {
+  content_hash: string;
+  /** The monitored columns as JSON array text (read `coreBefore`); only when the log is on. */
+  core?: string;
+}
+
+/** The monitored columns of a before-image, by column. */
+export function coreBefore(image: string): CoreValues {
+  const values = JSON.parse(image) as unknown[];
+  const core: CoreValues = {};
+  for (let i = 0; i < CORE_COLUMNS.length; i++) core[CORE_COLUMNS[i]] = values[i];
+  return core;
+}
 
 /**
  * The stored content hash of companies by org number and, when `withCore` (the event log is on),
@@ -34,10 +54,10 @@ export async function storedCores(
   country: string,
   orgNumbers: string[],
   withCore: boolean,
-): Promise<Map<string, Partial<CoreValues> & { content_hash: string }>> {
+): Promise<Map<string, StoredCore>> {
   if (!orgNumbers.length) return new Map();
-  const res = await sql<Partial<CoreValues> & { org_number: string; content_hash: string }>`
-    SELECT org_number, content_hash${withCore ? sql`, ${CORE_SELECT}` : sql``} FROM companies
+  const res = await sql<StoredCore & { org_number: string }>`
+    SELECT org_number, content_hash${withCore ? sql`, ${CORE_IMAGE} AS core` : sql``} FROM companies
     WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
   return new Map(res.rows.map((r) => [r.org_number, r]));
 }
