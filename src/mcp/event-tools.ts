@@ -26,7 +26,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
     {
       title: 'Company change events',
       description:
-        'Typed change events (status, name, address, industry, roles, accounts, sub-units, deleted, …) with before/after values, in seq order after `after`. Pass nextAfter back as `after` to read on.',
+        'Typed change events (status, name, address, industry, roles, accounts, sub-units, deleted, …) with before/after values, in seq order after `after`. Pass nextAfter back as `after` to read on while hasMore is true (under a category or country filter alone one call reads a bounded stretch of the log, so it can return few or no events with hasMore true).',
       inputSchema: {
         after: z.number().int().min(0).optional(),
         orgNumber: z.string().min(1).max(20).optional(),

@@ -126,6 +126,11 @@ export const eventLines = (events: NewEvent[]): string[] => events.map(eventLine
 const eventLine = (e: NewEvent): string =>
   `${copyText(e.orgNumber, 'text')}\t${copyText(e.country, 'text')}\t${e.category}\t${copyText(e.type, 'text')}\t${copyText(e.fieldsChanged, 'text[]')}\t${copyText(e.before, 'json')}\t${copyText(e.after, 'json')}\t${copyText(e.source, 'text')}`;
 
+/** COPY lines with their seq in front, made as the COPY stream reads them (no array of copies). */
+function* numbered(first: number, lines: string[]): Generator<string> {
+  for (let i = 0; i < lines.length; i++) yield `${first + i}\t${lines[i]}`;
+}
+
 /**
  * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
  * transaction commits (see the note at the top of this file). On a server a batch of events is
@@ -139,17 +144,13 @@ export async function appendEvents(
   ready: string[] = [],
 ): Promise<void> {
   if (!events.length) return;
+  const copy = rows.copyInto && events.length >= COPY_MIN_ROWS ? rows.copyInto : undefined;
+  // The text of the events added after the core ones is made before the seq row is locked.
+  const lines = copy ? ready.concat(eventLines(events.slice(ready.length))) : [];
   const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${events.length}::integer
     RETURNING last_seq`.execute(db);
   const first = Number(top.rows[0].last_seq) - events.length + 1;
-  if (rows.copyInto && events.length >= COPY_MIN_ROWS) {
-    const lines = ready.concat(eventLines(events.slice(ready.length)));
-    return rows.copyInto(
-      'company_events',
-      EVENT_COLUMNS,
-      lines.map((line, i) => `${first + i}\t${line}`),
-    );
-  }
+  if (copy) return copy('company_events', EVENT_COLUMNS, numbered(first, lines));
   const records = events.map((e, i) => ({ seq: first + i, ...eventRecord(e) }));
   await sql`INSERT INTO company_events (${EVENT_NAMES})
     SELECT ${EVENT_NAMES} FROM ${await jsonRows({ stage: 'company_events', fields: EVENT_FIELDS }, records)}`.execute(

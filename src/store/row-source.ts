@@ -24,7 +24,7 @@ export interface RecordShape {
  */
 export type RowSource = ((shape: RecordShape, rows: Record<string, unknown>[]) => Promise<RawBuilder<unknown>>) & {
   /** COPYs rows given as COPY text (`copyRow`, one line each, no newline) into `columns` of `table`. */
-  copyInto?: (table: string, columns: string[], lines: string[]) => Promise<void>;
+  copyInto?: (table: string, columns: string[], lines: Iterable<string>) => Promise<void>;
 };
 
 export const jsonRows: RowSource = async (shape, rows) =>
