@@ -81,27 +81,43 @@ const TYPE_OF: Partial<Record<EventCategory, string>> = {
   accounts: 'accounts_filed',
 };
 
+/** The monitored store columns, each once, in MONITORED_CORE order: the layout of a CoreImage. */
+export const MONITORED_COLUMNS = [...new Set(MONITORED_CORE.map(([, column]) => column))];
+
+/**
+ * A stored core's monitored columns as values in MONITORED_COLUMNS order: how a write reads its
+ * before-images (one array per company, no object with a key per column).
+ */
+export type CoreImage = readonly unknown[];
+
+/** The CoreImage of a core given by column. */
+export const coreImage = (values: CoreValues): CoreImage => MONITORED_COLUMNS.map((c) => values[c]);
+
 /** MONITORED_CORE by category, in order: coreEvents walks each category's columns once. */
 const CORE_BY_CATEGORY = [...new Set(MONITORED_CORE.map(([, , category]) => category))].map((category) => ({
   category,
-  columns: MONITORED_CORE.filter(([, , c]) => c === category).map(([field, column]) => ({ field, column })),
+  columns: MONITORED_CORE.filter(([, , c]) => c === category).map(([field, column]) => ({
+    field,
+    column,
+    at: MONITORED_COLUMNS.indexOf(column),
+  })),
 }));
 
 /**
- * Events between a stored core (columns as read from the store) and the incoming one (columns
- * as written). Fields are compared as the store holds them (text, booleans, dates as text).
+ * Events between a stored core (its CoreImage as read from the store) and the incoming one
+ * (columns as written). Fields are compared as the store holds them (text, booleans, dates as text).
  * Plain loops and one object per changed category: this runs for every company a sync changes.
  */
 export function coreEvents(
   key: { country: string; orgNumber: string; source: string },
-  stored: CoreValues,
+  stored: CoreImage,
   incoming: CoreValues,
 ): NewEvent[] {
   const events: NewEvent[] = [];
   for (const { category, columns } of CORE_BY_CATEGORY) {
     let event: NewEvent | undefined;
-    for (const { field, column } of columns) {
-      const b = norm(stored[column]);
+    for (const { field, column, at } of columns) {
+      const b = norm(stored[at]);
       const a = norm(incoming[column]);
       if (b === a) continue;
       event ??= {

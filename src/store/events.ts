@@ -8,9 +8,9 @@
 // between that UPDATE and their commit.
 import { sql } from 'kysely';
 import {
-  MONITORED_CORE,
+  MONITORED_COLUMNS,
   roleEvents,
-  type CoreValues,
+  type CoreImage,
   type NewEvent,
   type RoleHolder,
 } from '../domain/company-events.ts';
@@ -18,16 +18,13 @@ import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
-/** The monitored core columns, in the order of a stored before-image (`coreBefore`). */
-const CORE_COLUMNS = [...new Set(MONITORED_CORE.map(([, column]) => column))];
-
 /**
  * The monitored columns as one JSON array text: the driver hands one field per row to this
  * process instead of parsing some twenty, and the write parses the text (`coreBefore`) while the
  * database runs its upsert. JSON gives dates as 'YYYY-MM-DD' text, as the store's events compare
  * them.
  */
-const CORE_IMAGE = sql.raw(`json_build_array(${CORE_COLUMNS.join(', ')})::text`);
+const CORE_IMAGE = sql.raw(`json_build_array(${MONITORED_COLUMNS.join(', ')})::text`);
 
 /** A stored company as a write reads it: its content hash and, with the event log, its before-image. */
 export interface StoredCore {
@@ -36,13 +33,8 @@ export interface StoredCore {
   core?: string;
 }
 
-/** The monitored columns of a before-image, by column. */
-export function coreBefore(image: string): CoreValues {
-  const values = JSON.parse(image) as unknown[];
-  const core: CoreValues = {};
-  for (let i = 0; i < CORE_COLUMNS.length; i++) core[CORE_COLUMNS[i]] = values[i];
-  return core;
-}
+/** A stored before-image as `coreEvents` reads it. */
+export const coreBefore = (image: string): CoreImage => JSON.parse(image) as CoreImage;
 
 /**
  * The stored content hash of companies by org number and, when `withCore` (the event log is on),
