@@ -8613,7 +8613,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "seq": 1042,
-                     *           "id": "3f0c7a52-8d0e-4d6f-9a55-2b8f1f0e6c11",
+                     *           "id": "3f0c7a52-8d0e-8d6f-8000-000000000412",
                      *           "orgNumber": "923609016",
                      *           "country": "NO",
                      *           "category": "status",
@@ -8642,7 +8642,7 @@ export interface operations {
                         data: {
                             /** @description Global, gapless and increasing; resume after the last one you saw */
                             seq: number;
-                            /** @description Unique id of the event */
+                            /** @description Unique id of the event: a UUID (version 8) of this installation and the seq */
                             id: string;
                             orgNumber: string;
                             country: string;
@@ -8668,6 +8668,7 @@ export interface operations {
                         }[];
                         /** @description Pass as `after` for the next page (the last seq looked at) */
                         nextAfter: number;
+                        /** @description More events may follow below the committed top: read on from `nextAfter`. Under a category or country filter alone a page reads at most 200,000 seqs, so it can be short, even empty, while `hasMore` is true. */
                         hasMore: boolean;
                     };
                 };
