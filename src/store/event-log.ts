@@ -114,8 +114,8 @@ export function createEventLogRepository(db: Kysely<Database>, opts: EventLogOpt
     },
 
     /**
-     * Events with seq in (after, upTo] (default: all) matching the filter, in seq order, at most `limit`; every
-     * match up to `through` is among them (the next read starts after it).
+     * Events with seq in (after, upTo] (default: all) matching the filter, in seq order, at most
+     * `limit`; every match up to `through` is among them (the next read starts after it).
      */
     async list(after: number, filter: EventFilter, limit: number, upTo = Number.MAX_SAFE_INTEGER): Promise<EventRead> {
       const top = rangeTop(after, filter, limit, upTo, window);

@@ -111,9 +111,9 @@ const eventRecord = (e: NewEvent): Record<string, unknown> => ({
 export const eventLines = (events: NewEvent[]): string[] => events.map(eventLine);
 
 /**
- * One event's COPY text: the columns of EVENT_FIELDS after seq, in order. Written out rather than through
- * `copyRow(fields, eventRecord(e))`, which builds a record per event first: this runs for
- * every event a sync appends. Category is one of EVENT_CATEGORIES (nothing to escape).
+ * One event's COPY text: the columns of EVENT_FIELDS after seq, in order. Written out rather
+ * than through `copyRow(fields, eventRecord(e))`, which builds a record per event first: this
+ * runs for every event a sync appends. Category is one of EVENT_CATEGORIES (nothing to escape).
  */
 const eventLine = (e: NewEvent): string =>
   `${copyText(e.orgNumber, 'text')}\t${copyText(e.country, 'text')}\t${e.category}\t${copyText(e.type, 'text')}\t${copyText(e.fieldsChanged, 'text[]')}\t${copyText(e.before, 'json')}\t${copyText(e.after, 'json')}\t${copyText(e.source, 'text')}`;
