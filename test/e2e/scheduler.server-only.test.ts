@@ -192,7 +192,14 @@ describe('scheduler on three processes, one PostgreSQL', () => {
         expect(pidOf(r.holder!)).not.toBe(victim.proc.pid);
       // Coverage went on while inspections hung (one source never stops the others).
       expect(coverage.filter((r) => r.slot! > stuck.slot! && r.slot! < killedAt).length).toBeGreaterThanOrEqual(2);
-      expect(coverage.every((r) => r.status === 'ok')).toBe(true);
+      // Every coverage run succeeded but, at most, the one the victim was running when it was
+      // killed (coverage runs every 2 s, so the kill can land inside one): recorded as interrupted.
+      const notOk = coverage.filter((r) => r.status !== 'ok');
+      expect(notOk.length, JSON.stringify(notOk)).toBeLessThanOrEqual(1);
+      for (const r of notOk) {
+        expect(pidOf(r.holder!), JSON.stringify(r)).toBe(victim.proc.pid);
+        expect(r).toMatchObject({ status: 'error', message: expect.stringMatching(/interrupted/) });
+      }
     },
   );
 });
