@@ -3,7 +3,7 @@
 import type { Clock } from '../domain/clock.ts';
 import { DATA_SOURCES } from '../domain/data-sources.ts';
 import { COVERAGE_CATEGORIES, type CoverageCell, type CoverageRepository } from '../store/coverage.ts';
-import type { DataSourceStatus, SyncRunRepository } from '../store/sync-runs.ts';
+import type { DataSourceStatus, LatestRun, SyncRunRepository } from '../store/sync-runs.ts';
 
 export const COVERAGE_CACHE_MS = 60 * 60 * 1000;
 
@@ -26,6 +26,9 @@ export interface CoverageServiceDeps {
   syncRuns: SyncRunRepository;
   clock: Clock;
 }
+
+/** A latest run as health shows it (without its run id). */
+const statusOf = ({ runId: _runId, ...status }: LatestRun): DataSourceStatus => status;
 
 export function createCoverageService(deps: CoverageServiceDeps) {
   let cached: { table: CoverageTable; expiresAt: number } | undefined;
@@ -57,21 +60,24 @@ export function createCoverageService(deps: CoverageServiceDeps) {
       const runs = await deps.syncRuns.latestBySource();
       const out: Record<string, SourceStatus> = {};
       for (const [source, jobs] of Object.entries(DATA_SOURCES)) {
-        const mine = jobs.map((j) => runs[j]).filter((r): r is DataSourceStatus => r !== undefined);
+        const mine = jobs.map((j) => runs[j]).filter((r): r is LatestRun => r !== undefined);
         if (!mine.length) {
           out[source] = { ...NEVER };
           continue;
         }
-        const latest = mine.reduce((a, b) => (b.lastSync > a.lastSync ? b : a));
+        // Later finish wins; within one millisecond, the later run.
+        const latest = mine.reduce((a, b) =>
+          b.lastSync > a.lastSync || (b.lastSync === a.lastSync && b.runId > a.runId) ? b : a,
+        );
         const successes = mine
           .map((r) => r.lastSuccess)
           .filter((t): t is string => t !== null)
           .sort();
-        out[source] = { ...latest, lastSuccess: successes.at(-1) ?? null };
+        out[source] = { ...statusOf(latest), lastSuccess: successes.at(-1) ?? null };
       }
       for (const [name, run] of Object.entries(runs)) {
         const [source] = name.split(':');
-        if (name.includes(':') && source in DATA_SOURCES) out[name] = run;
+        if (name.includes(':') && source in DATA_SOURCES) out[name] = statusOf(run);
       }
       return out;
     },

@@ -12,6 +12,14 @@ export interface DataSourceStatus {
   message: string | null;
 }
 
+/**
+ * The latest run of a job, with its run id: runs of one source's jobs can finish within the same
+ * millisecond, and the id (in start order) still tells which came last.
+ */
+export interface LatestRun extends DataSourceStatus {
+  runId: number;
+}
+
 export interface JobRunSummary {
   status: 'running' | 'ok' | 'error';
   startedAt: string;
@@ -106,8 +114,9 @@ export function createSyncRunRepository(db: Kysely<Database>, onFinish: () => vo
     },
 
     /** The latest run of every source, with the time of its latest successful run. */
-    async latestBySource(): Promise<Record<string, DataSourceStatus>> {
+    async latestBySource(): Promise<Record<string, LatestRun>> {
       const res = await sql<{
+        id: number;
         source: string;
         status: DataSourceStatus['status'];
         at: Date;
@@ -115,12 +124,13 @@ export function createSyncRunRepository(db: Kysely<Database>, onFinish: () => vo
         message: string | null;
         last_ok: Date | null;
       }>`
-        SELECT DISTINCT ON (r.source) r.source, r.status, COALESCE(r.finished_at, r.started_at) AS at, r.records_processed, r.message,
+        SELECT DISTINCT ON (r.source) r.id, r.source, r.status, COALESCE(r.finished_at, r.started_at) AS at, r.records_processed, r.message,
           (SELECT max(o.finished_at) FROM sync_runs o WHERE o.source = r.source AND o.status = 'ok') AS last_ok
         FROM sync_runs r ORDER BY r.source, r.started_at DESC, r.id DESC`.execute(db);
-      const out: Record<string, DataSourceStatus> = {};
+      const out: Record<string, LatestRun> = {};
       for (const r of res.rows) {
         out[r.source] = {
+          runId: Number(r.id),
           lastSync: new Date(r.at).toISOString(),
           status: r.status,
           recordsProcessed: Number(r.records_processed),
