@@ -33,9 +33,6 @@ export function filterOf(q: EventQuery): EventFilter {
   };
 }
 
-const limitOf = (caller: AuthContext, q: EventQuery) =>
-  Math.min(q.limit ?? 100, caller.limits.maxPageSize * EVENT_PAGE_FACTOR);
-
 /**
  * Where a reader goes on from. A filtered page can hold fewer events than its limit, even none,
  * while more may follow (a category or country filter reads a bounded window of the log per
@@ -62,13 +59,22 @@ export function createEventService(deps: EventServiceDeps) {
       });
   }
 
+  /**
+   * What a page read needs: where it starts (410 below retention), its filter and tier-capped
+   * limit, and the committed top it reads up to (a seq above it may still be committing).
+   */
+  async function pageRead(caller: AuthContext, q: EventQuery) {
+    const after = q.after ?? 0;
+    const { lastSeq, prunedThrough } = await deps.eventLog.bounds();
+    expiredCheck(after, prunedThrough);
+    const limit = Math.min(q.limit ?? 100, caller.limits.maxPageSize * EVENT_PAGE_FACTOR);
+    return { after, filter: filterOf(q), limit, lastSeq };
+  }
+
   return {
     async list(caller: AuthContext, q: EventQuery) {
-      const after = q.after ?? 0;
-      const { lastSeq, prunedThrough } = await deps.eventLog.bounds();
-      expiredCheck(after, prunedThrough);
-      // Read up to the committed top only: a seq above it may still be committing.
-      const { events, through } = await deps.eventLog.list(after, filterOf(q), limitOf(caller, q), lastSeq);
+      const { after, filter, limit, lastSeq } = await pageRead(caller, q);
+      const { events, through } = await deps.eventLog.list(after, filter, limit, lastSeq);
       return { data: events, ...nextOf(after, through, lastSeq) };
     },
 
@@ -78,10 +84,8 @@ export function createEventService(deps: EventServiceDeps) {
      * event. Pages hold up to EVENT_PAGE_FACTOR × the key's page size.
      */
     async listJson(caller: AuthContext, q: EventQuery): Promise<string> {
-      const after = q.after ?? 0;
-      const { lastSeq, prunedThrough } = await deps.eventLog.bounds();
-      expiredCheck(after, prunedThrough);
-      const page = await deps.eventLog.pageJson(after, filterOf(q), limitOf(caller, q), lastSeq);
+      const { after, filter, limit, lastSeq } = await pageRead(caller, q);
+      const page = await deps.eventLog.pageJson(after, filter, limit, lastSeq);
       const { nextAfter, hasMore } = nextOf(after, page.through, lastSeq);
       return `{"data":${page.json},"nextAfter":${nextAfter},"hasMore":${hasMore}}`;
     },
