@@ -9,13 +9,15 @@
 // mean time per mode, their ratio and each pair's. Use a PostgreSQL database of your own:
 //   createdb -h 127.0.0.1 -U postgres ncd_bench_events_updates
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ncd_bench_events_updates node --import tsx bench/events-updates.ts 100000
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { runJob } from '../src/jobs/registry.ts';
 import { generateCompany } from '../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../src/sources/brreg/map.ts';
 import { UPDATES_STATE } from '../src/jobs/brreg.ts';
 import { createCompanyWriteRepository } from '../src/store/company-writes.ts';
-import { startFakeBrreg } from '../test/fakes/brreg/server.ts';
+import type { UpstreamReady } from './events-updates-upstream.ts';
 import { startBenchApp } from './harness.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
@@ -23,6 +25,8 @@ const total = Number(process.argv[2] ?? 100_000);
 // first counted round carries the warm-up, which in a quiet run cost it ~50 %.
 // Five on/off pairs in ABBA order, so drift cancels out and the spread of one round averages out.
 const ROUNDS: ('warm-up' | 'on' | 'off')[] = [
+  'warm-up',
+  'warm-up',
   'warm-up',
   'on',
   'off',
@@ -39,13 +43,18 @@ const quiet = () => undefined;
 /** CPU time the whole machine has spent busy (all cores, user + system + irq). */
 const machineBusyMs = () => cpus().reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0);
 
-const brreg = await startFakeBrreg();
-for (let i = 0; i < total; i++) {
+const upstream = fork(new URL('./events-updates-upstream.ts', import.meta.url), [String(total)], {
+  execArgv: ['--import', 'tsx'],
+});
+/** The upstream's next message. */
+const upstreamSays = async () => ((await once(upstream, 'message')) as [UpstreamReady])[0];
+const { url } = await upstreamSays();
+// The same units as the upstream's (generateCompany is deterministic), loaded before round one.
+const units = Array.from({ length: total }, (_, i) => {
   const { enhet } = generateCompany(i, 2626);
-  // Live units only: a deleted one is served by lookup, not search (a different path).
-  brreg.enheter.set(enhet.organisasjonsnummer, { ...enhet, slettedato: undefined, konkurs: false });
-}
-process.env.BRREG_BASE_URL = brreg.url;
+  return { ...enhet, slettedato: undefined, konkurs: false };
+});
+process.env.BRREG_BASE_URL = url;
 process.env.UPSTREAM_RATE_PER_SECOND = '100000';
 const { built } = await startBenchApp();
 if (built.ctx.store.engine !== 'server') throw new Error('set DATABASE_URL to a PostgreSQL database of your own');
@@ -65,32 +74,26 @@ try {
         )
       ).rows[0].n,
     );
-  const numbers = [...brreg.enheter.keys()];
-  for (let i = 0; i < numbers.length; i += 2000)
-    await withoutEvents.write(numbers.slice(i, i + 2000).map((n) => ({ core: mapEnhet(brreg.enheter.get(n)!) })));
-  let nextId = 1;
-  await repos.syncRuns.setState(UPDATES_STATE, { enheterId: nextId, underenheterId: 1 });
+  const walState = async () => {
+    const { rows } = await built.ctx.store.pool.query<{ lsn: string; checkpoints: string; backend_writes: string }>(
+      `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS lsn,
+         checkpoints_timed + checkpoints_req AS checkpoints, buffers_backend AS backend_writes FROM pg_stat_bgwriter`,
+    );
+    return {
+      lsn: Number(rows[0].lsn),
+      checkpoints: Number(rows[0].checkpoints),
+      backendWrites: Number(rows[0].backend_writes),
+    };
+  };
+  for (let i = 0; i < units.length; i += 2000)
+    await withoutEvents.write(units.slice(i, i + 2000).map((e) => ({ core: mapEnhet(e) })));
+  await repos.syncRuns.setState(UPDATES_STATE, { enheterId: 1, underenheterId: 1 });
   const times: Record<'on' | 'off', number[]> = { on: [], off: [] };
   const rounds = [];
   for (const [r, mode] of ROUNDS.entries()) {
-    // The feed's position has passed every earlier entry, and the fake filters its whole list for
-    // each page: a list that grew by 100k entries a round made each round slower than the last.
-    brreg.updates.enheter.length = 0;
-    for (const n of numbers) {
-      const e = brreg.enheter.get(n)!;
-      const base = (e.navn ?? n).replace(/ R\d+$/, '');
-      brreg.enheter.set(n, {
-        ...e,
-        navn: `${base} R${r}`,
-        forretningsadresse: {
-          ...e.forretningsadresse,
-          adresse: [`Benchveien ${r}`],
-          postnummer: '0150',
-          poststed: 'OSLO',
-        },
-      });
-      brreg.updates.enheter.push({ oppdateringsid: nextId++, organisasjonsnummer: n, endringstype: 'Endring' });
-    }
+    // This round's changes and feed entries (events-updates-upstream.ts), made before the clock starts.
+    upstream.send({ round: r });
+    if ((await upstreamSays()).ready !== r) throw new Error('the upstream answered for another round');
     repos.companyWrites = mode === 'off' ? withoutEvents : withEvents;
     // Every round starts from a vacuumed, analysed, checkpointed store. Without this a round paid
     // for the previous round's dead rows and statistics (autovacuum, autoanalyze) or a
@@ -103,16 +106,22 @@ try {
     const cpu0 = process.cpuUsage();
     const busy0 = machineBusyMs();
     const auto0 = await autoRuns();
+    const wal0 = await walState();
     const t0 = performance.now();
     await runJob(built.ctx, 'brreg-updates', { limit: total }, quiet);
     const ms = performance.now() - t0;
-    // Where the time went: this process (job, fake brreg, driver) against everything else on the
-    // machine (in practice the PostgreSQL backend). Either one near the wall time is the bound.
+    // Where the time went: this process (job, driver) against everything else on the machine (the
+    // PostgreSQL backend and the upstream's process). Either one near the wall time is the bound.
     const cpu = process.cpuUsage(cpu0);
     const nodeCpuMs = (cpu.user + cpu.system) / 1000;
     const otherCpuMs = machineBusyMs() - busy0 - nodeCpuMs;
     // Autovacuum and autoanalyze runs that fell within the round (they compete for the 2 cores).
     const autovacuum = (await autoRuns()) - auto0;
+    // WAL written in the round, and checkpoints and backend buffer writes that fell within it.
+    const wal1 = await walState();
+    const walMb = Math.round((wal1.lsn - wal0.lsn) / 1e6);
+    const checkpoints = wal1.checkpoints - wal0.checkpoints;
+    const backendWrites = wal1.backendWrites - wal0.backendWrites;
     const events = (await repos.eventLog.bounds()).lastSeq - seqBefore;
     if (mode !== 'warm-up') times[mode].push(ms);
     rounds.push({
@@ -122,6 +131,9 @@ try {
       nodeCpuMs: Math.round(nodeCpuMs),
       otherCpuMs: Math.round(otherCpuMs),
       autovacuum,
+      walMb,
+      checkpoints,
+      backendWrites,
       load1: +load.toFixed(2),
     });
     console.error(JSON.stringify(rounds.at(-1)));
@@ -141,5 +153,5 @@ try {
 } finally {
   repos.companyWrites = withEvents;
   await built.close();
-  await brreg.close();
+  upstream.disconnect();
 }

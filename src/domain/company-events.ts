@@ -98,27 +98,27 @@ const CORE_BY_CATEGORY = [...new Set(MONITORED_CORE.map(([, , category]) => cate
   category,
   columns: MONITORED_CORE.filter(([, , c]) => c === category).map(([field, column]) => ({
     field,
-    column,
     at: MONITORED_COLUMNS.indexOf(column),
   })),
 }));
 
 /**
- * Events between a stored core (its CoreImage as read from the store) and the incoming one
- * (columns as written). Fields are compared as the store holds them (text, booleans, dates as text).
- * Plain loops and one object per changed category: this runs for every company a sync changes.
+ * Events between a stored core and the incoming one, both as CoreImages (the stored one as read
+ * from the store, the incoming one as the write will store it). Fields are compared as the store
+ * holds them (text, booleans, dates as text). Plain loops over arrays, one object per changed
+ * category: this runs for every company a sync changes.
  */
 export function coreEvents(
   key: { country: string; orgNumber: string; source: string },
   stored: CoreImage,
-  incoming: CoreValues,
+  incoming: CoreImage,
 ): NewEvent[] {
   const events: NewEvent[] = [];
   for (const { category, columns } of CORE_BY_CATEGORY) {
     let event: NewEvent | undefined;
-    for (const { field, column, at } of columns) {
+    for (const { field, at } of columns) {
       const b = norm(stored[at]);
-      const a = norm(incoming[column]);
+      const a = norm(incoming[at]);
       if (b === a) continue;
       event ??= {
         country: key.country,

@@ -12,7 +12,7 @@ import {
   type SubUnitInput,
 } from '../domain/company.ts';
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
-import { coreEvents, type NewEvent } from '../domain/company-events.ts';
+import { coreEvents, MONITORED_COLUMNS, type CoreImage, type NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
 import {
@@ -112,6 +112,9 @@ const CORE_COLUMNS: Column<CompanyCore>[] = [
   ['last_submitted_accounts_year', 'text', (c) => c.lastSubmittedAccountsYear],
 ];
 const CORE_NAMES = columnNames(CORE_COLUMNS);
+/** [events] issue 26: an incoming core's monitored columns as the store will hold them (a CoreImage). */
+const MONITORED_GETTERS = MONITORED_COLUMNS.map((c) => CORE_COLUMNS.find(([name]) => name === c)![2]);
+const incomingImage = (core: CompanyCore): CoreImage => MONITORED_GETTERS.map((get) => get(core));
 const CORE_SHAPE = recordShape('stage_companies', CORE_COLUMNS, [
   ['content_hash', 'text'],
   ['source', 'text'],
@@ -183,18 +186,19 @@ async function upsertCores(
   // Awaited below; a throw before that must not leave its failure unhandled.
   upsert.catch(() => undefined);
   // [events] issue 26: typed events of what changed (new companies raise none), built while the
-  // database runs the upsert, with their COPY text on a server: the event log then adds little
-  // to the time a write waits. A turn of the event loop first puts the statement on the wire.
+  // database runs the upsert: the event log then adds little to the time a write waits. A turn of
+  // the event loop first puts the statement on the wire. When the transaction COPYs, only the
+  // events' COPY text is kept for the append (store/events.ts `eventLines`); otherwise the events.
   let eventText: string[] = [];
   if (events) {
     await new Promise(setImmediate);
-    const core = todo.flatMap(({ w }, i) => {
+    const core = todo.flatMap(({ w }) => {
       const was = stored.get(w.core.orgNumber);
       const at = { country, orgNumber: w.core.orgNumber, source: w.core.source };
-      return was?.core ? coreEvents(at, coreBefore(was.core), rows[i]) : [];
+      return was?.core ? coreEvents(at, coreBefore(was.core), incomingImage(w.core)) : [];
     });
-    events.push(...core);
     if (source.copyInto) eventText = eventLines(core);
+    else events.push(...core);
   }
   const res = await upsert;
   // issue 28: the names that name matching ranks, in the same transaction.
@@ -231,7 +235,7 @@ export function createCompanyWriteRepository(
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       const result = await transact(writes.length, async (trx, rows) => {
         const events = newEvents(); // [events] issue 26
-        // The batch's core events come first in `events`: `eventText` is their COPY text.
+        // The batch's core events come first: as COPY text (`eventText`) or at the head of `events`.
         const { insertedIds, changedIds, eventText } = await upsertCores(trx, writes, opts, events, rows);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);

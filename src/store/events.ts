@@ -105,18 +105,29 @@ const eventRecord = (e: NewEvent): Record<string, unknown> => ({
 
 /**
  * The COPY text of events, all but their seq. A write makes it for its core events while the
- * database runs the batch's upsert (company-writes.ts), so building the text costs the sync no
- * wait; `appendEvents` prefixes the seqs.
+ * database runs the batch's upsert (company-writes.ts) and keeps only the text until the append:
+ * building it costs the sync no wait, and the event objects die young instead of outliving the
+ * upsert (a sync's garbage collection was a good part of what the log cost it).
  */
 export const eventLines = (events: NewEvent[]): string[] => events.map(eventLine);
 
 /**
  * One event's COPY text: the columns of EVENT_FIELDS after seq, in order. Written out rather
- * than through `copyRow(fields, eventRecord(e))`, which builds a record per event first: this
- * runs for every event a sync appends. Category is one of EVENT_CATEGORIES (nothing to escape).
+ * than through `copyRow(fields, eventRecord(e))`, which builds a record per event first, and
+ * joined from an array so the line is one flat string, not a tree of pieces, while it waits for
+ * the append. Category is one of EVENT_CATEGORIES (nothing to escape).
  */
 const eventLine = (e: NewEvent): string =>
-  `${copyText(e.orgNumber, 'text')}\t${copyText(e.country, 'text')}\t${e.category}\t${copyText(e.type, 'text')}\t${copyText(e.fieldsChanged, 'text[]')}\t${copyText(e.before, 'json')}\t${copyText(e.after, 'json')}\t${copyText(e.source, 'text')}`;
+  [
+    copyText(e.orgNumber, 'text'),
+    copyText(e.country, 'text'),
+    e.category,
+    copyText(e.type, 'text'),
+    copyText(e.fieldsChanged, 'text[]'),
+    copyText(e.before, 'json'),
+    copyText(e.after, 'json'),
+    copyText(e.source, 'text'),
+  ].join('\t');
 
 /** COPY lines with their seq in front, made as the COPY stream reads them (no array of copies). */
 function* numbered(first: number, lines: string[]): Generator<string> {
@@ -125,9 +136,10 @@ function* numbered(first: number, lines: string[]): Generator<string> {
 
 /**
  * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
- * transaction commits (see the note at the top of this file). On a server a batch of events is
- * COPYed straight into the log (`rows.copyInto`), with `ready` the COPY text already made for the
- * first events (`eventLines`); otherwise one INSERT reads them as jsonb.
+ * transaction commits (see the note at the top of this file). `ready` is the COPY text of events
+ * made earlier (`eventLines`, in a transaction whose rows are COPYed), which come before `events`.
+ * On a server such a transaction, or one of many events, COPYs them straight into the log
+ * (`rows.copyInto`); otherwise one INSERT reads them as jsonb.
  */
 export async function appendEvents(
   db: Db,
@@ -135,13 +147,15 @@ export async function appendEvents(
   rows: RowSource = jsonRows,
   ready: string[] = [],
 ): Promise<void> {
-  if (!events.length) return;
-  const copy = rows.copyInto && events.length >= COPY_MIN_ROWS ? rows.copyInto : undefined;
-  // The text of the events added after the core ones is made before the seq row is locked.
-  const lines = copy ? ready.concat(eventLines(events.slice(ready.length))) : [];
-  const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${events.length}::integer
+  const count = ready.length + events.length;
+  if (!count) return;
+  const copy = rows.copyInto && (ready.length || events.length >= COPY_MIN_ROWS) ? rows.copyInto : undefined;
+  if (ready.length && !copy) throw new Error('event text is ready but the transaction does not COPY');
+  // The text of the events after the ready ones is made before the seq row is locked.
+  const lines = copy ? ready.concat(eventLines(events)) : [];
+  const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${count}::integer
     RETURNING last_seq`.execute(db);
-  const first = Number(top.rows[0].last_seq) - events.length + 1;
+  const first = Number(top.rows[0].last_seq) - count + 1;
   if (copy) return copy('company_events', EVENT_COLUMNS, numbered(first, lines));
   const records = events.map((e, i) => ({ seq: first + i, ...eventRecord(e) }));
   await sql`INSERT INTO company_events (${EVENT_NAMES})

@@ -10,7 +10,7 @@ describe('coreEvents', () => {
   it('raises nothing when the monitored columns are equal (undefined and null are the same)', () => {
     const stored = { ...base(), name: 'FJORD AS', is_bankrupt: false, description: 'old' };
     const incoming = { name: 'FJORD AS', is_bankrupt: false, description: 'new' };
-    expect(coreEvents(KEY, coreImage(stored), incoming)).toEqual([]);
+    expect(coreEvents(KEY, coreImage(stored), coreImage(incoming))).toEqual([]);
   });
 
   it('groups changed fields by category in MONITORED_CORE order, with only those fields', () => {
@@ -22,7 +22,7 @@ describe('coreEvents', () => {
       business_address_city: 'OSLO',
       nace_code1: '62.020',
     };
-    expect(coreEvents(KEY, coreImage(stored), incoming)).toEqual([
+    expect(coreEvents(KEY, coreImage(stored), coreImage(incoming))).toEqual([
       {
         ...KEY,
         category: 'name',
@@ -57,7 +57,7 @@ describe('coreEvents', () => {
     [{ is_bankrupt: true }, { is_bankrupt: false }, 'reinstated'],
     [{ status: 'ACTIVE' }, { status: 'INACTIVE' }, 'status_changed'],
   ])('types a status change %j → %j as %s', (before, after, type) => {
-    const [event] = coreEvents(KEY, coreImage({ ...base(), ...before }), { ...base(), ...after });
+    const [event] = coreEvents(KEY, coreImage({ ...base(), ...before }), coreImage({ ...base(), ...after }));
     expect(event).toMatchObject({ category: 'status', type });
   });
 });
