@@ -1,14 +1,16 @@
 // What the event log costs a brreg updates sync (issue 26): N companies are stored, then each
 // round changes the name and business address of all N in the local fake brreg, publishes N
 // `Endring` entries on its updates feed and times one `brreg-updates` run over them (HTTP feed,
-// batched searches, batched writes: the real job). Rounds alternate with the event log on and off
-// (after a warm-up round, five pairs in ABBA order, each from a vacuumed, analysed, checkpointed
-// store);
-// "off" is the write repository built
-// without the event log (store/company-writes.ts `eventLog: false`, a bench-only seam). Prints the
-// mean time per mode, their ratio and each pair's. Use a PostgreSQL database of your own:
+// batched searches, batched writes: the real job). The fake brreg runs in a process of its own
+// (events-updates-upstream.ts): brreg is remote in production, and serving its pages (some 3 s
+// of JSON a round) must not share the timed process's thread. Rounds alternate with the event
+// log on and off (after three warm-up rounds, five pairs in ABBA order, each from a vacuumed,
+// analysed, checkpointed store); "off" is the write repository built without the event log
+// (store/company-writes.ts `eventLog: false`, a bench-only seam). Prints per round the time, CPU
+// and WAL, then the mean time per mode, their ratio and each pair's. Use a PostgreSQL database of
+// your own:
 //   createdb -h 127.0.0.1 -U postgres ncd_bench_events_updates
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ncd_bench_events_updates node --import tsx bench/events-updates.ts 100000
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/ncd_bench_events_updates node --import tsx bench/events-updates.ts 100000 [pairs]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
@@ -21,23 +23,15 @@ import type { UpstreamReady } from './events-updates-upstream.ts';
 import { startBenchApp } from './harness.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
-// A first, uncounted round warms the whole path (JIT, plans, the fake's pages): without it the
-// first counted round carries the warm-up, which in a quiet run cost it ~50 %.
-// Five on/off pairs in ABBA order, so drift cancels out and the spread of one round averages out.
+// Uncounted rounds warm the whole path (JIT, plans, the heap): without one the first counted round
+// carried the warm-up (~50 % in a quiet run), and with one the process's CPU per round still fell
+// for several rounds, so the first pair was the highest of every run.
+// On/off pairs in ABBA order, so drift cancels out and the spread of one round averages out.
+// Pairs of on/off rounds (argv[3], default 5); ABBA order: on, off, off, on, on, off, …
+const pairs = Number(process.argv[3] ?? 5);
 const ROUNDS: ('warm-up' | 'on' | 'off')[] = [
-  'warm-up',
-  'warm-up',
-  'warm-up',
-  'on',
-  'off',
-  'off',
-  'on',
-  'on',
-  'off',
-  'off',
-  'on',
-  'on',
-  'off',
+  ...(['warm-up', 'warm-up', 'warm-up'] as const),
+  ...Array.from({ length: pairs * 2 }, (_, i) => ((i + 1) % 4 < 2 ? 'on' : 'off') as 'on' | 'off'),
 ];
 const quiet = () => undefined;
 /** CPU time the whole machine has spent busy (all cores, user + system + irq). */
