@@ -142,8 +142,8 @@ export function createEventLogRepository(db: Kysely<Database>, opts: EventLogOpt
 
     /**
      * The same read as `list`, as one JSON text. Without filters this is one range scan of the
-     * seq primary key; with an org number it reads that company's rows by the org_number index and sorts them; other filters
-     * walk the seq key within SCAN_WINDOW.
+     * seq primary key; with an org number it reads that company's rows by the org_number index
+     * and sorts them; other filters walk the seq key within SCAN_WINDOW.
      */
     async pageJson(after: number, filter: EventFilter, limit: number, upTo: number): Promise<EventPageJson> {
       const top = rangeTop(after, filter, limit + 1, upTo, window);
