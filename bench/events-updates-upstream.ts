@@ -3,8 +3,8 @@
 // Started by the bench with `fork`; it answers `{ url }` once serving, and for each
 // `{ round }` message changes the name and business address of every unit, publishes one `Endring`
 // per unit on the updates feed (only this round's entries) and answers `{ ready: round }`.
-import { generateCompany } from '../src/sources/brreg/generate.ts';
 import { startFakeBrreg } from '../test/fakes/brreg/server.ts';
+import { benchUnits } from './events-updates-units.ts';
 
 export interface UpstreamReady {
   url?: string;
@@ -13,11 +13,7 @@ export interface UpstreamReady {
 
 const total = Number(process.argv[2]);
 const brreg = await startFakeBrreg();
-for (let i = 0; i < total; i++) {
-  const { enhet } = generateCompany(i, 2626);
-  // Live units only: a deleted one is served by lookup, not search (a different path).
-  brreg.enheter.set(enhet.organisasjonsnummer, { ...enhet, slettedato: undefined, konkurs: false });
-}
+for (const unit of benchUnits(total)) brreg.enheter.set(unit.organisasjonsnummer, unit);
 const numbers = [...brreg.enheter.keys()];
 let nextId = 1;
 

@@ -15,11 +15,11 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
 import { runJob } from '../src/jobs/registry.ts';
-import { generateCompany } from '../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../src/sources/brreg/map.ts';
 import { UPDATES_STATE } from '../src/jobs/brreg.ts';
 import { createCompanyWriteRepository } from '../src/store/company-writes.ts';
 import type { UpstreamReady } from './events-updates-upstream.ts';
+import { benchUnits } from './events-updates-units.ts';
 import { startBenchApp } from './harness.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
@@ -43,11 +43,8 @@ const upstream = fork(new URL('./events-updates-upstream.ts', import.meta.url), 
 /** The upstream's next message. */
 const upstreamSays = async () => ((await once(upstream, 'message')) as [UpstreamReady])[0];
 const { url } = await upstreamSays();
-// The same units as the upstream's (generateCompany is deterministic), loaded before round one.
-const units = Array.from({ length: total }, (_, i) => {
-  const { enhet } = generateCompany(i, 2626);
-  return { ...enhet, slettedato: undefined, konkurs: false };
-});
+// The same units as the upstream's, loaded before round one.
+const units = benchUnits(total);
 process.env.BRREG_BASE_URL = url;
 process.env.UPSTREAM_RATE_PER_SECOND = '100000';
 const { built } = await startBenchApp();
