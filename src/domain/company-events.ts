@@ -1,7 +1,9 @@
 // Typed company events (issue 26): what changed between the stored and the incoming version of
-// a company, as one event per category with before/after of the changed fields only. Pure: the
-// store feeds it rows and appends what it returns. No person's national id or birth date ever
-// enters an event (roles are named by holder name only, never birth year).
+// a company, as one event per category with before/after of the changed fields only. The rules
+// live here: which core columns are monitored and how a change is typed (the store turns them
+// into the SQL that makes core events inside the write, store/core-events-sql.ts), and the pure
+// diff of roles. No person's national id or birth date ever enters an event (roles are named by
+// holder name only, never birth year).
 
 export const EVENT_CATEGORIES = [
   'status',
@@ -59,87 +61,37 @@ export const MONITORED_CORE: [field: string, column: string, category: EventCate
   ['lastSubmittedAccountsYear', 'last_submitted_accounts_year', 'accounts'],
 ];
 
-export type CoreValues = Record<string, unknown>;
+/**
+ * How a change in the `status` category is typed: the first rule that holds wins. A flag column
+ * rose when it was not true and is true now, fell when it was true and is not. No rule holds:
+ * STATUS_CHANGED.
+ */
+export const STATUS_TYPES: { type: string; rose?: string[]; fell?: string[] }[] = [
+  { type: 'deregistered', rose: ['is_deleted'] },
+  { type: 'bankrupt', rose: ['is_bankrupt'] },
+  { type: 'dissolved', rose: ['is_being_dissolved', 'is_in_forced_dissolution'] },
+  { type: 'reinstated', fell: ['is_deleted', 'is_bankrupt', 'is_being_dissolved', 'is_in_forced_dissolution'] },
+];
+export const STATUS_CHANGED = 'status_changed';
 
-const norm = (v: unknown): string | number | boolean | null =>
-  v === undefined || v === null ? null : (v as string | number | boolean);
-
-function statusType(before: FieldValues, after: FieldValues): string {
-  const rose = (f: string) => before[f] !== true && after[f] === true;
-  const fell = (f: string) => before[f] === true && after[f] !== true;
-  if (rose('isDeleted')) return 'deregistered';
-  if (rose('isBankrupt')) return 'bankrupt';
-  if (rose('isBeingDissolved') || rose('isInForcedDissolution')) return 'dissolved';
-  if (['isDeleted', 'isBankrupt', 'isBeingDissolved', 'isInForcedDissolution'].some(fell)) return 'reinstated';
-  return 'status_changed';
-}
-
-const TYPE_OF: Partial<Record<EventCategory, string>> = {
+/** The event type of a change in each other category of MONITORED_CORE. */
+export const CORE_EVENT_TYPE: Partial<Record<EventCategory, string>> = {
   name: 'name_changed',
   address: 'address_changed',
   industry: 'industry_changed',
   accounts: 'accounts_filed',
 };
 
-/** The monitored store columns, each once, in MONITORED_CORE order: the layout of a CoreImage. */
-export const MONITORED_COLUMNS = [...new Set(MONITORED_CORE.map(([, column]) => column))];
-
 /**
- * A stored core's monitored columns as values in MONITORED_COLUMNS order: how a write reads its
- * before-images (one array per company, no object with a key per column).
+ * MONITORED_CORE by category, in order. A changed core raises one event per category with a
+ * changed column: `fieldsChanged` in this order, `before` and `after` holding those fields only,
+ * compared as the store holds them (text, booleans, dates). The store makes them in the write's
+ * own statement (store/core-events-sql.ts).
  */
-export type CoreImage = readonly unknown[];
-
-/** The CoreImage of a core given by column. */
-export const coreImage = (values: CoreValues): CoreImage => MONITORED_COLUMNS.map((c) => values[c]);
-
-/** MONITORED_CORE by category, in order: coreEvents walks each category's columns once. */
-const CORE_BY_CATEGORY = [...new Set(MONITORED_CORE.map(([, , category]) => category))].map((category) => ({
+export const CORE_BY_CATEGORY = [...new Set(MONITORED_CORE.map(([, , category]) => category))].map((category) => ({
   category,
-  columns: MONITORED_CORE.filter(([, , c]) => c === category).map(([field, column]) => ({
-    field,
-    at: MONITORED_COLUMNS.indexOf(column),
-  })),
+  columns: MONITORED_CORE.filter(([, , c]) => c === category).map(([field, column]) => ({ field, column })),
 }));
-
-/**
- * Events between a stored core and the incoming one, both as CoreImages (the stored one as read
- * from the store, the incoming one as the write will store it). Fields are compared as the store
- * holds them (text, booleans, dates as text). Plain loops over arrays, one object per changed
- * category: this runs for every company a sync changes.
- */
-export function coreEvents(
-  key: { country: string; orgNumber: string; source: string },
-  stored: CoreImage,
-  incoming: CoreImage,
-): NewEvent[] {
-  const events: NewEvent[] = [];
-  for (const { category, columns } of CORE_BY_CATEGORY) {
-    let event: NewEvent | undefined;
-    for (const { field, at } of columns) {
-      const b = norm(stored[at]);
-      const a = norm(incoming[at]);
-      if (b === a) continue;
-      event ??= {
-        country: key.country,
-        orgNumber: key.orgNumber,
-        source: key.source,
-        category,
-        type: '',
-        fieldsChanged: [],
-        before: {},
-        after: {},
-      };
-      event.fieldsChanged.push(field);
-      event.before[field] = b;
-      event.after[field] = a;
-    }
-    if (!event) continue;
-    event.type = category === 'status' ? statusType(event.before, event.after) : TYPE_OF[category]!;
-    events.push(event);
-  }
-  return events;
-}
 
 /** A role as events show it: the holder's name (or entity name and number), nothing else. */
 export interface RoleHolder {

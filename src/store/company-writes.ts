@@ -12,19 +12,11 @@ import {
   type SubUnitInput,
 } from '../domain/company.ts';
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
-import { coreEvents, MONITORED_COLUMNS, type CoreImage, type NewEvent } from '../domain/company-events.ts';
+import type { NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
-import {
-  appendEvents,
-  coreBefore,
-  eventLines,
-  knownSubUnits,
-  purgeEvent,
-  storedCores,
-  subUnitEvents,
-  type StoredCore,
-} from './events.ts';
+import { appendEvents, knownSubUnits, purgeEvent, storedHashes, subUnitEvents } from './events.ts';
+import { CREATE_CORE_EVENT_STAGE, stageCoreEvents } from './core-events-sql.ts';
 import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
 import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
 import type { Database } from './schema.ts';
@@ -112,13 +104,12 @@ const CORE_COLUMNS: Column<CompanyCore>[] = [
   ['last_submitted_accounts_year', 'text', (c) => c.lastSubmittedAccountsYear],
 ];
 const CORE_NAMES = columnNames(CORE_COLUMNS);
-/** [events] issue 26: an incoming core's monitored columns as the store will hold them (a CoreImage). */
-const MONITORED_GETTERS = MONITORED_COLUMNS.map((c) => CORE_COLUMNS.find(([name]) => name === c)![2]);
-const incomingImage = (core: CompanyCore): CoreImage => MONITORED_GETTERS.map((get) => get(core));
 const CORE_SHAPE = recordShape('stage_companies', CORE_COLUMNS, [
   ['content_hash', 'text'],
   ['source', 'text'],
   ['fetched', 'boolean'],
+  // [events] issue 26: the row's place in the batch, which orders its core events.
+  ['ord', 'integer'],
 ]);
 const UPDATES = setFromExcluded(CORE_NAMES.filter((n) => n !== 'country' && n !== 'org_number'));
 
@@ -136,42 +127,49 @@ async function upsertCores(
   db: Db,
   writes: CompanyWrite[],
   opts: WriteOptions,
-  events: NewEvent[] | null,
+  logEvents: boolean,
   source: RowSource = jsonRows,
-): Promise<{ insertedIds: Set<number>; changedIds: Set<number>; eventText: string[] }> {
+): Promise<{ insertedIds: Set<number>; changedIds: Set<number>; coreStaged: boolean }> {
   // Read the stored hashes first and write only new or changed cores: a re-sync of an
   // unchanged register then costs one indexed read per batch instead of a write per row.
   // Into a store that was empty the read finds nothing (or what a concurrent writer added, which
   // the ON CONFLICT … WHERE below still leaves alone when unchanged), so it is skipped.
-  // [events] issue 26: the same read brings the before-images of the monitored columns.
   const country = writes[0].core.country;
   const hashes = writes.map((w) => contentHash(w.core));
   const stored = opts.storeWasEmpty
-    ? new Map<string, StoredCore>()
-    : await storedCores(
+    ? new Map<string, string>()
+    : await storedHashes(
         db,
         country,
         writes.map((w) => w.core.orgNumber),
-        events !== null,
       );
   const todo = writes
     .map((w, i) => ({ w, h: hashes[i] }))
-    .filter(({ w, h }) => stored.get(w.core.orgNumber)?.content_hash !== h || w.fetched);
-  if (!todo.length) return { insertedIds: new Set(), changedIds: new Set(), eventText: [] };
-  const rows = todo.map(({ w, h }) => {
+    .filter(({ w, h }) => stored.get(w.core.orgNumber) !== h || w.fetched);
+  if (!todo.length) return { insertedIds: new Set(), changedIds: new Set(), coreStaged: false };
+  const rows = todo.map(({ w, h }, i) => {
     const r = recordOf(CORE_COLUMNS, w.core, true);
     r.content_hash = h;
     r.source = w.core.source;
     r.fetched = w.fetched === true;
+    r.ord = i;
     return r;
   });
-  const upsert = sql<{ id: number; inserted: boolean; changed: boolean }>`
+  // [events] issue 26: the typed events of what changed are staged by the upsert's own statement
+  // (core-events-sql.ts); a company this batch adds raises none, so a first load stages nothing.
+  const coreStaged = logEvents && !opts.storeWasEmpty;
+  if (coreStaged) await CREATE_CORE_EVENT_STAGE.execute(db);
+  // `x` is read twice with the event log on; NOT MATERIALIZED: a copy of a staged batch costs more
+  // than reading the staging table twice (PGlite's jsonb batch is parsed twice, but sent once).
+  const res = await sql<{ id: number; inserted: boolean; changed: boolean }>`
+    WITH x AS NOT MATERIALIZED (SELECT * FROM ${await source(CORE_SHAPE, rows)})
+    ${coreStaged ? sql`, core_events AS (${stageCoreEvents()})` : sql``}
     INSERT INTO companies (${sql.raw(CORE_NAMES.join(', '))}, parent_org_number, parent_source, is_in_group, content_hash, sources, fetched_at)
     SELECT ${sql.raw(CORE_NAMES.map((n) => `x.${n}`).join(', '))},
            x.registry_parent_org_number, CASE WHEN x.registry_parent_org_number IS NULL THEN NULL ELSE ${REGISTRY} END,
            x.registry_parent_org_number IS NOT NULL,
            x.content_hash, jsonb_build_object('companyCore', x.source), CASE WHEN x.fetched THEN now() END
-    FROM ${await source(CORE_SHAPE, rows)}
+    FROM x
     ON CONFLICT (country, org_number) DO UPDATE SET
       ${sql.raw(UPDATES)},
       parent_org_number = ${PARENT},
@@ -183,24 +181,6 @@ async function upsertCores(
       updated_at = CASE WHEN companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash THEN now() ELSE companies.updated_at END
     WHERE companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR EXCLUDED.fetched_at IS NOT NULL
     RETURNING id, (xmax = 0) AS inserted, (updated_at = now()) AS changed`.execute(db);
-  // Awaited below; a throw before that must not leave its failure unhandled.
-  upsert.catch(() => undefined);
-  // [events] issue 26: typed events of what changed (new companies raise none), built while the
-  // database runs the upsert: the event log then adds little to the time a write waits. A turn of
-  // the event loop first puts the statement on the wire. When the transaction COPYs, only the
-  // events' COPY text is kept for the append (store/events.ts `eventLines`); otherwise the events.
-  let eventText: string[] = [];
-  if (events) {
-    await new Promise(setImmediate);
-    const core = todo.flatMap(({ w }) => {
-      const was = stored.get(w.core.orgNumber);
-      const at = { country, orgNumber: w.core.orgNumber, source: w.core.source };
-      return was?.core ? coreEvents(at, coreBefore(was.core), incomingImage(w.core)) : [];
-    });
-    if (source.copyInto) eventText = eventLines(core);
-    else events.push(...core);
-  }
-  const res = await upsert;
   // issue 28: the names that name matching ranks, in the same transaction.
   await addNameKeys(
     db,
@@ -209,7 +189,7 @@ async function upsertCores(
   return {
     insertedIds: new Set(res.rows.filter((r) => r.inserted).map((r) => r.id)),
     changedIds: new Set(res.rows.filter((r) => !r.inserted && r.changed).map((r) => r.id)),
-    eventText,
+    coreStaged,
   };
 }
 
@@ -235,8 +215,8 @@ export function createCompanyWriteRepository(
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       const result = await transact(writes.length, async (trx, rows) => {
         const events = newEvents(); // [events] issue 26
-        // The batch's core events come first: as COPY text (`eventText`) or at the head of `events`.
-        const { insertedIds, changedIds, eventText } = await upsertCores(trx, writes, opts, events, rows);
+        // The batch's core events are staged by the upsert and come first in the append.
+        const { insertedIds, changedIds, coreStaged } = await upsertCores(trx, writes, opts, events !== null, rows);
         const country = writes[0].core.country;
         const withParts = writes.filter((w) => w.roles || w.financials || w.subUnits);
         if (withParts.length) {
@@ -252,7 +232,7 @@ export function createCompanyWriteRepository(
           );
           for (const id of await writeParts(trx, country, targets, events)) changedIds.add(id);
         }
-        if (events) await appendEvents(trx, events, rows, eventText); // [events] issue 26: last, see store/events.ts
+        if (events) await appendEvents(trx, events, rows, coreStaged); // [events] issue 26: last, see store/events.ts
         for (const id of insertedIds) changedIds.delete(id);
         return {
           inserted: insertedIds.size,

@@ -7,51 +7,18 @@
 // late) and a rollback gives the numbers back (no holes). Writers serialise only for the span
 // between that UPDATE and their commit.
 import { sql } from 'kysely';
-import {
-  MONITORED_COLUMNS,
-  roleEvents,
-  type CoreImage,
-  type NewEvent,
-  type RoleHolder,
-} from '../domain/company-events.ts';
+import { roleEvents, type NewEvent, type RoleHolder } from '../domain/company-events.ts';
 import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
+import { CORE_EVENT_COLUMNS, CORE_EVENT_STAGE } from './core-events-sql.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
-/**
- * The monitored columns as one JSON array text: the driver hands one field per row to this
- * process instead of parsing some twenty, and the write parses the text (`coreBefore`) while the
- * database runs its upsert. JSON gives dates as 'YYYY-MM-DD' text, as the store's events compare
- * them.
- */
-const CORE_IMAGE = sql.raw(`json_build_array(${MONITORED_COLUMNS.join(', ')})::text`);
-
-/** A stored company as a write reads it: its content hash and, with the event log, its before-image. */
-export interface StoredCore {
-  content_hash: string;
-  /** The monitored columns as JSON array text (read `coreBefore`); only when the log is on. */
-  core?: string;
-}
-
-/** A stored before-image as `coreEvents` reads it. */
-export const coreBefore = (image: string): CoreImage => JSON.parse(image) as CoreImage;
-
-/**
- * The stored content hash of companies by org number and, when `withCore` (the event log is on),
- * their monitored core columns too: one read gives the write both what changed and its
- * before-image.
- */
-export async function storedCores(
-  db: Db,
-  country: string,
-  orgNumbers: string[],
-  withCore: boolean,
-): Promise<Map<string, StoredCore>> {
+/** The stored content hash of companies by org number: what a write compares to skip unchanged rows. */
+export async function storedHashes(db: Db, country: string, orgNumbers: string[]): Promise<Map<string, string>> {
   if (!orgNumbers.length) return new Map();
-  const res = await sql<StoredCore & { org_number: string }>`
-    SELECT org_number, content_hash${withCore ? sql`, ${CORE_IMAGE} AS core` : sql``} FROM companies
+  const res = await sql<{ org_number: string; content_hash: string }>`SELECT org_number, content_hash FROM companies
     WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
-  return new Map(res.rows.map((r) => [r.org_number, r]));
+  return new Map(res.rows.map((r) => [r.org_number, r.content_hash]));
 }
 
 /** The stored role holders of companies (by company id), named only: no birth year. */
@@ -104,18 +71,9 @@ const eventRecord = (e: NewEvent): Record<string, unknown> => ({
 });
 
 /**
- * The COPY text of events, all but their seq. A write makes it for its core events while the
- * database runs the batch's upsert (company-writes.ts) and keeps only the text until the append:
- * building it costs the sync no wait, and the event objects die young instead of outliving the
- * upsert (a sync's garbage collection was a good part of what the log cost it).
- */
-export const eventLines = (events: NewEvent[]): string[] => events.map(eventLine);
-
-/**
  * One event's COPY text: the columns of EVENT_FIELDS after seq, in order. Written out rather
- * than through `copyRow(fields, eventRecord(e))`, which builds a record per event first, and
- * joined from an array so the line is one flat string, not a tree of pieces, while it waits for
- * the append. Category is one of EVENT_CATEGORIES (nothing to escape).
+ * than through `copyRow(fields, eventRecord(e))`, which builds a record per event first. Category
+ * is one of EVENT_CATEGORIES (nothing to escape).
  */
 const eventLine = (e: NewEvent): string =>
   [
@@ -134,30 +92,39 @@ function* numbered(first: number, lines: string[]): Generator<string> {
   for (let i = 0; i < lines.length; i++) yield `${first + i}\t${lines[i]}`;
 }
 
+const STAGED_COLUMNS = sql.raw(CORE_EVENT_COLUMNS.join(', '));
+const STAGED = sql.raw(CORE_EVENT_STAGE);
+
 /**
  * Appends events with the next seqs, in the caller's transaction. Call it last, just before the
- * transaction commits (see the note at the top of this file). `ready` is the COPY text of events
- * made earlier (`eventLines`, in a transaction whose rows are COPYed), which come before `events`.
- * On a server such a transaction, or one of many events, COPYs them straight into the log
+ * transaction commits (see the note at the top of this file). With `coreStaged`, the core events
+ * the transaction's company upsert staged (core-events-sql.ts) come first, in their staged order,
+ * then `events`. Those are COPYed on a server transaction that COPYs when there are many
  * (`rows.copyInto`); otherwise one INSERT reads them as jsonb.
  */
 export async function appendEvents(
   db: Db,
   events: NewEvent[],
   rows: RowSource = jsonRows,
-  ready: string[] = [],
+  coreStaged = false,
 ): Promise<void> {
-  const count = ready.length + events.length;
-  if (!count) return;
-  const copy = rows.copyInto && (ready.length || events.length >= COPY_MIN_ROWS) ? rows.copyInto : undefined;
-  if (ready.length && !copy) throw new Error('event text is ready but the transaction does not COPY');
-  // The text of the events after the ready ones is made before the seq row is locked.
-  const lines = copy ? ready.concat(eventLines(events)) : [];
-  const top = await sql<{ last_seq: number }>`UPDATE event_seq SET last_seq = last_seq + ${count}::integer
-    RETURNING last_seq`.execute(db);
-  const first = Number(top.rows[0].last_seq) - count + 1;
-  if (copy) return copy('company_events', EVENT_COLUMNS, numbered(first, lines));
-  const records = events.map((e, i) => ({ seq: first + i, ...eventRecord(e) }));
+  if (!events.length && !coreStaged) return;
+  const copy = rows.copyInto && events.length >= COPY_MIN_ROWS ? rows.copyInto : undefined;
+  // The text of the events is made before the seq row is locked.
+  const lines = copy ? events.map(eventLine) : [];
+  const staged = coreStaged ? sql`(SELECT count(*) FROM ${STAGED})` : sql`0`;
+  const top = await sql<{ last_seq: number; staged: number }>`UPDATE event_seq
+    SET last_seq = last_seq + ${events.length}::integer + ${staged}
+    RETURNING last_seq, ${staged} AS staged`.execute(db);
+  const stagedCount = Number(top.rows[0].staged);
+  const first = Number(top.rows[0].last_seq) - stagedCount - events.length + 1;
+  if (stagedCount)
+    await sql`INSERT INTO company_events (seq, ${STAGED_COLUMNS})
+      SELECT ${first - 1}::bigint + row_number() OVER (ORDER BY ord), ${STAGED_COLUMNS} FROM ${STAGED}`.execute(db);
+  if (!events.length) return;
+  const next = first + stagedCount;
+  if (copy) return copy('company_events', EVENT_COLUMNS, numbered(next, lines));
+  const records = events.map((e, i) => ({ seq: next + i, ...eventRecord(e) }));
   await sql`INSERT INTO company_events (${EVENT_NAMES})
     SELECT ${EVENT_NAMES} FROM ${await jsonRows({ stage: 'company_events', fields: EVENT_FIELDS }, records)}`.execute(
     db,
