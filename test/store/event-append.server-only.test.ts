@@ -1,7 +1,8 @@
-// On a PostgreSQL server a write of 100 companies and more COPYs its rows, and the events of its
-// changed cores travel as COPY text made during the upsert (store/events.ts `eventLines`): the
-// events read back must be the ones the jsonb path appends for the same change, awkward text
-// included, in order, with gapless seqs, also when the batch changes fewer than 100 companies.
+// On a PostgreSQL server a write of 100 companies and more COPYs its rows into a staging table,
+// and the upsert stages its core events from that table (store/core-events-sql.ts); a smaller
+// write reads its rows as jsonb. The events read back must be the same on both paths, awkward
+// text included (tabs, newlines, backslashes in JSON), in order, with gapless seqs, also when a
+// COPYed batch changes fewer than 100 companies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
@@ -35,7 +36,7 @@ async function eventsAfter(after: number) {
   }));
 }
 
-describe('the event append of a COPYed write', () => {
+describe('the core events of a COPYed write', () => {
   it('appends the same events as the jsonb path, awkward names included, gapless and in order', async () => {
     const writes = server.ctx.repos.companyWrites;
     const copied = cores(150, 0);
@@ -81,7 +82,7 @@ describe('the event append of a COPYed write', () => {
     expect(fromCopy.find((e) => e.after.name === `${AWKWARD[1]} 1`)).toBeDefined();
   });
 
-  it('COPYs the events of a large write that changes only a few companies', async () => {
+  it('stages and numbers the events of a large write that changes only a few companies', async () => {
     const writes = server.ctx.repos.companyWrites;
     const batch = cores(120, 5000);
     await writes.write(batch.map((core) => ({ core })));
