@@ -15,7 +15,7 @@ import { PARENT_SOURCE } from '../domain/group-tree.ts';
 import type { NewEvent } from '../domain/company-events.ts';
 import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
 import { addNameKeys } from './company-names.ts';
-import { appendEvents, knownSubUnits, purgeEvent, storedHashes, subUnitEvents } from './events.ts';
+import { appendEvents, knownSubUnits, purgeEvent, subUnitEvents } from './events.ts';
 import { CREATE_CORE_EVENT_STAGE, stageCoreEvents } from './core-events-sql.ts';
 import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
 import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
@@ -122,6 +122,14 @@ const PARENT = sql`COALESCE(EXCLUDED.registry_parent_org_number,
   CASE WHEN companies.parent_source = ${SHAREHOLDERS} THEN companies.parent_org_number END)`;
 const PARENT_FROM = sql`CASE WHEN EXCLUDED.registry_parent_org_number IS NOT NULL THEN ${REGISTRY}
   WHEN companies.parent_source = ${SHAREHOLDERS} THEN ${SHAREHOLDERS} END`;
+
+/** The stored content hash of companies by org number: what a write compares to skip unchanged rows. */
+async function storedHashes(db: Db, country: string, orgNumbers: string[]): Promise<Map<string, string>> {
+  if (!orgNumbers.length) return new Map();
+  const res = await sql<{ org_number: string; content_hash: string }>`SELECT org_number, content_hash FROM companies
+    WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
+  return new Map(res.rows.map((r) => [r.org_number, r.content_hash]));
+}
 
 async function upsertCores(
   db: Db,

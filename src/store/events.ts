@@ -1,5 +1,6 @@
-// The write half of the company event log (issue 26): before-images of what an ingest batch is
-// about to change, and the append of the resulting events in the same transaction.
+// The write half of the company event log (issue 26): what the parts of an ingest batch held
+// before it (roles, sub-units), the events they raise, and the append of all of a transaction's
+// events, the core events its company upsert staged (core-events-sql.ts) first.
 //
 // Gapless seq: appendEvents takes its numbers from the one row of event_seq with an UPDATE, as
 // the last statement of the writing transaction. The row lock is held to commit, so a later seq
@@ -12,14 +13,6 @@ import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
 import { CORE_EVENT_COLUMNS, CORE_EVENT_STAGE } from './core-events-sql.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
-
-/** The stored content hash of companies by org number: what a write compares to skip unchanged rows. */
-export async function storedHashes(db: Db, country: string, orgNumbers: string[]): Promise<Map<string, string>> {
-  if (!orgNumbers.length) return new Map();
-  const res = await sql<{ org_number: string; content_hash: string }>`SELECT org_number, content_hash FROM companies
-    WHERE country = ${country} AND org_number = ANY(${orgNumbers}::text[])`.execute(db);
-  return new Map(res.rows.map((r) => [r.org_number, r.content_hash]));
-}
 
 /** The stored role holders of companies (by company id), named only: no birth year. */
 export async function rolesBefore(db: Db, ids: number[]): Promise<Map<number, RoleHolder[]>> {
