@@ -16,30 +16,7 @@ import {
   STATUS_TYPES,
   type EventCategory,
 } from '../domain/company-events.ts';
-
-/** The staging table of a transaction's core events, in the order `ord` gives. */
-export const CORE_EVENT_STAGE = 'stage_core_events';
-
-/** The event columns the stage holds, as the append copies them into company_events. */
-export const CORE_EVENT_COLUMNS = [
-  'org_number',
-  'country',
-  'category',
-  'type',
-  'fields_changed',
-  'before',
-  'after',
-  'source',
-] as const;
-
-/**
- * Creates the stage in this session if it has none. Emptied at every commit (ON COMMIT DELETE
- * ROWS), and a rolled-back transaction's rows go with it, so it holds this transaction's only.
- */
-export const CREATE_CORE_EVENT_STAGE = sql.raw(
-  `CREATE TEMP TABLE IF NOT EXISTS ${CORE_EVENT_STAGE} (ord bigint, org_number text, country text, category text,
-    type text, fields_changed text[], before json, after json, source text) ON COMMIT DELETE ROWS`,
-);
+import { CORE_EVENT_STAGE, STAGED_EVENT_FIELDS } from './events.ts';
 
 /** A string constant of ours (field names, categories, types) as an SQL literal. */
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -96,7 +73,7 @@ const CATEGORIES = CORE_BY_CATEGORY.length;
  * place, then by category (CORE_BY_CATEGORY).
  */
 export const stageCoreEvents = (): RawBuilder<unknown> => sql`INSERT INTO ${sql.raw(CORE_EVENT_STAGE)}
-    (ord, ${sql.raw(CORE_EVENT_COLUMNS.join(', '))})
+    (ord, ${sql.raw(STAGED_EVENT_FIELDS.map(([n]) => n).join(', '))})
   SELECT x.ord * ${sql.lit(CATEGORIES)} + e.k, x.org_number, x.country, e.category, e.type, e.fields_changed,
     e.before, e.after, x.source
   FROM x JOIN companies o ON o.country = x.country AND o.org_number = x.org_number

@@ -11,7 +11,6 @@ import { sql } from 'kysely';
 import { roleEvents, type NewEvent, type RoleHolder } from '../domain/company-events.ts';
 import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
-import { CORE_EVENT_COLUMNS, CORE_EVENT_STAGE } from './core-events-sql.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
 /** The stored role holders of companies (by company id), named only: no birth year. */
@@ -85,7 +84,20 @@ function* numbered(first: number, lines: string[]): Generator<string> {
   for (let i = 0; i < lines.length; i++) yield `${first + i}\t${lines[i]}`;
 }
 
-const STAGED_COLUMNS = sql.raw(CORE_EVENT_COLUMNS.join(', '));
+/** The staging table of a transaction's core events (core-events-sql.ts), in the order `ord` gives. */
+export const CORE_EVENT_STAGE = 'stage_core_events';
+/** The event columns the stage holds: all but seq, which the append gives. */
+export const STAGED_EVENT_FIELDS = EVENT_FIELDS.filter(([n]) => n !== 'seq');
+
+/**
+ * Creates the stage in this session if it has none. Emptied at every commit (ON COMMIT DELETE
+ * ROWS), and a rolled-back transaction's rows go with it, so it holds this transaction's only.
+ */
+export const CREATE_CORE_EVENT_STAGE = sql.raw(
+  `CREATE TEMP TABLE IF NOT EXISTS ${CORE_EVENT_STAGE} (ord bigint, ${STAGED_EVENT_FIELDS.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DELETE ROWS`,
+);
+
+const STAGED_COLUMNS = sql.raw(STAGED_EVENT_FIELDS.map(([n]) => n).join(', '));
 const STAGED = sql.raw(CORE_EVENT_STAGE);
 
 /**
