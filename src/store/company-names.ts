@@ -3,6 +3,7 @@
 // Candidates are found by the words of the names (the distinct current names, company_name_keys,
 // migration 0024) and by trigram similarity (former names), for a batch of queries in one statement.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { PREPARED } from './db.ts';
 import type { Database } from './schema.ts';
 
 export type NameKind = 'former' | 'parallel' | 'auxiliary';
@@ -84,7 +85,7 @@ const lower = (s: string) => s.normalize('NFC').toLowerCase();
  */
 export async function addNameKeys(db: Kysely<Database> | Transaction<Database>, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await sql`
+  await sql`${sql.raw(PREPARED)}
     INSERT INTO company_name_keys (country, name_norm, words)
     SELECT n.country, n.name_norm, company_name_words(n.name_norm)
     FROM (SELECT DISTINCT c.country, c.name_norm FROM companies c WHERE c.id = ANY(${ids}::bigint[])) n

@@ -7,6 +7,7 @@ import { SOURCE, type FinancialInput, type RoleInput, type SubUnitInput } from '
 import { accountEvents } from './account-events.ts';
 import { knownSubUnits, roleChangeEvents, subUnitEvents } from './events.ts';
 import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
+import { PREPARED } from './db.ts';
 import type { Database } from './schema.ts';
 import { jsonRows, recordShape, type RowSource } from './row-source.ts';
 
@@ -41,10 +42,12 @@ const INSERT_ROLES = sql.raw(`INSERT INTO roles (${columnNames(ROLE_COLUMNS).joi
 const ROLE_RECORD = sql.raw(recordType(ROLE_COLUMNS));
 
 async function insertRoles(db: Db, targets: { id: number; roles: RoleInput[] }[]) {
-  await sql`DELETE FROM roles WHERE company_id = ANY(${targets.map((t) => t.id)}::bigint[])`.execute(db);
+  await sql`${sql.raw(PREPARED)} DELETE FROM roles WHERE company_id = ANY(${targets.map((t) => t.id)}::bigint[])`.execute(
+    db,
+  );
   const rows = targets.flatMap((t) => t.roles.map((part) => recordOf(ROLE_COLUMNS, { companyId: t.id, part })));
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await sql`${INSERT_ROLES} FROM jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + CHUNK))}::jsonb)
+    await sql`${sql.raw(PREPARED)} ${INSERT_ROLES} FROM jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + CHUNK))}::jsonb)
       AS x(${ROLE_RECORD})`.execute(db);
   }
 }
@@ -84,7 +87,7 @@ async function upsertFinancials(db: Db, targets: { id: number; financials: Finan
   // Earlier years are kept: the registry serves only recent ones, so depth grows over time.
   const changed = new Set<number>();
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const res = await sql<{ company_id: number }>`${UPSERT_FINANCIALS.insert}
+    const res = await sql<{ company_id: number }>`${sql.raw(PREPARED)} ${UPSERT_FINANCIALS.insert}
       FROM jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + CHUNK))}::jsonb) AS x(${UPSERT_FINANCIALS.record})
       ${UPSERT_FINANCIALS.conflict}
       RETURNING company_id`.execute(db);
@@ -130,7 +133,7 @@ export async function upsertSubUnits(
 ): Promise<string[]> {
   if (!units.length) return [];
   const rows = units.map((part) => recordOf(SUB_UNIT_COLUMNS, { country, part }));
-  const res = await sql<{ parent_org_number: string | null }>`${UPSERT_SUB_UNITS.insert}
+  const res = await sql<{ parent_org_number: string | null }>`${sql.raw(PREPARED)} ${UPSERT_SUB_UNITS.insert}
     FROM ${await source(SUB_UNIT_SHAPE, rows)}
     ${UPSERT_SUB_UNITS.conflict}
     RETURNING parent_org_number`.execute(db);
@@ -165,7 +168,7 @@ async function applyEffects(db: Db, effects: Map<number, Effects>, country: stri
   const { roles: ROLES_SOURCE, financials: FINANCIALS_SOURCE } = partSources(country);
   const rows = [...effects.values()];
   if (!rows.length) return;
-  await sql`UPDATE companies c SET
+  await sql`${sql.raw(PREPARED)} UPDATE companies c SET
       roles_hash = COALESCE(x.roles_hash, c.roles_hash),
       sub_units_hash = COALESCE(x.sub_units_hash, c.sub_units_hash),
       latest_revenue = CASE WHEN x.fin THEN (SELECT f.revenue FROM financials f WHERE f.company_id = c.id
@@ -200,7 +203,12 @@ export async function findTargets(
   country: string,
   parts: PartsOf[],
 ): Promise<{ targets: PartTarget[]; unknown: number }> {
-  const rows = await sql<{ id: number; org_number: string; roles_hash: string | null; sub_units_hash: string | null }>`
+  const rows = await sql<{
+    id: number;
+    org_number: string;
+    roles_hash: string | null;
+    sub_units_hash: string | null;
+  }>`${sql.raw(PREPARED)}
     SELECT id, org_number, roles_hash, sub_units_hash FROM companies
     WHERE country = ${country} AND org_number = ANY(${parts.map((p) => p.orgNumber)}::text[])`.execute(db);
   const known = new Map(rows.rows.map((r) => [r.org_number, r]));

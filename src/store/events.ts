@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { roleEvents, type NewEvent, type RoleHolder } from '../domain/company-events.ts';
 import { SOURCE, type SubUnitInput } from '../domain/company.ts';
 import type { Db } from './company-parts.ts';
+import { PREPARED } from './db.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from './row-source.ts';
 
 /** The stored role holders of companies (by company id), named only: no birth year. */
@@ -118,13 +119,13 @@ export async function appendEvents(
   // The text of the events is made before the seq row is locked.
   const lines = copy ? events.map(eventLine) : [];
   const staged = coreStaged ? sql`(SELECT count(*) FROM ${STAGED})` : sql`0`;
-  const top = await sql<{ last_seq: number; staged: number }>`UPDATE event_seq
+  const top = await sql<{ last_seq: number; staged: number }>`${sql.raw(PREPARED)} UPDATE event_seq
     SET last_seq = last_seq + ${events.length}::integer + ${staged}
     RETURNING last_seq, ${staged} AS staged`.execute(db);
   const stagedCount = Number(top.rows[0].staged);
   const first = Number(top.rows[0].last_seq) - stagedCount - events.length + 1;
   if (stagedCount)
-    await sql`INSERT INTO company_events (seq, ${STAGED_COLUMNS})
+    await sql`${sql.raw(PREPARED)} INSERT INTO company_events (seq, ${STAGED_COLUMNS})
       SELECT ${first - 1}::bigint + row_number() OVER (ORDER BY ord), ${STAGED_COLUMNS} FROM ${STAGED}`.execute(db);
   if (!events.length) return;
   const next = first + stagedCount;
