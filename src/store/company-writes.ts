@@ -171,8 +171,8 @@ async function upsertCores(
   if (coreStaged) await CREATE_CORE_EVENT_STAGE.execute(db);
   // `x` is read twice with the event log on; NOT MATERIALIZED: a copy of a staged batch costs more
   // than reading the staging table twice (PGlite's jsonb batch is parsed twice, but sent once).
-  // Prepared (db.ts): its text is the same for every batch, and planning it took some 2.5 ms a
-  // batch, 5 with the events' WITH item.
+  // Prepared (db.ts): its text is the same for every batch, and with the events' WITH item it
+  // is 19 kB of SQL that took about 3 ms a batch to plan (BENCHMARKS.md, issue 26).
   const res = await sql<{ id: number; inserted: boolean; changed: boolean }>`${sql.raw(PREPARED)}
     WITH x AS NOT MATERIALIZED (SELECT * FROM ${await source(CORE_SHAPE, rows)})
     ${coreStaged ? sql`, core_events AS (${stageCoreEvents()})` : sql``}
