@@ -4,7 +4,7 @@ import { ConfigError, configWarnings, loadConfig } from './config.ts';
 import { DataDirBusyError } from './store/data-dir-lock.ts';
 import { MigrationError } from './store/migrate.ts';
 import { loadDemoData, storeIsEmpty } from './jobs/demo-data.ts';
-import { startScheduler } from './jobs/scheduler.ts';
+import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
 
 async function main() {
   let config;
@@ -33,7 +33,7 @@ async function main() {
     console.log('The store is empty: loading the demo dataset (DEMO_DATA=off skips this)…');
     await loadDemoData(ctx, (m) => app.log.info(m));
   }
-  let scheduler: { stop(): void } | undefined;
+  let scheduler: Scheduler | undefined;
   try {
     scheduler = config.syncSchedule ? startScheduler(ctx) : undefined;
   } catch (err) {
@@ -54,7 +54,7 @@ async function main() {
     }, 25_000);
     force.unref();
     try {
-      scheduler?.stop();
+      await scheduler?.stop(); // runs in progress end before the store closes
       delivery.stop();
       await built.close();
       app.log.info({ signal }, 'shutdown complete');

@@ -4,6 +4,7 @@
 // still going is skipped too). A job runs on schedule once its source has been synced from the
 // network (`ncd sync <name>`), so a fresh install with the demo dataset downloads nothing by
 // itself. A failed run is recorded and retried at the next slot; jobs never wait on each other.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Cron } from 'croner';
 import { ConfigError } from '../config.ts';
 import type { AppContext } from '../context.ts';
@@ -55,8 +56,27 @@ export function nextRun(ctx: AppContext, name: string, after: Date): Date | null
   return cron ? new Cron(cron, { timezone: 'UTC', paused: true }).nextRun(after) : null;
 }
 
-export function startScheduler(ctx: AppContext): { stop(): void } {
+/** How long a stopping process waits for its runs in progress before it closes the store. */
+const STOP_GRACE_MS = 15_000;
+
+export interface Scheduler {
+  /**
+   * Fires no more slots and waits for the runs in progress to end (at most STOP_GRACE_MS), so a
+   * SIGTERM between two statements of a run does not leave it `running`: it ends ok or failed.
+   * A run longer than that is cut short by the exit; its lease then lapses and the process that
+   * takes the job over records it as interrupted.
+   */
+  stop(): Promise<void>;
+}
+
+export function startScheduler(ctx: AppContext): Scheduler {
   checkScheduleOverrides(ctx);
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (run: Promise<unknown>) => {
+    inFlight.add(run);
+    void run.finally(() => inFlight.delete(run));
+    return run;
+  };
   const crons: Cron[] = [];
   for (const name of Object.keys(JOBS)) {
     const schedule = effectiveSchedule(ctx.config, name);
@@ -66,12 +86,22 @@ export function startScheduler(ctx: AppContext): { stop(): void } {
       new Cron(schedule, { timezone: 'UTC', protect: true, unref: true, name: `job:${name}` }, async (self: Cron) => {
         // Every process computes the same slot from the pattern, whatever its timer's jitter.
         const slot = self.currentRun() ?? new Date();
-        await runSlot(ctx, name, slot);
+        await track(runSlot(ctx, name, slot));
       }),
     );
   }
-  void runStartupJobs(ctx);
-  return { stop: () => crons.forEach((c) => c.stop()) };
+  void track(runStartupJobs(ctx));
+  return {
+    async stop() {
+      crons.forEach((c) => c.stop());
+      const grace = new AbortController();
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        sleep(STOP_GRACE_MS, undefined, { signal: grace.signal, ref: false }).catch(() => undefined),
+      ]);
+      grace.abort();
+    },
+  };
 }
 
 /** Jobs that ask to run once at start (e.g. a coverage table that does not exist yet). */

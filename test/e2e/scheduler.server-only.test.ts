@@ -1,8 +1,8 @@
 // Server mode only: three API processes run the scheduler against one PostgreSQL, with job
 // cadences of seconds. Each slot of each job runs exactly once across them; a job whose run is
 // still going is not started again; a failing source is recorded and retried while the other job
-// keeps running; and when the process holding a run is killed, its lease expires and the others
-// take the job over.
+// keeps running; when the process holding a run is killed, its lease expires and the others
+// take the job over; and a process told to stop (SIGTERM) lets its run in progress end first.
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,14 +17,19 @@ const FIXTURE = new URL('../fixtures/mattilsynet/smilefjes-tilsyn-header-and-ill
 const COVERAGE_EVERY_S = 2;
 const LEASE_S = 3;
 
-/** The Mattilsynet download, switchable between answering, failing and hanging. */
+/** How long the upstream takes to answer in its `slow` mode. */
+const SLOW_MS = 2000;
+
+/** The Mattilsynet download, switchable between answering (at once or slowly), failing and hanging. */
 function startUpstream(body: Buffer) {
-  let mode: 'ok' | 'fail' | 'stall' = 'ok';
+  let mode: 'ok' | 'slow' | 'fail' | 'stall' = 'ok';
   const stalled: ServerResponse[] = [];
   let requests = 0;
+  const answer = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' }).end(body);
   const server = createServer((_req: IncomingMessage, res: ServerResponse) => {
     requests++;
-    if (mode === 'ok') res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' }).end(body);
+    if (mode === 'ok') answer(res);
+    else if (mode === 'slow') setTimeout(() => answer(res), SLOW_MS);
     else if (mode === 'fail') res.writeHead(500, { 'content-type': 'text/plain' }).end('upstream broke');
     else stalled.push(res); // never answered: the run hangs until its process dies
   });
@@ -202,4 +207,43 @@ describe('scheduler on three processes, one PostgreSQL', () => {
       }
     },
   );
+});
+
+describe('a scheduling process told to stop', () => {
+  it('lets its run in progress end before it exits', { timeout: 240_000 }, async () => {
+    const env = { ...db.env, SECRET_KEY: TEST_SECRET, INSPECTIONS_URL: upstream.url, LOG_LEVEL: 'info' };
+    // Synced from the network once, so the schedule keeps it fresh (whether or not the test above ran).
+    upstream.set('ok');
+    const seeded = await runProcess([CLI, 'sync', 'inspections'], env);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    upstream.set('slow');
+    const server = await startServerProcess(
+      {
+        ...env,
+        SYNC_SCHEDULE: 'on',
+        SYNC_CRON_COVERAGE: '0 0 1 1 *', // out of the way
+        SYNC_CRON_INSPECTIONS: '*/5 * * * * *',
+      },
+      180_000,
+    );
+    servers = [server];
+    const known = new Set((await runs('inspections')).map((r) => r.id));
+    // A run of this process that is waiting on the slow upstream.
+    const running = await vi.waitFor(
+      async () => {
+        const mine = (await runs('inspections')).filter((r) => !known.has(r.id) && r.status === 'running');
+        expect(mine).toHaveLength(1);
+        expect(pidOf(mine[0].holder!)).toBe(server.proc.pid);
+        return mine[0];
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    const code = await server.stop('SIGTERM');
+    servers = [];
+    expect(code, server.output()).toBe(0);
+    // It ended as the slow answer allowed (not left `running`, not cut off), and nothing new started.
+    const after = (await runs('inspections')).filter((r) => !known.has(r.id));
+    expect(after.map((r) => ({ id: r.id, status: r.status }))).toEqual([{ id: running.id, status: 'ok' }]);
+    expect(server.output()).toMatch(/shutdown complete/);
+  });
 });
