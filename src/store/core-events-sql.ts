@@ -16,7 +16,7 @@ import {
   STATUS_TYPES,
   type EventCategory,
 } from '../domain/company-events.ts';
-import { CORE_EVENT_STAGE, STAGED_EVENT_FIELDS } from './events.ts';
+import { CORE_EVENT_STAGE, STAGED_COLUMN_LIST } from './events.ts';
 
 /** A string constant of ours (field names, categories, types) as an SQL literal. */
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -73,7 +73,7 @@ const CATEGORIES = CORE_BY_CATEGORY.length;
  * place, then by category (CORE_BY_CATEGORY).
  */
 export const stageCoreEvents = (): RawBuilder<unknown> => sql`INSERT INTO ${sql.raw(CORE_EVENT_STAGE)}
-    (ord, ${sql.raw(STAGED_EVENT_FIELDS.map(([n]) => n).join(', '))})
+    (ord, ${sql.raw(STAGED_COLUMN_LIST)})
   SELECT x.ord * ${sql.lit(CATEGORIES)} + e.k, x.org_number, x.country, e.category, e.type, e.fields_changed,
     e.before, e.after, x.source
   FROM x JOIN companies o ON o.country = x.country AND o.org_number = x.org_number

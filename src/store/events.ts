@@ -88,7 +88,7 @@ function* numbered(first: number, lines: string[]): Generator<string> {
 /** The staging table of a transaction's core events (core-events-sql.ts), in the order `ord` gives. */
 export const CORE_EVENT_STAGE = 'stage_core_events';
 /** The event columns the stage holds: all but seq, which the append gives. */
-export const STAGED_EVENT_FIELDS = EVENT_FIELDS.filter(([n]) => n !== 'seq');
+const STAGED_EVENT_FIELDS = EVENT_FIELDS.filter(([n]) => n !== 'seq');
 
 /**
  * Creates the stage in this session if it has none. Emptied at every commit (ON COMMIT DELETE
@@ -98,7 +98,9 @@ export const CREATE_CORE_EVENT_STAGE = sql.raw(
   `CREATE TEMP TABLE IF NOT EXISTS ${CORE_EVENT_STAGE} (ord bigint, ${STAGED_EVENT_FIELDS.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DELETE ROWS`,
 );
 
-const STAGED_COLUMNS = sql.raw(STAGED_EVENT_FIELDS.map(([n]) => n).join(', '));
+/** The stage's event columns as an SQL column list (the stage's insert and the append read it). */
+export const STAGED_COLUMN_LIST = STAGED_EVENT_FIELDS.map(([n]) => n).join(', ');
+const STAGED_COLUMNS = sql.raw(STAGED_COLUMN_LIST);
 const STAGED = sql.raw(CORE_EVENT_STAGE);
 
 /**
