@@ -122,7 +122,7 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
     await overlapped(inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH), async (batch) => {
       const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
       await together(
-        ctx.repos.companyWrites.writeSubUnits('NO', units, { parentsLater: true }),
+        ctx.repos.companyWrites.writeSubUnits('NO', units, { parentsLater: true, noneStored: !track }),
         track
           ? ctx.repos.syncSeen.mark(
               run,

@@ -288,14 +288,17 @@ export function createCompanyWriteRepository(
      * Sub-unit ingest; parents whose sub-units changed get a new updated_at (the change feed shows
      * them again). `parentsLater`: a full load leaves that to one `bumpSubUnitParents` at its end,
      * so a parent is written once per load, not once per batch that holds one of its units.
+     * `noneStored`: the load began with no sub-unit of the country stored, so none is known before
+     * (a first load raises no events) and the look-up is skipped: while the table grows from
+     * empty its statistics are stale, and the planner scanned it whole for every batch.
      */
     async writeSubUnits(
       country: string,
       units: SubUnitInput[],
-      opts: { parentsLater?: boolean } = {},
+      opts: { parentsLater?: boolean; noneStored?: boolean } = {},
     ): Promise<number> {
       const parents = await transact(units.length, async (trx, rows) => {
-        const known = await knownSubUnits(trx, country, units); // [events] issue 26
+        const known = opts.noneStored ? new Set<string>() : await knownSubUnits(trx, country, units); // [events] issue 26
         const changed = await upsertSubUnits(trx, country, units, rows);
         if (changed.length) {
           if (!opts.parentsLater)

@@ -210,6 +210,21 @@ describe('brreg-subunits --file', () => {
     expect(await updatedAt(otherParent)).toEqual(otherParentBefore);
     const same = await run(s, 'brreg-subunits', await writeDump('sub-units.json.gz', rest));
     expect(same.details).toEqual({ processed: rest.length, closed: 0, parentsBumped: 0 });
+    // A first load raises no subUnits event (it skips the look-up of stored units); a later load
+    // names the changed unit under its parent.
+    const subUnitEvents = () =>
+      query(s, `SELECT org_number, after FROM company_events WHERE category = 'subUnits' ORDER BY seq`);
+    expect(await subUnitEvents()).toEqual([]);
+    const renamed = rest.find((u) => u.overordnetEnhet && parents.has(u.overordnetEnhet))!;
+    const edited = rest.map((u) => (u === renamed ? { ...u, navn: `${u.navn} RENAMED` } : u));
+    expect((await run(s, 'brreg-subunits', await writeDump('sub-units.json.gz', edited))).details).toEqual({
+      processed: rest.length,
+      closed: 0,
+      parentsBumped: 1,
+    });
+    expect(await subUnitEvents()).toEqual([
+      { org_number: renamed.overordnetEnhet, after: { subUnits: [renamed.organisasjonsnummer] } },
+    ]);
     expect(
       await query(s, 'SELECT is_deleted FROM sub_units WHERE org_number = $1', [gone.organisasjonsnummer]),
     ).toEqual([{ is_deleted: true }]);
