@@ -18,6 +18,8 @@ export interface LoadOptions {
   url: string;
   connections: number;
   durationS: number;
+  /** Stop after this many requests instead of after durationS. */
+  amount?: number;
   headers?: Record<string, string>;
   /** Picks the path of each request. */
   nextPath: () => string;
@@ -45,7 +47,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const instance = autocannon({
     url: o.url,
     connections: o.connections,
-    duration: o.durationS,
+    ...(o.amount ? { amount: o.amount } : { duration: o.durationS }),
     headers: o.headers,
     timeout: 10,
     requests: [{ method: 'GET', setupRequest: (req: any) => ({ ...req, path: o.nextPath() }) }],

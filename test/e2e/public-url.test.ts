@@ -42,6 +42,10 @@ describe('https-only headers', () => {
       expect(csp(res.headers), url).toContain("default-src 'self'");
       expect(csp(res.headers), url).not.toContain('upgrade-insecure-requests');
       expect(res.headers['strict-transport-security'], url).toBeUndefined();
+      // helmet's other headers, on every response.
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
     }
   });
 
