@@ -7,9 +7,9 @@ import type { ReferenceData } from '../domain/reference-data.ts';
 import { invalid } from '../errors.ts';
 import type { CompanyFeedRepository } from '../store/company-feed.ts';
 import type { CompanyReadRepository } from '../store/company-reads.ts';
-import { recordParts, recordRowJson } from './company-record.ts';
 import type { AuthContext } from './key-auth.ts';
 import type { Pagination } from './pagination.ts';
+import { LIST_ROW_RELATIONS, recordPageJson } from './record-page-json.ts';
 
 export interface ChangeFeedServiceDeps {
   feed: CompanyFeedRepository;
@@ -17,9 +17,6 @@ export interface ChangeFeedServiceDeps {
   reference: ReferenceData;
   pagination: Pagination;
 }
-
-/** What a feed row carries: the latest two years of accounts and the roles. */
-const FEED_RELATIONS = { financialsLimit: 2, roles: true } as const;
 
 export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
   return {
@@ -35,24 +32,9 @@ export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
           limit: q.limit,
           depthGuard: false,
         },
-        (limit, after) => deps.feed.page(since, limit, after, FEED_RELATIONS),
+        (limit, after) => deps.feed.page(since, limit, after, LIST_ROW_RELATIONS),
       );
-      const owners = await deps.reads.ownersFor(
-        page.rows,
-        page.rows.map((r) => r.has_owners),
-      );
-      const data = page.rows.map((r, i) =>
-        recordRowJson(
-          r.record_head,
-          { createdMs: r.created_ms, updatedMs: r.updated_ms },
-          recordParts(
-            { row: r, financials: r.rel_financials ?? [], roles: r.rel_roles ?? [], owners: owners[i] },
-            deps.reference,
-            { labels: true },
-          ),
-        ),
-      );
-      return `{"data":[${data.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)},"hasMore":${page.hasMore}}`;
+      return recordPageJson(deps.reads, deps.reference, page);
     },
   };
 }

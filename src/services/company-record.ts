@@ -4,7 +4,7 @@ import { SOURCE } from '../domain/company.ts';
 import { computeRatios } from '../domain/financial-ratios.ts';
 import { buildSources, type FieldSource, type Sources } from '../domain/provenance.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
-import type { RecordBasis } from '../store/company-feed.ts';
+import type { RecordBasis } from '../store/record-json.ts';
 import type { FinancialRow, LicenseRow, RoleRow, StoredCompany, SubUnitRow } from '../store/company-reads.ts';
 import type { OwnerSummary } from '../store/shareholders.ts';
 

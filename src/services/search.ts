@@ -9,6 +9,7 @@ import { buildCompanyRecord } from './company-record.ts';
 import type { AuthContext } from './key-auth.ts';
 import type { MarketContextService } from './market-context.ts';
 import type { Pagination } from './pagination.ts';
+import { LIST_ROW_RELATIONS, recordPageJson } from './record-page-json.ts';
 
 export interface SearchQuery extends SearchFilters {
   sort?: SortKey;
@@ -31,7 +32,7 @@ export interface SearchServiceDeps {
 
 export function createSearchService(deps: SearchServiceDeps) {
   async function rows(page: CompanyRow[], withContext: boolean) {
-    const stored = await deps.reads.relations(page, { financialsLimit: 2, roles: true });
+    const stored = await deps.reads.relations(page, LIST_ROW_RELATIONS);
     return Promise.all(
       stored.map(async (s) => {
         const record = buildCompanyRecord(s, deps.reference, { labels: true });
@@ -57,33 +58,57 @@ export function createSearchService(deps: SearchServiceDeps) {
     return f;
   }
 
+  /** The filters, sort and order of a search, after its checks. */
+  function plan(caller: AuthContext, q: SearchQuery) {
+    const filters = validate(q);
+    const hasFilter = Object.entries(q).some(([k, v]) => v !== undefined && !NOT_FILTERS.has(k));
+    if (caller.limits.requireFilterOnSearch && !hasFilter) {
+      throw new ApiError('search_filter_required', {
+        details: [
+          {
+            path: 'query',
+            message:
+              'give at least one filter (q, nace, orgForm, municipality, county, …); country, sort, order, limit, cursor and include do not count',
+          },
+        ],
+      });
+    }
+    const sort = q.sort ?? 'name';
+    const order = q.order ?? 'asc';
+    const pageRequest = {
+      scope: 'companies',
+      bound: { ...filters, sort, order },
+      cursor: q.cursor,
+      limit: q.limit,
+      depthGuard: true,
+    };
+    return { filters, sort, order, pageRequest };
+  }
+
   return {
+    /** One page of typed records (with market context when asked). */
     async search(caller: AuthContext, q: SearchQuery) {
-      const filters = validate(q);
-      const hasFilter = Object.entries(q).some(([k, v]) => v !== undefined && !NOT_FILTERS.has(k));
-      if (caller.limits.requireFilterOnSearch && !hasFilter) {
-        throw new ApiError('search_filter_required', {
-          details: [
-            {
-              path: 'query',
-              message:
-                'give at least one filter (q, nace, orgForm, municipality, county, …); country, sort, order, limit, cursor and include do not count',
-            },
-          ],
-        });
-      }
-      const sort = q.sort ?? 'name';
-      const order = q.order ?? 'asc';
-      const page = await deps.pagination.page(
-        caller,
-        { scope: 'companies', bound: { ...filters, sort, order }, cursor: q.cursor, limit: q.limit, depthGuard: true },
-        (limit, after) => deps.search.search(filters, sort, order, limit, after),
+      const { filters, sort, order, pageRequest } = plan(caller, q);
+      const page = await deps.pagination.page(caller, pageRequest, (limit, after) =>
+        deps.search.search(filters, sort, order, limit, after),
       );
       return {
         data: await rows(page.rows, q.include === 'context'),
         nextCursor: page.nextCursor,
         hasMore: page.hasMore,
       };
+    },
+
+    /**
+     * The same page (without context) as the response body: the records' stored fields come as
+     * JSON text from the database, with their relations in the same statement.
+     */
+    async searchJson(caller: AuthContext, q: Omit<SearchQuery, 'include'>): Promise<string> {
+      const { filters, sort, order, pageRequest } = plan(caller, q);
+      const page = await deps.pagination.page(caller, pageRequest, (limit, after) =>
+        deps.search.searchJson(filters, sort, order, limit, after, LIST_ROW_RELATIONS),
+      );
+      return recordPageJson(deps.reads, deps.reference, page);
     },
   };
 }

@@ -1,8 +1,11 @@
 // Company search: keyset pagination on (sort expression, id), an index for every filter and sort
 // (migration 0005), so page 50 costs what page 1 costs. The change feed's page is company-feed.ts.
+// A page is read as typed rows (search) or, for the list route, as records' JSON text with their
+// relations in the same statement (searchJson, record-json.ts).
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { CompanyRow } from './company-reads.ts';
+import { relationColumns, type CompanyRow, type RelationOptions } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
+import { RECORD_JSON_COLUMNS, type RecordJsonRow } from './record-json.ts';
 import type { Database } from './schema.ts';
 
 export interface SearchFilters {
@@ -105,6 +108,28 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
       after?: KeysetPosition,
     ): Promise<SearchPage> {
       return page(conditions(filters), sort, order, limit, after);
+    },
+
+    /** The same page, each record's stored fields as JSON text, with its relations: one statement. */
+    searchJson(
+      filters: SearchFilters,
+      sort: SortKey,
+      order: SortOrder,
+      limit: number,
+      after: KeysetPosition | undefined,
+      relations: RelationOptions,
+    ): Promise<{ rows: RecordJsonRow[]; positions: KeysetPosition[] }> {
+      return keysetPage<RecordJsonRow>(db, {
+        from: 'companies c',
+        alias: 'c',
+        where: conditions(filters),
+        sort: SORTS[sort],
+        order,
+        limit,
+        after,
+        rowColumns: RECORD_JSON_COLUMNS,
+        columns: relationColumns(relations),
+      });
     },
   };
 }

@@ -1,9 +1,15 @@
-// GET /api/updates answers with JSON text the database writes for the most part
-// (store/company-feed.ts): each page must be byte for byte what the typed record serialises to
-// under the CompanyRow schema. The typed read here is the search list, which builds the same
-// rows (buildCompanyRecord with labels, latest two accounts, roles) and serialises them with the
-// route's compiled schema serializer, sorted by updatedAt as the feed is.
+// GET /api/updates and GET /api/companies answer with JSON text the database writes for the most
+// part (store/record-json.ts): each page must be byte for byte what the typed record serialises
+// to under the CompanyRow schema. The typed reference is the search service's typed page
+// (buildCompanyRecord with labels, latest two accounts, roles: what MCP and include=context use),
+// serialised by Fastify's compiled serializer for the routes' page schema, in an app of its own.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { COMPANY_SCHEMAS } from '../../src/contract/company.ts';
+import { Page } from '../../src/contract/pagination.ts';
+import type { AuthContext } from '../../src/services/key-auth.ts';
+import type { SearchQuery } from '../../src/services/search.ts';
 import { runJob } from '../../src/jobs/registry.ts';
 import '../../src/jobs/shareholders.ts';
 import { byCompany, byPerson, removeRegisters, writeRegister } from '../fixtures/aksjonaer/build.ts';
@@ -13,6 +19,11 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let key: string;
+let typed: FastifyInstance;
+let nextTyped: unknown;
+let caller: AuthContext;
+/** A typed search page, serialised as the routes' page schema has it. */
+let typedSearch: (q: SearchQuery) => Promise<string>;
 
 beforeAll(async () => {
   server = await startServer();
@@ -53,8 +64,18 @@ beforeAll(async () => {
   await db.query(`UPDATE roles SET responsibility_share = CASE WHEN id % 3 = 0 THEN '1/3' WHEN id % 3 = 1 THEN ' 12,5 %' ELSE 'x' END
       WHERE id % 5 = 0`);
   key = (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
+  caller = (await server.services.keyAuth.authenticate(key))!;
+  typed = Fastify();
+  for (const schema of COMPANY_SCHEMAS) typed.addSchema(schema);
+  typed.get('/page', { schema: { response: { 200: Page(Type.Ref('CompanyRow')) } } }, async () => nextTyped);
+  await typed.ready();
+  typedSearch = async (q) => {
+    nextTyped = await server.services.search.search(caller, q);
+    return (await typed.inject({ url: '/page' })).body;
+  };
 }, 180_000);
 afterAll(async () => {
+  await typed?.close();
   await server?.close();
   removeRegisters();
 });
@@ -90,12 +111,29 @@ async function pages(path: string, limit: number): Promise<{ data: string; hasMo
   return out;
 }
 
+/** Every page of the typed search, following nextCursor. */
+async function typedPages(q: SearchQuery, limit: number): Promise<{ data: string; hasMore: boolean }[]> {
+  const out: { data: string; hasMore: boolean }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = split(await typedSearch({ ...q, limit, ...(cursor ? { cursor } : {}) }));
+    out.push(page);
+    cursor = page.next;
+  } while (cursor && out.length < 300);
+  return out;
+}
+
 it('serves each page byte for byte as the typed rows serialise, across every kind of row', async () => {
   const feed = await pages('/api/updates?since=2000-01-01', 50);
-  const typed = await pages('/api/companies?includeDeleted=true&sort=updatedAt&order=asc', 50);
+  const list = await pages('/api/companies?includeDeleted=true&sort=updatedAt&order=asc', 50);
+  const typed = await typedPages({ includeDeleted: true, sort: 'updatedAt', order: 'asc' }, 50);
   expect(feed.length).toBeGreaterThan(4);
   expect(feed.map((p) => p.hasMore)).toEqual(typed.map((p) => p.hasMore));
-  for (let i = 0; i < feed.length; i++) expect(feed[i].data).toBe(typed[i].data);
+  expect(list.map((p) => p.hasMore)).toEqual(typed.map((p) => p.hasMore));
+  for (let i = 0; i < feed.length; i++) {
+    expect(feed[i].data).toBe(typed[i].data);
+    expect(list[i].data).toBe(typed[i].data);
+  }
 
   // The comparison covered what the fast path writes in its own way.
   const all = feed.map((p) => p.data).join('');
@@ -119,6 +157,32 @@ it('serves each page byte for byte as the typed rows serialise, across every kin
   expect(rows.some((r) => r.employeeCount !== undefined && !('employeeCountRange' in r))).toBe(true);
   const growth = rows.flatMap((r) => r.financials as { revenueGrowthYoY: number | null }[]);
   expect(growth.some((f) => f.revenueGrowthYoY !== null)).toBe(true);
+});
+
+it('serves filtered and sorted search pages byte for byte as the typed rows serialise', async () => {
+  const queries: [string, SearchQuery][] = [
+    ['q=as&sort=name', { q: 'as', sort: 'name' }],
+    ['hasParent=false&sort=name&order=desc', { hasParent: false, sort: 'name', order: 'desc' }],
+    ['sort=employeeCount&order=desc', { sort: 'employeeCount', order: 'desc' }],
+    ['country=NO&sort=foundingDate', { country: 'NO', sort: 'foundingDate' }],
+  ];
+  // A key of its own: the list's cursor-depth guard (50 follows per key) counts both reads.
+  key = (await createKey(server, { tier: 'internal', limits: { rateLimitPerMinute: 0 } })).raw;
+  caller = (await server.services.keyAuth.authenticate(key))!;
+  let pagesSeen = 0;
+  for (const [query, q] of queries) {
+    const list = await pages(`/api/companies?${query}`, 50);
+    const typed = await typedPages(q, 50);
+    pagesSeen += list.length;
+    expect(
+      list.map((p) => p.data),
+      query,
+    ).toEqual(typed.map((p) => p.data));
+    expect(
+      list.map((p) => p.hasMore),
+      query,
+    ).toEqual(typed.map((p) => p.hasMore));
+  }
 });
 
 it('pages of one row and of the tier cap agree with each other and start again from a cursor', async () => {

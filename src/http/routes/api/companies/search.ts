@@ -67,6 +67,13 @@ export default function searchRoute(app: Api, { services }: RouteDeps) {
         },
       },
     },
-    async (req) => services.search.search(callerOf(req), req.query),
+    // Without context the page comes as JSON text (the records' stored fields serialised by the
+    // database, see services/record-page-json.ts), sent as it is, as GET /api/updates does.
+    async (req, reply) => {
+      const { include, ...q } = req.query;
+      if (include === 'context') return services.search.search(callerOf(req), req.query);
+      const body = await services.search.searchJson(callerOf(req), q);
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 }
