@@ -82,6 +82,11 @@ if (scenario === 'engines') {
       res['lookup-pglite'].lookup.throughputRps / res['lookup-postgresql'].lookup.throughputRps
     ).toFixed(3),
     lookupP99: +(res['lookup-pglite'].lookup.latencyMs.p99 / res['lookup-postgresql'].lookup.latencyMs.p99).toFixed(2),
+    // The same lookups with the record cache off: every one reads the store.
+    lookupThroughputUncached: +(
+      res['lookup-pglite'].withoutCache.lookup.throughputRps /
+      res['lookup-postgresql'].withoutCache.lookup.throughputRps
+    ).toFixed(3),
     searchThroughput: +(
       res['search-mix-pglite'].search.throughputRps / res['search-mix-postgresql'].search.throughputRps
     ).toFixed(3),

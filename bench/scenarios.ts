@@ -93,9 +93,16 @@ const CACHE_SECRET = 'bench-record-cache-diagnostics';
 
 /** The record cache's counters of a running server (GET /api/health with the sync secret). */
 async function recordCacheOf(url: string) {
+  return (await diagnosticsOf(url)).recordCache ?? null;
+}
+
+/** The diagnostics of a running server that the bench reads: record cache and memory. */
+async function diagnosticsOf(url: string) {
   const res = await fetch(`${url}/api/health`, { headers: { 'x-sync-secret': CACHE_SECRET } });
-  const body = (await res.json()) as { recordCache?: Record<string, number | boolean> };
-  return body.recordCache ?? null;
+  return (await res.json()) as {
+    recordCache?: Record<string, number | boolean>;
+    memory?: Record<string, number>;
+  };
 }
 
 /** One lookup load (warm-up, then the measured run) against a server started with `env`. */
@@ -281,13 +288,16 @@ export async function feed(store: Store, s: Settings) {
  * mean, the first minute of the tail against the last.
  */
 export async function memory(store: Store, s: Settings) {
-  const prep = await prepare(store);
-  const server = await startServer(store.env);
+  // More numbers than the record cache holds (20 000 entries or 64 MB of bodies by default), so
+  // the cache fills to its bound and then evicts: the issue's "cache full".
+  const prep = await prepare(store, { sample: 30_000 });
+  const server = await startServer({ ...store.env, SYNC_SECRET: CACHE_SECRET });
   const total = s.size === 'small' ? 60 : 300;
   const tail = s.size === 'small' ? 36 : 180;
   const minute = s.size === 'small' ? 12 : 60;
   try {
-    const next = randomPicker(prep.orgNumbers);
+    // Uniform random picks (a cycle through more numbers than the cache holds would never hit).
+    const next = () => prep.orgNumbers[Math.floor(Math.random() * prep.orgNumbers.length)];
     const rss = sampleRss(server.pid, 1000);
     const run = await runLoad({
       url: server.url,
@@ -297,6 +307,7 @@ export async function memory(store: Store, s: Settings) {
       nextPath: () => `/api/companies/${next()}`,
     });
     const samples = rss.stop();
+    const { recordCache, memory: processMemory } = await diagnosticsOf(server.url);
     const inTail = samples.filter((x) => x.s >= total - tail);
     const tailStart = inTail[0]?.rssMb ?? NaN;
     const tailMax = Math.max(...inTail.map((x) => x.rssMb));
@@ -326,7 +337,10 @@ export async function memory(store: Store, s: Settings) {
       engine: prep.engineVersion,
       durationS: total,
       tailS: tail,
+      sampleOrgNumbers: prep.orgNumbers.length,
       lookup: run,
+      recordCache,
+      processMemory,
       rssMb: {
         end,
         peak: rssOf(server.pid).peakMb,

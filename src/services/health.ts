@@ -64,9 +64,24 @@ export function createHealthService(deps: HealthServiceDeps) {
         upstreams: deps.upstreams.map((g) => g.state()),
         liveFetch,
         recordCache: deps.recordCache.diagnostics(),
+        memory: processMemory(),
       };
     },
   };
 }
 
 export type HealthService = ReturnType<typeof createHealthService>;
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** This process's memory: where its resident size goes (the embedded engine's thread counts in rss). */
+function processMemory() {
+  const m = process.memoryUsage();
+  return {
+    rssMb: mb(m.rss),
+    heapTotalMb: mb(m.heapTotal),
+    heapUsedMb: mb(m.heapUsed),
+    externalMb: mb(m.external),
+    arrayBuffersMb: mb(m.arrayBuffers),
+  };
+}

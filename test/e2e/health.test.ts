@@ -58,6 +58,12 @@ describe('GET /api/health', () => {
       rememberedNotFound: 0,
       dailyBudgets: { free: 400, pro: 20_000, enterprise: 200_000, internal: null },
     });
+    // Where the process's memory goes, in MiB.
+    const m = r.body.memory;
+    expect(m.rssMb).toBeGreaterThan(m.heapUsedMb);
+    expect(m.heapTotalMb).toBeGreaterThanOrEqual(m.heapUsedMb);
+    expect(m.externalMb).toBeGreaterThanOrEqual(m.arrayBuffersMb);
+    expect(m.heapUsedMb).toBeGreaterThan(0);
   });
 
   it('never answers the diagnostic shape when SYNC_SECRET is unset', async () => {

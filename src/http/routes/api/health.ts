@@ -81,6 +81,18 @@ const Health = Type.Object(
         { description: 'This process\'s cache of serialised company records (README "Record cache")' },
       ),
     ),
+    memory: Type.Optional(
+      Type.Object(
+        {
+          rssMb: Type.Integer({ description: "Resident set size (with the embedded engine's thread)" }),
+          heapTotalMb: Type.Integer({ description: 'JavaScript heap reserved (main thread)' }),
+          heapUsedMb: Type.Integer({ description: 'JavaScript heap in use (main thread)' }),
+          externalMb: Type.Integer({ description: 'Memory outside the heap held by JavaScript objects' }),
+          arrayBuffersMb: Type.Integer({ description: 'Of which buffers (cached bodies, sockets)' }),
+        },
+        { description: "This process's memory, in MiB" },
+      ),
+    ),
   },
   { examples: HEALTH_EXAMPLES },
 );
