@@ -17,7 +17,7 @@ import type { BudgetCaller, LiveFetchBudget } from './live-fetch-budget.ts';
 import type { UnavailableReason } from '../domain/unavailable-reasons.ts';
 import { SOURCE } from '../domain/company.ts';
 import { companyKey } from '../store/company-changes.ts';
-import type { RecordCache } from './record-cache.ts';
+import { cacheBody, type RecordCache } from './record-cache.ts';
 import type { CompanyProcurementFields } from './procurement.ts';
 import type { UpstreamClient } from '../sources/upstream-http.ts';
 import type { CvrOwnerRepository } from '../store/cvr-owners.ts';
@@ -245,7 +245,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       if (cached) return cached;
       const ticket = deps.cache?.ticket();
       const company = await findOne(country, orgNumber, opts.caller);
-      const body = Buffer.from(opts.serialize(await fullRecord(country, company)));
+      const body = cacheBody(opts.serialize(await fullRecord(country, company)));
       if (ticket !== undefined && !isIncomplete(company)) deps.cache?.set(key, body, ticket);
       return body;
     },

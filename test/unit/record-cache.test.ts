@@ -1,7 +1,7 @@
 // The record cache's bounds and freshness rule, with a fake follower and clock.
 import { describe, expect, it } from 'vitest';
 import { createCompanyChangeSignal, type CompanyChanges } from '../../src/store/company-changes.ts';
-import { createRecordCache, MAX_STALENESS_MS } from '../../src/services/record-cache.ts';
+import { cacheBody, createRecordCache, MAX_STALENESS_MS } from '../../src/services/record-cache.ts';
 
 function setup(opts: { maxEntries?: number; maxBytes?: number } = {}) {
   let t = 0;
@@ -29,6 +29,18 @@ function setup(opts: { maxEntries?: number; maxBytes?: number } = {}) {
 const body = (s: string) => Buffer.from(JSON.stringify({ name: s }));
 
 describe('record cache', () => {
+  it('keeps each body in a buffer of its own, exactly its size (not a slice of the shared pool)', () => {
+    const text = `{"name":"${'æ'.repeat(1500)}"}`;
+    const a = cacheBody(text);
+    const b = cacheBody(text);
+    expect(a.toString()).toBe(text);
+    expect(a.length).toBe(Buffer.byteLength(text));
+    expect(a.buffer.byteLength).toBe(a.length);
+    expect(a.buffer).not.toBe(b.buffer);
+    // What Buffer.from does for a body this size: a slice of an 8 kB slab another body shares.
+    expect(Buffer.from(text).buffer.byteLength).toBeGreaterThan(a.length);
+  });
+
   it('serves nothing before its first poll, then what was set', async () => {
     const { cache } = setup();
     cache.set('NO:1', body('a'), cache.ticket());
