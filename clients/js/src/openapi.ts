@@ -2690,6 +2690,19 @@ export interface operations {
                             /** @description The last change poll began within 1 s: the cache serves */
                             following: boolean;
                         };
+                        /** @description This process's memory, in MiB */
+                        memory?: {
+                            /** @description Resident set size (with the embedded engine's thread) */
+                            rssMb: number;
+                            /** @description JavaScript heap reserved (main thread) */
+                            heapTotalMb: number;
+                            /** @description JavaScript heap in use (main thread) */
+                            heapUsedMb: number;
+                            /** @description Memory outside the heap held by JavaScript objects */
+                            externalMb: number;
+                            /** @description Of which buffers (cached bodies, sockets) */
+                            arrayBuffersMb: number;
+                        };
                     };
                 };
             };
@@ -2783,6 +2796,19 @@ export interface operations {
                             bypassed: number;
                             /** @description The last change poll began within 1 s: the cache serves */
                             following: boolean;
+                        };
+                        /** @description This process's memory, in MiB */
+                        memory?: {
+                            /** @description Resident set size (with the embedded engine's thread) */
+                            rssMb: number;
+                            /** @description JavaScript heap reserved (main thread) */
+                            heapTotalMb: number;
+                            /** @description JavaScript heap in use (main thread) */
+                            heapUsedMb: number;
+                            /** @description Memory outside the heap held by JavaScript objects */
+                            externalMb: number;
+                            /** @description Of which buffers (cached bodies, sockets) */
+                            arrayBuffersMb: number;
                         };
                     };
                 };
