@@ -1,10 +1,10 @@
 // The change feed's page read: one statement per page (keyset page, accounts, roles), with the
 // bulk of each record already written as JSON text by the database (record-json.ts).
 import { sql, type Kysely } from 'kysely';
-import { relationColumns, type RelationOptions } from './company-reads.ts';
+import type { RelationOptions } from './company-reads.ts';
 import { SORTS } from './company-search.ts';
-import { keysetPage, type KeysetPosition } from './keyset.ts';
-import { RECORD_JSON_COLUMNS, type RecordJsonRow } from './record-json.ts';
+import type { KeysetPosition } from './keyset.ts';
+import { recordJsonPage, type RecordJsonRow } from './record-json.ts';
 import type { Database } from './schema.ts';
 
 export function createCompanyFeedRepository(db: Kysely<Database>) {
@@ -19,16 +19,13 @@ export function createCompanyFeedRepository(db: Kysely<Database>) {
       after: KeysetPosition | undefined,
       relations: RelationOptions,
     ): Promise<{ rows: RecordJsonRow[]; positions: KeysetPosition[] }> {
-      return keysetPage<RecordJsonRow>(db, {
-        from: 'companies c',
-        alias: 'c',
+      return recordJsonPage(db, {
         where: [sql`c.updated_at >= ${since.toISOString()}::timestamptz`],
         sort: SORTS.updatedAt,
         order: 'asc',
         limit,
         after,
-        rowColumns: RECORD_JSON_COLUMNS,
-        columns: relationColumns(relations),
+        relations,
         prepared: true,
       });
     },

@@ -3,9 +3,9 @@
 // A page is read as typed rows (search) or, for the list route, as records' JSON text with their
 // relations in the same statement (searchJson, record-json.ts).
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { relationColumns, type CompanyRow, type RelationOptions } from './company-reads.ts';
+import type { CompanyRow, RelationOptions } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
-import { RECORD_JSON_COLUMNS, type RecordJsonRow } from './record-json.ts';
+import { recordJsonPage, type RecordJsonRow } from './record-json.ts';
 import type { Database } from './schema.ts';
 
 export interface SearchFilters {
@@ -119,17 +119,7 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
       after: KeysetPosition | undefined,
       relations: RelationOptions,
     ): Promise<{ rows: RecordJsonRow[]; positions: KeysetPosition[] }> {
-      return keysetPage<RecordJsonRow>(db, {
-        from: 'companies c',
-        alias: 'c',
-        where: conditions(filters),
-        sort: SORTS[sort],
-        order,
-        limit,
-        after,
-        rowColumns: RECORD_JSON_COLUMNS,
-        columns: relationColumns(relations),
-      });
+      return recordJsonPage(db, { where: conditions(filters), sort: SORTS[sort], order, limit, after, relations });
     },
   };
 }

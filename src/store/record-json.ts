@@ -3,8 +3,10 @@
 // (labels, ratios, provenance, owners). The change feed (company-feed.ts) and the search list
 // (company-search.ts) read their pages this way: parsing ~60 fields per row into objects,
 // copying them into records and serialising those again held the feed near 5k rows/s.
-import { sql } from 'kysely';
-import type { CompanyRow, RelationColumns } from './company-reads.ts';
+import { sql, type Kysely } from 'kysely';
+import { relationColumns, type CompanyRow, type RelationColumns, type RelationOptions } from './company-reads.ts';
+import { keysetPage, type KeysetPosition, type KeysetQuery } from './keyset.ts';
+import type { Database } from './schema.ts';
 
 /**
  * The record's required fields that are stored columns as they are, in the order the API writes
@@ -94,4 +96,19 @@ const BASIS =
   floor(extract(epoch FROM c.updated_at) * 1000)::bigint AS updated_ms`);
 
 /** The row columns of a record-JSON page: the basis and the record's opening text. */
-export const RECORD_JSON_COLUMNS = sql`${BASIS}, ${RECORD_HEAD}`;
+const RECORD_JSON_COLUMNS = sql`${BASIS}, ${RECORD_HEAD}`;
+
+/** A keyset page of companies as record JSON with the relations asked for: one statement. */
+export function recordJsonPage(
+  db: Kysely<Database>,
+  q: Omit<KeysetQuery, 'from' | 'alias' | 'rowColumns' | 'columns'> & { relations: RelationOptions },
+): Promise<{ rows: RecordJsonRow[]; positions: KeysetPosition[] }> {
+  const { relations, ...page } = q;
+  return keysetPage<RecordJsonRow>(db, {
+    ...page,
+    from: 'companies c',
+    alias: 'c',
+    rowColumns: RECORD_JSON_COLUMNS,
+    columns: relationColumns(relations),
+  });
+}
