@@ -187,7 +187,13 @@ describe('brreg-subunits --file', () => {
   it('loads all sub-units, closes absent ones, and fails cleanly on a broken file', async () => {
     const s = await server();
     await run(s, 'brreg', files.enheter);
+    const indexesBefore = await indexNames(s);
     const first = await run(s, 'brreg-subunits', files.underenheter);
+    // A first load bumps the parents with the search indexes dropped, then rebuilds them.
+    expect(await indexNames(s)).toEqual(indexesBefore);
+    expect(first.messages.filter((m) => m.includes('search indexes'))).toEqual([
+      `underenheter: first load, ${indexesBefore.length - 2} search indexes dropped for the parents' update, ${indexesBefore.length - 2} rebuilt`,
+    ]);
     // Each parent in the store is bumped once, by one statement at the end of the load.
     const units = enheter.map((e) => e.organisasjonsnummer);
     const parents = new Set(underenheter.map((u) => u.overordnetEnhet).filter((p) => p && units.includes(p)));
@@ -204,6 +210,7 @@ describe('brreg-subunits --file', () => {
     expect(parents.has(goneParent)).toBe(true);
     const [goneParentBefore, otherParentBefore] = [await updatedAt(goneParent), await updatedAt(otherParent)];
     const second = await run(s, 'brreg-subunits', await writeDump('sub-units.json.gz', rest));
+    expect(second.messages.some((m) => m.includes('search indexes'))).toBe(false);
     // The parent of the closed unit shows again in the change feed; no other parent moves.
     expect(second.details).toEqual({ processed: rest.length, closed: 1, parentsBumped: 1 });
     expect((await updatedAt(goneParent)).getTime()).toBeGreaterThan(goneParentBefore.getTime());
