@@ -1,7 +1,8 @@
 # The API as a container image: `docker build -t nordic-company-data .` (compose.yaml builds it).
 # Stage 1 installs production dependencies from the lockfile; stage 2 copies them beside the
-# sources and runs as the unprivileged `node` user. TypeScript runs through tsx (a production
-# dependency), so there is no compile step. NODE_IMAGE lets CI use a locally built base image.
+# sources and runs as the unprivileged `node` user. The server runs from one bundle that esbuild
+# builds from the sources (bin/serve.mjs), here at image time, since /app is not writable by that
+# user; the CLI runs its TypeScript through tsx. NODE_IMAGE lets CI use a locally built base image.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS deps
@@ -23,6 +24,7 @@ COPY src ./src
 # `ncd enrich` runs on the typed client's sources.
 COPY clients/js/src ./clients/js/src
 COPY docker/entrypoint.sh ./docker/entrypoint.sh
+RUN node bin/serve.mjs --build
 # The embedded database, the generated secret and sync downloads live in /data: a volume, owned
 # by the user the server runs as.
 RUN mkdir -p /data && chown node:node /data

@@ -1,4 +1,4 @@
-// Processes for the load benchmarks: the real server (src/main.ts, NODE_ENV=production,
+// Processes for the load benchmarks: the real server (bin/serve.mjs, as npm start runs it, NODE_ENV=production,
 // LOG_LEVEL=warn) or the bare Fastify baseline as a child process on loopback, their RSS read
 // from /proc, and the machine and load condition recorded with every result.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -90,7 +90,7 @@ function spawnChild(
   return waitHealthy(url + healthPath, proc, () => out, timeoutMs).then(() => child);
 }
 
-/** The API server as deployed: `node --import tsx src/main.ts`, production, logging at warn. */
+/** The API server as deployed (`npm start`: bin/serve.mjs, the bundled server), production, logging at warn. */
 export async function startServer(storeEnv: Record<string, string>, timeoutMs = 180_000): Promise<Child> {
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of the server there on exit.
@@ -100,7 +100,7 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
     ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
     : {};
   return spawnChild(
-    [...prof, '--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+    [...prof, path.join(ROOT, 'bin/serve.mjs')],
     {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',

@@ -1,7 +1,7 @@
 // Load benchmarks of issue 13: `npm run bench -- <scenario> [--size small|full] [--engine postgresql|pglite]`
 //   scenarios: lookup, search-mix, feed, enrich, ingest, memory, copy (COPY of a loaded store's rows), engines (lookup+search on both
 //   engines, PGlite as a ratio to PostgreSQL), all (every scenario but copy, at --size).
-// Starts the server as deployed (src/main.ts, NODE_ENV=production, LOG_LEVEL=warn) against a
+// Starts the server as deployed (bin/serve.mjs, as npm start runs it; NODE_ENV=production, LOG_LEVEL=warn) against a
 // generated store, drives it with autocannon, and writes bench/results/<scenario>.json
 // (`<scenario>.small.json` for --size small, `-pglite` for the embedded engine,
 // `.store-small` when --store differs from --size). Options: --connections N, --duration S.

@@ -4,10 +4,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { fromRoot } from '../project-root.ts';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = fromRoot('src', 'store', 'migrations');
 const MIGRATION_LOCK = 7301; // arbitrary advisory-lock id reserved for migrations
 
 export class MigrationError extends Error {

@@ -4,11 +4,10 @@
 // with the two members PGlite's node-postgres adapter uses (`waitReady`, `execProtocolStream`);
 // wire-protocol bytes cross the thread boundary and are parsed here with pg-protocol, the
 // parser node-postgres itself uses.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
+import { fromRoot } from '../project-root.ts';
 
 interface Reply {
   id: number;
@@ -34,7 +33,7 @@ export interface PGliteThread {
   close(): Promise<void>;
 }
 
-const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pglite-worker.mjs');
+const WORKER = fromRoot('src', 'store', 'pglite-worker.mjs');
 
 export function startPGliteThread(dataDir: string): PGliteThread {
   // The worker is TypeScript too: run it through the same loader as the main thread.

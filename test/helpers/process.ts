@@ -16,8 +16,16 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...clean, ...env };
 }
 
-export function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts')], {
+/**
+ * The server from its sources through tsx; `entry` runs another way in, e.g. `['bin/serve.mjs']`
+ * (the bundled server that `npm start` runs).
+ */
+export function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  entry = ['--import', 'tsx', path.join(ROOT, 'src/main.ts')],
+): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: baseEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SYNC_SCHEDULE: 'off', DEMO_DATA: 'off', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,10 +4,9 @@
 // skipped and counted, never emitted; rows sharing an org number collapse to one (the row without
 // namnskyddslöpnummer wins).
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { fromRoot } from '../../project-root.ts';
 import { RejectLog, type NordicCompanyRecord } from '../nordic-record.ts';
 import { splitBolagsverketLine } from './fields.ts';
 import { readLinesLf, type NumberedLine } from './lines.ts';
@@ -54,7 +53,7 @@ let defaultLabels: Map<string, string> | null = null;
 /** Swedish organisation-form labels from reference/org-forms-se.csv (read once). */
 export function swedishOrgFormLabels(): ReadonlyMap<string, string> {
   if (!defaultLabels) {
-    const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../reference/org-forms-se.csv');
+    const file = fromRoot('reference', 'org-forms-se.csv');
     const rows = parse(readFileSync(file, 'utf8'), {
       columns: true,
       bom: true,

@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { fromRoot } from '../../project-root.ts';
 
-export const REFERENCE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../reference');
+export const REFERENCE_DIR = fromRoot('reference');
 
 export interface ReferenceFile<T> {
   name: string;
