@@ -36,7 +36,7 @@ export interface PGliteThread {
 const WORKER = fromRoot('src', 'store', 'pglite-worker.mjs');
 
 export function startPGliteThread(dataDir: string): PGliteThread {
-  // The worker is TypeScript too: run it through the same loader as the main thread.
+  // Plain JavaScript (pglite-worker.mjs): it runs the same from the sources and from the bundle.
   const worker = new Worker(WORKER, { workerData: { dataDir } });
   const pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   let seq = 0;
