@@ -99,6 +99,8 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
   const nodeOptions: Record<string, string> = process.env.BENCH_SERVER_NODE_OPTIONS
     ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
     : {};
+  // NODE_HEAP=throughput: the server with V8's default heap sizing (bin/serve.mjs).
+  if (process.env.NODE_HEAP) nodeOptions.NODE_HEAP = process.env.NODE_HEAP;
   return spawnChild(
     [...prof, path.join(ROOT, 'bin/serve.mjs')],
     {

@@ -2,12 +2,13 @@
 // bundles from src/main.ts at each start, instead of through tsx's loader thread. The bundle
 // must behave as the sources do: files found from the package root (migrations, reference
 // lists, the embedded engine's worker), routes, errors, and a clean exit on SIGTERM.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, TEST_SECRET } from '../helpers/env.ts';
 import { http } from '../helpers/http.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
+import { collectOutput, startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/server.ts';
 
 const BUNDLE = path.join(ROOT, 'dist/server.mjs');
@@ -49,4 +50,15 @@ describe('npm start: the bundled server', () => {
 
     expect(await server.stop('SIGTERM')).toBe(0);
   }, 120_000);
+
+  it('refuses a NODE_HEAP it does not know, naming the variable', async () => {
+    const proc = spawn(process.execPath, [path.join(ROOT, 'bin/serve.mjs')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, NODE_HEAP: 'fast' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const r = await collectOutput(proc, 30_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('NODE_HEAP must be size or throughput, not "fast"');
+  });
 });
