@@ -95,12 +95,13 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
   const port = await freePort();
   // BENCH_CPU_PROF=<dir>: write a V8 CPU profile of the server there on exit.
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  // BENCH_SERVER_NODE_OPTIONS: V8 / Node flags for the server only (e.g. a GC setting under test).
-  const nodeOptions: Record<string, string> = process.env.BENCH_SERVER_NODE_OPTIONS
-    ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
-    : {};
-  // NODE_HEAP=throughput: the server with V8's default heap sizing (bin/serve.mjs).
-  if (process.env.NODE_HEAP) nodeOptions.NODE_HEAP = process.env.NODE_HEAP;
+  // The bench's own settings of the server's runtime, passed on when given:
+  // BENCH_SERVER_NODE_OPTIONS, V8 / Node flags for the server only (e.g. a GC setting under test);
+  // NODE_HEAP=throughput, V8's default heap sizing (bin/serve.mjs).
+  const runtime = {
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    ...(process.env.NODE_HEAP ? { NODE_HEAP: process.env.NODE_HEAP } : {}),
+  };
   return spawnChild(
     [...prof, path.join(ROOT, 'bin/serve.mjs')],
     {
@@ -110,7 +111,7 @@ export async function startServer(storeEnv: Record<string, string>, timeoutMs = 
       PORT: String(port),
       DEMO_DATA: 'off',
       SYNC_SCHEDULE: 'off',
-      ...nodeOptions,
+      ...runtime,
       ...storeEnv,
     },
     '/api/health',
