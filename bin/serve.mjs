@@ -17,17 +17,29 @@ import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-// V8 sizes its heap for throughput by default: under lookup load with the record cache evicting,
-// the heap grew to 217 MB with 76 MB in use, and the server's RSS to 397 MB after 5 minutes. With
-// --optimize-for-size it collects sooner: 81 MB of heap, RSS 215 MB and flat, for ~8 % fewer
-// cached lookups a second (BENCHMARKS.md). Set before the server allocates; V8 reads it when it
-// sizes the heap after each collection. NODE_HEAP=throughput keeps V8's default.
-const heap = process.env.NODE_HEAP ?? 'size';
-if (heap !== 'size' && heap !== 'throughput') {
-  console.error(`ncd: NODE_HEAP must be size or throughput, not ${JSON.stringify(heap)}`);
+// How V8 sizes the heap (BENCHMARKS.md, "Round 2, fourth pass"). By default V8 sizes it for
+// throughput: under lookup load with the record cache evicting, the heap grew to 217 MB with
+// 76 MB in use, and a PostgreSQL server's RSS to 397 MB after 5 minutes.
+//   bounded: the heap grows to at most 1.4 × what survived the last full collection
+//            (--heap-growing-percent=40): RSS 266 MB and flat, at V8's default throughput.
+//   size:    --optimize-for-size: also a small young generation and leaner compiled code, so
+//            ~30 % fewer cached lookups a second, for ~35 MB less than bounded. The embedded
+//            engine's default: PGlite's WASM heap lives in the same process (its RSS bound is
+//            500 MB against 300 MB with PostgreSQL).
+//   throughput: V8's default.
+// Default: bounded with DATABASE_URL (PostgreSQL), size without (embedded). Set before the
+// server allocates; V8 reads them when it sizes the heap after each collection.
+const HEAP_FLAGS = {
+  bounded: ['--heap-growing-percent=40'],
+  size: ['--optimize-for-size'],
+  throughput: [],
+};
+const heap = process.env.NODE_HEAP ?? (process.env.DATABASE_URL ? 'bounded' : 'size');
+if (!Object.hasOwn(HEAP_FLAGS, heap)) {
+  console.error(`ncd: NODE_HEAP must be bounded, size or throughput, not ${JSON.stringify(heap)}`);
   process.exit(1);
 }
-if (heap === 'size') v8.setFlagsFromString('--optimize-for-size');
+for (const flag of HEAP_FLAGS[heap]) v8.setFlagsFromString(flag);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'src/main.ts');

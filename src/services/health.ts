@@ -7,6 +7,7 @@ import type { Store } from '../store/db.ts';
 import type { Repositories } from '../store/repositories.ts';
 import type { CompanyService } from './companies.ts';
 import type { CoverageService } from './coverage.ts';
+import type { ChangeFeedService } from './change-feed.ts';
 import type { RecordCache } from './record-cache.ts';
 import type { UpstreamGuardState } from './upstream-guard.ts';
 
@@ -30,6 +31,8 @@ export interface HealthServiceDeps {
   companies: Pick<CompanyService, 'liveFetchDiagnostics'>;
   /** Hit rate and size of this process's record cache. */
   recordCache: Pick<RecordCache, 'diagnostics'>;
+  /** Pages of the change feed read ahead for clients draining it. */
+  feedReadAhead: Pick<ChangeFeedService, 'readAheadStats'>;
   /** Breaker and shared budget of each guarded upstream host. */
   upstreams: { state(): UpstreamGuardState }[];
   clock: Clock;
@@ -64,6 +67,7 @@ export function createHealthService(deps: HealthServiceDeps) {
         upstreams: deps.upstreams.map((g) => g.state()),
         liveFetch,
         recordCache: deps.recordCache.diagnostics(),
+        feedReadAhead: deps.feedReadAhead.readAheadStats(),
         memory: processMemory(),
       };
     },

@@ -76,6 +76,13 @@ export function createServices(ctx: AppContext) {
     secretKey: config.secretKey,
     config,
   });
+  const changeFeed = createChangeFeedService({
+    feed: repos.companyFeed,
+    reads: repos.companyReads,
+    reference,
+    pagination,
+    signal: repos.companyChanges,
+  });
   const companyMatch = createCompanyMatchService({ names: repos.companyNames });
   const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
   const keys = createKeyManagementService({
@@ -110,12 +117,7 @@ export function createServices(ctx: AppContext) {
       pagination,
       market,
     }),
-    changeFeed: createChangeFeedService({
-      feed: repos.companyFeed,
-      reads: repos.companyReads,
-      reference,
-      pagination,
-    }),
+    changeFeed,
     companies,
     recordCache,
     destinations,
@@ -143,6 +145,7 @@ export function createServices(ctx: AppContext) {
       coverage,
       companies,
       recordCache,
+      feedReadAhead: changeFeed,
       upstreams: ctx.upstreams.guards,
       clock,
       syncSecret: config.syncSecret,

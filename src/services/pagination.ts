@@ -57,10 +57,6 @@ export function createPagination(deps: PaginationDeps) {
     });
   }
 
-  function next(scope: string, query: Record<string, unknown>, last: Position | undefined): string | null {
-    return last ? encodeCursor(key, { q: queryHash(scope, query), k: last }) : null;
-  }
-
   /** Counts a cursor follow against the key's depth window, or throws 429. */
   async function guardDepth(caller: AuthContext): Promise<void> {
     const w = await deps.rateWindows.consume(
@@ -75,27 +71,48 @@ export function createPagination(deps: PaginationDeps) {
     }
   }
 
+  /**
+   * Opens the request's cursor (400 when it is not ours or belongs to another query), guards
+   * depth and caps the size: where the page starts and how many rows it shows.
+   */
+  async function start(caller: AuthContext, req: PageRequest): Promise<{ after: Position | undefined; limit: number }> {
+    const after = open(req.scope, req.bound, req.cursor);
+    if (after && req.depthGuard) await guardDepth(caller);
+    return { after, limit: pageSize(caller, req.limit) };
+  }
+
+  /**
+   * A page from a fetch of limit + 1 rows (the extra row tells whether there is a next page):
+   * the rows shown, the next cursor signed from the last of them, and that row's position.
+   */
+  function finish<Row>(
+    req: Pick<PageRequest, 'scope' | 'bound'>,
+    limit: number,
+    fetched: { rows: Row[]; positions: Position[] },
+  ): { rows: Row[]; nextCursor: string | null; hasMore: boolean; next: Position | undefined } {
+    const hasMore = fetched.rows.length > limit;
+    const next = hasMore ? fetched.positions[limit - 1] : undefined;
+    return {
+      rows: fetched.rows.slice(0, limit),
+      nextCursor: next ? encodeCursor(key, { q: queryHash(req.scope, req.bound), k: next }) : null,
+      hasMore,
+      next,
+    };
+  }
+
   return {
-    /**
-     * One page of a keyset list: opens the cursor (400 when it is not ours or belongs to another
-     * query), guards depth, caps the size, fetches one row more than shown to learn whether
-     * there is a next page, and signs the next cursor from the last row shown.
-     */
+    start,
+    finish,
+
+    /** One page of a keyset list: `start`, the fetch of limit + 1 rows, `finish`. */
     async page<Row>(
       caller: AuthContext,
       req: PageRequest,
       fetch: (limit: number, after: Position | undefined) => Promise<{ rows: Row[]; positions: Position[] }>,
     ): Promise<{ rows: Row[]; nextCursor: string | null; hasMore: boolean }> {
-      const after = open(req.scope, req.bound, req.cursor);
-      if (after && req.depthGuard) await guardDepth(caller);
-      const limit = pageSize(caller, req.limit);
-      const page = await fetch(limit + 1, after);
-      const hasMore = page.rows.length > limit;
-      return {
-        rows: page.rows.slice(0, limit),
-        nextCursor: hasMore ? next(req.scope, req.bound, page.positions[limit - 1]) : null,
-        hasMore,
-      };
+      const { after, limit } = await start(caller, req);
+      const { next: _next, ...page } = finish(req, limit, await fetch(limit + 1, after));
+      return page;
     },
   };
 }

@@ -59,6 +59,6 @@ describe('npm start: the bundled server', () => {
     });
     const r = await collectOutput(proc, 30_000);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('NODE_HEAP must be size or throughput, not "fast"');
+    expect(r.stderr).toContain('NODE_HEAP must be bounded, size or throughput, not "fast"');
   });
 });

@@ -2690,6 +2690,19 @@ export interface operations {
                             /** @description The last change poll began within 1 s: the cache serves */
                             following: boolean;
                         };
+                        /** @description Change-feed pages read ahead for clients draining it (README "Change feed") */
+                        feedReadAhead?: {
+                            /** @description Pages read ahead and not yet asked for */
+                            held: number;
+                            /** @description Next pages read for clients following a cursor, since start */
+                            started: number;
+                            /** @description Requests answered with a page read ahead */
+                            handedOver: number;
+                            /** @description Pages asked for more than 1 s after their read began, read again */
+                            expired: number;
+                            /** @description Pages dropped unasked: a write through this process, or room */
+                            dropped: number;
+                        };
                         /** @description This process's memory, in MiB */
                         memory?: {
                             /** @description Resident set size (with the embedded engine's thread) */
@@ -2796,6 +2809,19 @@ export interface operations {
                             bypassed: number;
                             /** @description The last change poll began within 1 s: the cache serves */
                             following: boolean;
+                        };
+                        /** @description Change-feed pages read ahead for clients draining it (README "Change feed") */
+                        feedReadAhead?: {
+                            /** @description Pages read ahead and not yet asked for */
+                            held: number;
+                            /** @description Next pages read for clients following a cursor, since start */
+                            started: number;
+                            /** @description Requests answered with a page read ahead */
+                            handedOver: number;
+                            /** @description Pages asked for more than 1 s after their read began, read again */
+                            expired: number;
+                            /** @description Pages dropped unasked: a write through this process, or room */
+                            dropped: number;
                         };
                         /** @description This process's memory, in MiB */
                         memory?: {

@@ -81,6 +81,18 @@ const Health = Type.Object(
         { description: 'This process\'s cache of serialised company records (README "Record cache")' },
       ),
     ),
+    feedReadAhead: Type.Optional(
+      Type.Object(
+        {
+          held: Type.Integer({ description: 'Pages read ahead and not yet asked for' }),
+          started: Type.Integer({ description: 'Next pages read for clients following a cursor, since start' }),
+          handedOver: Type.Integer({ description: 'Requests answered with a page read ahead' }),
+          expired: Type.Integer({ description: 'Pages asked for more than 1 s after their read began, read again' }),
+          dropped: Type.Integer({ description: 'Pages dropped unasked: a write through this process, or room' }),
+        },
+        { description: 'Change-feed pages read ahead for clients draining it (README "Change feed")' },
+      ),
+    ),
     memory: Type.Optional(
       Type.Object(
         {
