@@ -2690,7 +2690,7 @@ export interface operations {
                             /** @description The last change poll began within 1 s: the cache serves */
                             following: boolean;
                         };
-                        /** @description Change-feed pages read ahead for clients draining it (README "Change feed") */
+                        /** @description Change-feed pages read ahead for clients draining it (README "Draining the feed") */
                         feedReadAhead?: {
                             /** @description Pages read ahead and not yet asked for */
                             held: number;
@@ -2810,7 +2810,7 @@ export interface operations {
                             /** @description The last change poll began within 1 s: the cache serves */
                             following: boolean;
                         };
-                        /** @description Change-feed pages read ahead for clients draining it (README "Change feed") */
+                        /** @description Change-feed pages read ahead for clients draining it (README "Draining the feed") */
                         feedReadAhead?: {
                             /** @description Pages read ahead and not yet asked for */
                             held: number;

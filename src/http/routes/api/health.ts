@@ -90,7 +90,7 @@ const Health = Type.Object(
           expired: Type.Integer({ description: 'Pages asked for more than 1 s after their read began, read again' }),
           dropped: Type.Integer({ description: 'Pages dropped unasked: a write through this process, or room' }),
         },
-        { description: 'Change-feed pages read ahead for clients draining it (README "Change feed")' },
+        { description: 'Change-feed pages read ahead for clients draining it (README "Draining the feed")' },
       ),
     ),
     memory: Type.Optional(
