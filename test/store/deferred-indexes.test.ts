@@ -52,7 +52,10 @@ describe('deferred indexes', () => {
     const dropped = await deferred.drop('companies');
     const state = (await saved())!;
     // A definition the database refuses (no such column), first in line.
-    const broken = { name: 'companies_broken', definition: 'CREATE INDEX companies_broken ON companies (no_such_column)' };
+    const broken = {
+      name: 'companies_broken',
+      definition: 'CREATE INDEX companies_broken ON companies (no_such_column)',
+    };
     await server.ctx.store.db
       .updateTable('sync_state')
       .set({ state: JSON.stringify({ definitions: [broken, ...state.definitions] }) })
