@@ -3,7 +3,6 @@
 // btrees). A first load drops them and rebuilds them in bulk afterwards. Their definitions are
 // saved first, so a process killed mid-load gets them back at the next start.
 import { sql, type Kysely } from 'kysely';
-import pLimit from 'p-limit';
 import { withoutStatementTimeout } from './bulk-statement.ts';
 import type { Database } from './schema.ts';
 
@@ -13,22 +12,7 @@ interface Saved extends Record<string, unknown> {
   definitions: { name: string; definition: string }[];
 }
 
-export interface DeferredIndexOptions {
-  /**
-   * Index builds run side by side on this many connections (PostgreSQL: 2). A GIN build is one
-   * process (parallel builds are for btrees only), so on one lane the two GIN indexes of
-   * companies and the btrees took turns on a single core.
-   */
-  lanes: number;
-  /** maintenance_work_mem of each build: a GIN build spills its posting lists beyond it. */
-  workMem: string;
-}
-
-/** GIN builds take several times a btree's: started first, so no lane is left with one at the end. */
-const longestFirst = (a: { definition: string }, b: { definition: string }) =>
-  Number(/ USING gin /i.test(b.definition)) - Number(/ USING gin /i.test(a.definition));
-
-export function createDeferredIndexes(db: Kysely<Database>, opts: DeferredIndexOptions) {
+export function createDeferredIndexes(db: Kysely<Database>) {
   async function restore(table: string): Promise<number> {
     const row = await db.selectFrom('sync_state').select('state').where('source', '=', STATE(table)).executeTakeFirst();
     if (!row) return 0;
@@ -40,18 +24,20 @@ export function createDeferredIndexes(db: Kysely<Database>, opts: DeferredIndexO
         }>`SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = ${table}`.execute(db)
       ).rows.map((r) => r.indexname),
     );
-    const missing = saved.definitions.filter((d) => !existing.has(d.name)).sort(longestFirst);
-    const lane = pLimit(opts.lanes);
-    // Index builds may take longer than the request-path statement timeout.
-    const build = (definition: string) =>
-      withoutStatementTimeout(db, async (trx) => {
-        await sql`SELECT set_config('maintenance_work_mem', ${opts.workMem}, true)`.execute(trx);
+    const missing = saved.definitions.filter((d) => !existing.has(d.name));
+    // Every build is tried, so one that fails leaves search with all the others; the saved
+    // definitions stay until all are built, and the next start (restoreAll) tries again.
+    let failure: unknown;
+    for (const { definition } of missing) {
+      // Index builds may take longer than the request-path statement timeout.
+      await withoutStatementTimeout(db, async (trx) => {
+        await sql`SET LOCAL maintenance_work_mem = '64MB'`.execute(trx);
         await sql.raw(definition).execute(trx);
+      }).catch((err: unknown) => {
+        failure ??= err;
       });
-    // Every build settles before the saved definitions go: one that failed is retried at the next start.
-    const results = await Promise.allSettled(missing.map((d) => lane(() => build(d.definition))));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    }
+    if (failure) throw failure;
     await db.deleteFrom('sync_state').where('source', '=', STATE(table)).execute();
     return missing.length;
   }

@@ -49,11 +49,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     companyReads: createCompanyReadRepository(db),
     companyWrites: createCompanyWriteRepository(db, companyChanges, { copyPool }),
     syncSeen: createSyncSeenRepository(db),
-    // PGlite has one backend: its builds queue anyway, and its memory is this process's.
-    deferredIndexes: createDeferredIndexes(
-      db,
-      copyPool ? { lanes: 2, workMem: '256MB' } : { lanes: 1, workMem: '64MB' },
-    ),
+    deferredIndexes: createDeferredIndexes(db),
     webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
     companySearch: createCompanySearchRepository(db),

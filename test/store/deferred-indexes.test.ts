@@ -1,7 +1,6 @@
-// The secondary indexes a first load drops (store/deferred-indexes.ts) come back as they were,
-// built side by side on PostgreSQL; a build that fails leaves the others built and the saved
-// definitions in place, so the next start (restoreAll) builds what is still missing. On the
-// engine of this run.
+// The secondary indexes a first load drops (store/deferred-indexes.ts) come back as they were;
+// a build that fails leaves the others built and the saved definitions in place, so the next
+// start (restoreAll) builds what is still missing. On the engine of this run.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.ts';
