@@ -36,7 +36,7 @@ describe('deferred indexes', () => {
     const before = await indexes();
     const deferred = server.ctx.repos.deferredIndexes;
     const dropped = await deferred.drop('companies');
-    // Both GIN indexes (trigram, name words) and the btrees; the primary key and the unique
+    // The GIN indexes (trigram, technologies) and the btrees; the primary key and the unique
     // (country, org_number) stay for lookups during the load.
     expect(dropped).toBe(Object.keys(before).length - 2);
     expect(Object.keys(await indexes())).toHaveLength(2);
