@@ -22,14 +22,26 @@ async function indexes(): Promise<Record<string, string>> {
   return Object.fromEntries(rows.rows.map((r) => [r.indexname, r.indexdef]));
 }
 
+const STATE_SOURCE = 'deferred-indexes:companies';
+type Saved = { definitions: { name: string; definition: string }[] };
+
+/** The definitions a drop saved, while they are kept. */
 const saved = async () =>
   (
     await server.ctx.store.db
       .selectFrom('sync_state')
       .select('state')
-      .where('source', '=', 'deferred-indexes:companies')
+      .where('source', '=', STATE_SOURCE)
       .executeTakeFirst()
-  )?.state as { definitions: { name: string; definition: string }[] } | undefined;
+  )?.state as Saved | undefined;
+
+/** Replaces the saved definitions, as a damaged or mended state would be. */
+const setSaved = (state: Saved) =>
+  server.ctx.store.db
+    .updateTable('sync_state')
+    .set({ state: JSON.stringify(state) })
+    .where('source', '=', STATE_SOURCE)
+    .execute();
 
 describe('deferred indexes', () => {
   it('drops the secondary indexes and builds each back with its definition', async () => {
@@ -55,22 +67,14 @@ describe('deferred indexes', () => {
       name: 'companies_broken',
       definition: 'CREATE INDEX companies_broken ON companies (no_such_column)',
     };
-    await server.ctx.store.db
-      .updateTable('sync_state')
-      .set({ state: JSON.stringify({ definitions: [broken, ...state.definitions] }) })
-      .where('source', '=', 'deferred-indexes:companies')
-      .execute();
+    await setSaved({ definitions: [broken, ...state.definitions] });
 
     await expect(deferred.restore('companies')).rejects.toThrow(/no_such_column/);
     expect(await indexes()).toEqual(before);
     expect((await saved())?.definitions).toHaveLength(dropped + 1);
 
     // Mended, as an operator would: the next start builds nothing twice and forgets the state.
-    await server.ctx.store.db
-      .updateTable('sync_state')
-      .set({ state: JSON.stringify(state) })
-      .where('source', '=', 'deferred-indexes:companies')
-      .execute();
+    await setSaved(state);
     expect(await deferred.restoreAll()).toBe(0);
     expect(await saved()).toBeUndefined();
     expect(await indexes()).toEqual(before);
