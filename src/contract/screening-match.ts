@@ -7,6 +7,8 @@ import { Algorithm, Explanation, EXPLANATION_EXAMPLE, List, MATCH_TYPES } from '
 
 export const MAX_MATCH_QUERIES = 100;
 
+const QUERY_KEY = '^[A-Za-z0-9_.:-]{1,64}$';
+
 const Iso2 = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' });
 
 const Query = Type.Object(
@@ -40,7 +42,10 @@ const MATCH_EXAMPLE_BODY = {
 
 export const MatchBody = Type.Object(
   {
-    queries: Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }), Query, {
+    queries: Type.Record(Type.String({ pattern: QUERY_KEY }), Query, {
+      // A key outside the pattern would go unchecked, value and all (patternProperties covers only
+      // matching keys), and additionalProperties: false would drop it silently: refuse it instead.
+      propertyNames: { pattern: QUERY_KEY },
       minProperties: 1,
       maxProperties: MAX_MATCH_QUERIES,
       description: `1–${MAX_MATCH_QUERIES} entities, keyed by your own id (letters, digits, _ . : -)`,

@@ -131,6 +131,10 @@ describe('POST /api/screening/match', () => {
       [{ queries: { a: { schema: 'Person', name: '...' } } }, 'name'],
       [{ queries: { a: { schema: 'Person', name: 'Ola' } }, threshold: 2 }, 'threshold'],
       [{ queries: { a: { schema: 'Person', name: 'Ola' } }, limit: 0 }, 'limit'],
+      // Keys outside the documented pattern are refused, whatever their value (a fuzzed null once got through).
+      [{ queries: { 'a b': { schema: 'Person', name: 'Ola' } } }, 'queries'],
+      [{ queries: { '': 'M)Ds', ':$}': null } }, 'queries'],
+      [{ queries: { a: null } }, 'queries.a'],
       [
         {
           queries: Object.fromEntries(
