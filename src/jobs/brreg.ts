@@ -61,17 +61,37 @@ async function together<A>(main: Promise<A>, bookkeeping: Promise<void>): Promis
   return a.value;
 }
 
-async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
+/** A full dump into a register holding no company yet: nothing in it can be absent from the dump. */
+async function storeIsEmpty(ctx: AppContext): Promise<boolean> {
+  return (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
+}
+
+/**
+ * Runs `load` with the search indexes of companies dropped when `deferred`, and builds them once
+ * after it, also when it fails (lookups keep the unique index meanwhile). The download of both
+ * dumps holds them dropped through both loads and the parents' update: one build of ~14 s on
+ * the bench's 1.2M store instead of two.
+ */
+async function withIndexesDeferred<T>(
+  ctx: AppContext,
+  deferred: boolean,
+  progress: Progress,
+  load: () => Promise<T>,
+): Promise<T> {
+  if (!deferred) return load();
+  progress(`first load: ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`);
+  try {
+    return await load();
+  } finally {
+    progress(`first load: ${await ctx.repos.deferredIndexes.restore('companies')} indexes built`);
+  }
+}
+
+async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun, emptyStore: boolean) {
   const { id: run, progress, report } = job;
   await ctx.repos.syncSeen.clearLeftovers(run);
-  const emptyStore = (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
-  const firstLoad = FIRST_LOAD_INDEX_DEFERRAL && emptyStore;
   // Into an empty store nothing can be absent from the dump: no seen-keys rows (one per unit) then.
   const track = !emptyStore;
-  if (firstLoad)
-    progress(
-      `enheter: first load, ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`,
-    );
   let processed = 0;
   let inserted = 0;
   let changed = 0;
@@ -108,11 +128,11 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun) {
     return { processed, inserted, changed, deleted };
   } finally {
     await ctx.repos.syncSeen.clear(run);
-    if (firstLoad) progress(`enheter: ${await ctx.repos.deferredIndexes.restore('companies')} indexes built`);
   }
 }
 
-async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
+/** `companyIndexesDropped`: the caller holds the search indexes of companies dropped (a first load of both dumps). */
+async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun, companyIndexesDropped = false) {
   const { id: run, progress, report } = job;
   await ctx.repos.syncSeen.clearLeftovers(run);
   // With no sub-unit stored yet nothing can be absent: no seen-keys rows then.
@@ -135,7 +155,10 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun) {
     });
     const closed = track ? await ctx.repos.syncSeen.markAbsentSubUnits(run, 'NO') : 0;
     // After the sweep, so that a parent whose unit was closed shows in the change feed too.
-    const parentsBumped = await bumpParents(ctx, { firstLoad: FIRST_LOAD_INDEX_DEFERRAL && !track, progress });
+    const parentsBumped = await bumpParents(ctx, {
+      firstLoad: FIRST_LOAD_INDEX_DEFERRAL && !track && !companyIndexesDropped,
+      progress,
+    });
     progress(`underenheter: ${processed} read, ${closed} marked deleted, ${parentsBumped} parents changed`);
     return { processed, closed, parentsBumped };
   } finally {
@@ -186,14 +209,21 @@ defineJob('brreg', {
   options: ['file', 'url', 'follow'],
   async run(ctx, opts, job) {
     const dumpTime = opts.file ? (await stat(opts.file)).mtime : new Date();
-    const enheter = await loadEnheter(ctx, await openInput(ctx, opts, 'enheter'), job);
-    let underenheter;
-    if (!opts.file && !opts.url) {
-      underenheter = await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), {
-        ...job,
-        report: (n) => job.report(enheter.processed + n),
-      });
-    }
+    const bothDumps = !opts.file && !opts.url;
+    const emptyStore = await storeIsEmpty(ctx);
+    const deferred = FIRST_LOAD_INDEX_DEFERRAL && emptyStore;
+    const { enheter, underenheter } = await withIndexesDeferred(ctx, deferred, job.progress, async () => {
+      const enheter = await loadEnheter(ctx, await openInput(ctx, opts, 'enheter'), job, emptyStore);
+      const underenheter = bothDumps
+        ? await loadUnderenheter(
+            ctx,
+            await openInput(ctx, opts, 'underenheter'),
+            { ...job, report: (n) => job.report(enheter.processed + n) },
+            deferred,
+          )
+        : undefined;
+      return { enheter, underenheter };
+    });
     if (opts.follow !== false) await startUpdatesFrom(ctx, dumpTime, job.progress);
     // Parents from the registry and from shareholders, and group flags, over the whole register.
     const groups = await ctx.repos.groups.recompute();

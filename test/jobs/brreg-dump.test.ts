@@ -15,6 +15,8 @@ import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet } from '../../src/sources/brreg/types.ts';
 import { readJsonArray } from '../../src/sources/json-array.ts';
 import { openSyncInput } from '../../src/sources/sync-input.ts';
+import { createBrregClient } from '../../src/sources/brreg/client.ts';
+import { startFakeBrreg } from '../fakes/brreg/server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 let dir: string;
@@ -39,8 +41,8 @@ async function writeDump(name: string, items: unknown[], tail = ']'): Promise<st
   return file;
 }
 
-async function server(): Promise<TestServer> {
-  const s = await startServer();
+async function server(opts: Parameters<typeof startServer>[0] = {}): Promise<TestServer> {
+  const s = await startServer(opts);
   servers.push(s);
   return s;
 }
@@ -295,4 +297,34 @@ describe('overlapped', () => {
     // Batch 3 was read while batch 2 was being written; no further.
     expect(read).toBe(3);
   });
+});
+
+describe('brreg, downloading both dumps', () => {
+  it('builds the search indexes once on a first load, and stores what the two file loads store', async () => {
+    const brreg = await startFakeBrreg();
+    brreg.dumpFiles = { enheter: files.enheter, underenheter: files.underenheter };
+    try {
+      const s = await server({ overrides: { upstreams: { brreg: createBrregClient({ baseUrl: brreg.url }) } } });
+      const indexesBefore = await indexNames(s);
+      const deferred = indexesBefore.length - 2;
+      const messages: string[] = [];
+      const r = await runJob(s.ctx, 'brreg', { follow: false }, (m) => messages.push(m));
+      expect(messages.filter((m) => m.includes('indexes'))).toEqual([
+        `first load: ${deferred} search indexes are built after it`,
+        `first load: ${deferred} indexes built`,
+      ]);
+      expect(await indexNames(s)).toEqual(indexesBefore);
+      expect(r.recordsProcessed).toBe(enheter.length + underenheter.length);
+
+      const reference = await server();
+      await run(reference, 'brreg', files.enheter);
+      const parents = (await run(reference, 'brreg-subunits', files.underenheter)).details?.parentsBumped;
+      expect(r.details?.underenheter).toEqual({ processed: underenheter.length, closed: 0, parentsBumped: parents });
+      expect(await digest(s)).toEqual(await digest(reference));
+      const subUnits = `SELECT count(*)::int AS n, md5(string_agg(org_number || parent_org_number, ',' ORDER BY org_number)) AS d FROM sub_units`;
+      expect(await query(s, subUnits)).toEqual(await query(reference, subUnits));
+    } finally {
+      await brreg.close();
+    }
+  }, 240_000);
 });

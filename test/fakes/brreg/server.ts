@@ -1,6 +1,7 @@
 // A local fake of data.brreg.no (Enhetsregisteret + Regnskapsregisteret) on 127.0.0.1,
 // serving recorded real payloads and generated companies in the same shapes, with switches for
 // latency, 5xx, timeouts, 410 and malformed bodies, and counters for what it was asked.
+import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -42,6 +43,8 @@ export class FakeBrreg {
   /** Org numbers answered with a 200 JSON body of this many bytes (streamed). */
   giganticFor = new Set<string>();
   giganticBytes = 30 * 1024 * 1024;
+  /** Dump files (gzipped JSON, as brreg serves them) that lastned streams instead of the maps. */
+  dumpFiles: Partial<Record<'enheter' | 'underenheter', string>> = {};
   /** Every request answers this status (when set). */
   forceStatus: number | undefined;
   latencyMs: number;
@@ -185,6 +188,11 @@ export class FakeBrreg {
       );
     }
     if ((m = /^\/enhetsregisteret\/api\/(enheter|underenheter)\/lastned$/.exec(p))) {
+      const file = this.dumpFiles[m[1] as 'enheter' | 'underenheter'];
+      if (file) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return createReadStream(file).pipe(res);
+      }
       // The dumps leave out deleted units.
       const items = [...(m[1] === 'enheter' ? this.enheter : this.underenheter).values()].filter((e) => !e.slettedato);
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
