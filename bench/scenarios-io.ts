@@ -160,52 +160,63 @@ function psql(url: string, command: string): number {
 }
 
 /**
- * The brreg dump (enheter + underenheter .json.gz) through `ncd sync brreg --file` and
- * `ncd sync brreg-subunits --file` into an empty PostgreSQL database, then PostgreSQL's own
- * COPY of the same rows (as CSV) into empty copies of the tables, with and without indexes.
+ * The brreg dump (enheter + underenheter .json.gz) into an empty PostgreSQL database the way an
+ * operator loads it: one `ncd sync brreg` that downloads both dumps (from a loopback fake brreg
+ * streaming the files), then PostgreSQL's own COPY of the same rows (as CSV) into empty copies of
+ * the tables, with and without indexes. BENCH_INGEST_FILES=1 times the two `--file` commands
+ * (`sync brreg --file`, `sync brreg-subunits --file`) instead, as rounds before 2026-11-29 did.
  */
 export async function ingest(store: Store, _s: Settings) {
   if (store.engine !== 'postgresql') throw new Error('ingest is measured on PostgreSQL');
   const count = COUNT[store.size];
   const dir = path.join(ROOT, 'bench/.data', `brreg-${count}-1`);
-  if (!existsSync(path.join(dir, 'underenheter.json.gz'))) await writeDumpFiles(dir, count, 1);
+  const files = { enheter: path.join(dir, 'enheter.json.gz'), underenheter: path.join(dir, 'underenheter.json.gz') };
+  if (!existsSync(files.underenheter)) await writeDumpFiles(dir, count, 1);
   // BENCH_INGEST_DATABASE: a database of its own when several sessions benchmark on one server.
   const env = await freshStore('postgresql', process.env.BENCH_INGEST_DATABASE ?? 'ncd_bench_ingest');
   // Migrations and reference data first, so the sync timing is the dump alone.
   await prepare({ ...store, env, count: 0 }, { keys: 0, sample: 0 });
-  const enheter = await timedCli(['sync', 'brreg', '--file', path.join(dir, 'enheter.json.gz')], env);
-  if (enheter.code !== 0) throw new Error(`sync brreg failed:\n${enheter.out}`);
-  const subunits = await timedCli(['sync', 'brreg-subunits', '--file', path.join(dir, 'underenheter.json.gz')], env);
-  if (subunits.code !== 0) throw new Error(`sync brreg-subunits failed:\n${subunits.out}`);
+  const brreg = await startFakeBrreg();
+  brreg.dumpFiles = files;
+  const runs: { command: string; wallS: number; peakRssMb: number; log: string[] }[] = [];
+  try {
+    const commands = process.env.BENCH_INGEST_FILES
+      ? [
+          ['sync', 'brreg', '--file', files.enheter],
+          ['sync', 'brreg-subunits', '--file', files.underenheter],
+        ]
+      : [['sync', 'brreg']];
+    for (const args of commands) {
+      const r = await timedCli(args, { ...env, BRREG_BASE_URL: brreg.url });
+      if (r.code !== 0) throw new Error(`${args.join(' ')} failed:\n${r.out}`);
+      runs.push({
+        command: `ncd ${args.join(' ')}`,
+        wallS: r.wallS,
+        peakRssMb: r.peakRssMb,
+        log: r.out.split('\n').slice(-14),
+      });
+    }
+  } finally {
+    await brreg.close();
+  }
   const url = env.DATABASE_URL;
   const [{ companies }] = await pgQuery(url, 'SELECT count(*)::int AS companies FROM companies');
   const [{ subs }] = await pgQuery(url, 'SELECT count(*)::int AS subs FROM sub_units');
 
   const copy = await copyBaseline(url);
-  const syncS = enheter.wallS + subunits.wallS;
+  const syncS = runs.reduce((t, r) => t + r.wallS, 0);
   const copyS = copy.companies.copyWithIndexesS + copy.sub_units.copyWithIndexesS;
   const perS = Math.round(companies / syncS);
-  const peak = Math.max(enheter.peakRssMb, subunits.peakRssMb);
+  const peak = Math.max(...runs.map((r) => r.peakRssMb));
   return {
     engine: 'PostgreSQL',
     dump: {
       dir: path.relative(ROOT, dir),
-      enheterMb: Math.round(statSync(path.join(dir, 'enheter.json.gz')).size / 2 ** 20),
-      underenheterMb: Math.round(statSync(path.join(dir, 'underenheter.json.gz')).size / 2 ** 20),
+      enheterMb: Math.round(statSync(files.enheter).size / 2 ** 20),
+      underenheterMb: Math.round(statSync(files.underenheter).size / 2 ** 20),
     },
-    cliLog: { brreg: enheter.out.split('\n').slice(-12), subunits: subunits.out.split('\n').slice(-6) },
-    syncBrreg: {
-      companies,
-      wallS: enheter.wallS,
-      companiesPerS: Math.round(companies / enheter.wallS),
-      peakRssMb: enheter.peakRssMb,
-    },
-    syncSubunits: {
-      subUnits: subs,
-      wallS: subunits.wallS,
-      perS: Math.round(subs / subunits.wallS),
-      peakRssMb: subunits.peakRssMb,
-    },
+    runs,
+    loaded: { companies, subUnits: subs },
     endToEnd: { wallS: +syncS.toFixed(2), companiesPerS: perS, peakRssMb: peak },
     copy,
     ratioSyncToCopyWithIndexes: +(syncS / copyS).toFixed(2),
