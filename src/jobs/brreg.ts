@@ -1,5 +1,6 @@
 // Norwegian registry syncs:
-//   brreg           full dump of hovedenheter (enheter/lastned, gzipped JSON), then underenheter
+//   brreg           full dump of hovedenheter (enheter/lastned, gzipped JSON); when downloading,
+//                   underenheter first
 //   brreg-subunits  full dump of underenheter only
 //   brreg-updates   follows /oppdateringer/{enheter,underenheter} from the stored position
 // A dump is the whole register: units live in the store but absent from it are marked deleted.
@@ -204,7 +205,7 @@ async function startUpdatesFrom(ctx: AppContext, since: Date, progress: Progress
 }
 
 defineJob('brreg', {
-  description: 'Full dump of Enhetsregisteret (hovedenheter, then underenheter when downloading)',
+  description: 'Full dump of Enhetsregisteret (hovedenheter; when downloading, underenheter first)',
   schedule: '0 3 1 * *', // monthly snapshot; the 15-minute feed covers the rest
   options: ['file', 'url', 'follow'],
   async run(ctx, opts, job) {
@@ -212,16 +213,19 @@ defineJob('brreg', {
     const bothDumps = !opts.file && !opts.url;
     const emptyStore = await storeIsEmpty(ctx);
     const deferred = FIRST_LOAD_INDEX_DEFERRAL && emptyStore;
+    // Sub-units first: a parent written after its units needs no new updated_at for them, so a
+    // first load skips the parents' update (421k of 1.2M companies rewritten, 19 s on the
+    // bench's store); a later load bumps the parents of changed units as the sub-unit job does.
     const { enheter, underenheter } = await withIndexesDeferred(ctx, deferred, job.progress, async () => {
-      const enheter = await loadEnheter(ctx, await openInput(ctx, opts, 'enheter'), job, emptyStore);
       const underenheter = bothDumps
-        ? await loadUnderenheter(
-            ctx,
-            await openInput(ctx, opts, 'underenheter'),
-            { ...job, report: (n) => job.report(enheter.processed + n) },
-            deferred,
-          )
+        ? await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), job, deferred)
         : undefined;
+      const enheter = await loadEnheter(
+        ctx,
+        await openInput(ctx, opts, 'enheter'),
+        { ...job, report: (n) => job.report((underenheter?.processed ?? 0) + n) },
+        emptyStore,
+      );
       return { enheter, underenheter };
     });
     if (opts.follow !== false) await startUpdatesFrom(ctx, dumpTime, job.progress);
