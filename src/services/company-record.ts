@@ -4,7 +4,6 @@ import { SOURCE } from '../domain/company.ts';
 import { computeRatios } from '../domain/financial-ratios.ts';
 import { buildSources, type FieldSource, type Sources } from '../domain/provenance.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
-import { sharePercent } from '../domain/role-share.ts';
 import type { RecordBasis } from '../store/record-json.ts';
 import type { FinancialRow, LicenseRow, RoleRow, StoredCompany, SubUnitRow } from '../store/company-reads.ts';
 import type { OwnerSummary } from '../store/shareholders.ts';
@@ -25,6 +24,16 @@ function financial(f: FinancialRow, orgNumber: string) {
     totalAssets: f.total_assets,
     totalLiabilities: f.total_liabilities,
   };
+}
+
+/** "50%" / "1/3" from the registry as a number, for partners' shares. */
+function sharePercent(share: string | null): number | null {
+  if (!share) return null;
+  const pct = /^\s*(\d+(?:[.,]\d+)?)\s*%\s*$/.exec(share);
+  if (pct) return Number(pct[1].replace(',', '.'));
+  const frac = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(share);
+  if (frac && Number(frac[2]) > 0) return Math.round((Number(frac[1]) / Number(frac[2])) * 10000) / 100;
+  return null;
 }
 
 function role(r: RoleRow) {
@@ -92,8 +101,7 @@ export interface RecordOptions {
 export interface RecordPartsInput {
   row: RecordBasis;
   financials: FinancialRow[];
-  /** The roles as rows, or as the JSON text the database wrote (store/record-json.ts, null for none). */
-  roles: RoleRow[] | { json: string | null };
+  roles: RoleRow[];
   owners?: OwnerSummary;
 }
 
@@ -111,11 +119,9 @@ export function recordParts(c: RecordPartsInput, reference: ReferenceData, opts:
   const hasWebProfile = r.primary_domain !== null || r.enriched_domains.length > 0;
   const hasHandles = Boolean(r.linkedin_handle || r.facebook_handle || r.instagram_handle || r.twitter_handle);
   const municipality = reference.municipality(r.business_address_muni_no);
-  const rolesJson = Array.isArray(c.roles) ? undefined : c.roles.json;
-  const hasRoles = Array.isArray(c.roles) ? c.roles.length > 0 : rolesJson !== null;
   const fields: Record<string, FieldSource | null | undefined> = {
     companyCore: stored.companyCore,
-    roles: hasRoles ? (stored.roles ?? SOURCE.brreg) : null,
+    roles: c.roles.length ? (stored.roles ?? SOURCE.brreg) : null,
     financials: financials.length ? (stored.financials ?? SOURCE.regnskap) : null,
     financialRatios: financials.length ? { source: stored.financials ?? SOURCE.regnskap, computed: true } : null,
     groupHierarchy: r.parent_org_number
@@ -150,16 +156,7 @@ export function recordParts(c: RecordPartsInput, reference: ReferenceData, opts:
     majorityOwner: c.owners?.majorityOwner ?? null,
     largestShareholder: c.owners?.largestShareholder ?? null,
   };
-  return {
-    financials,
-    roles: Array.isArray(c.roles) ? c.roles.map(role) : [],
-    /** The roles' JSON text when the database wrote it (then `roles` is empty). */
-    rolesJson: rolesJson === undefined ? undefined : (rolesJson ?? '[]'),
-    labels,
-    sources,
-    optional,
-    owners,
-  };
+  return { financials, roles: c.roles.map(role), labels, sources, optional, owners };
 }
 
 export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, opts: RecordOptions = {}) {
@@ -249,5 +246,5 @@ export function recordRowJson(
     parts.optional.employeeCountRange === undefined
       ? ''
       : `,"employeeCountRange":${JSON.stringify(parts.optional.employeeCountRange)}`;
-  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${parts.rolesJson ?? JSON.stringify(parts.roles)},"_sources":${JSON.stringify(parts.sources)}${range},${owners}${labels ? `,${labels}` : ''}}`;
+  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${JSON.stringify(parts.roles)},"_sources":${JSON.stringify(parts.sources)}${range},${owners}${labels ? `,${labels}` : ''}}`;
 }

@@ -24,7 +24,7 @@ export async function recordPageJson(
       r.record_head,
       { createdMs: r.created_ms, updatedMs: r.updated_ms },
       recordParts(
-        { row: r, financials: r.rel_financials ?? [], roles: { json: r.roles_json }, owners: owners[i] },
+        { row: r, financials: r.rel_financials ?? [], roles: r.rel_roles ?? [], owners: owners[i] },
         reference,
         { labels: true },
       ),

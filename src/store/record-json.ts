@@ -4,7 +4,6 @@
 // (company-search.ts) read their pages this way: parsing ~60 fields per row into objects,
 // copying them into records and serialising those again held the feed near 5k rows/s.
 import { sql, type Kysely } from 'kysely';
-import { SHARE_FRACTION, SHARE_PERCENT } from '../domain/role-share.ts';
 import { relationColumns, type CompanyRow, type RelationColumns, type RelationOptions } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type KeysetQuery } from './keyset.ts';
 import type { Database } from './schema.ts';
@@ -57,29 +56,6 @@ const RECORD_HEAD = sql.raw(
   )}) h), -1) AS record_head`,
 );
 
-/**
- * The record's roles as the contract has them (RoleItem, src/contract/company.ts), as JSON text in
- * the API's order, or NULL when it has none: row_to_json writes compact JSON as the API does. The
- * share in percent follows domain/role-share.ts: a percentage as written, trimmed of trailing
- * zeros; a fraction rounded half up to two decimals in the same float8 steps as Math.round.
- */
-const ROLES_JSON = sql`(SELECT '[' || string_agg(row_to_json(x)::text, ',' ORDER BY r.group_code, r.position, r.id) || ']'
-  FROM roles r,
-    LATERAL (SELECT regexp_match(r.responsibility_share, ${SHARE_PERCENT}) AS pct,
-      regexp_match(r.responsibility_share, ${SHARE_FRACTION}) AS frac) m,
-    LATERAL (SELECT (m.frac[1]::float8 / m.frac[2]::float8) * 10000 AS scaled) f,
-    LATERAL (SELECT r.role_type_code AS "roleTypeCode", r.role_type_description AS "roleTypeDescription",
-      r.group_code AS "groupCode", r.group_description AS "groupDescription", r.person_first_name AS "personFirstName",
-      r.person_middle_name AS "personMiddleName", r.person_last_name AS "personLastName",
-      r.person_birth_year AS "personBirthYear", r.entity_org_number AS "entityOrgNumber", r.entity_name AS "entityName",
-      r.elected_by AS "electedBy",
-      CASE
-        WHEN m.pct IS NOT NULL THEN trim_scale(replace(m.pct[1], ',', '.')::numeric)
-        WHEN m.frac IS NOT NULL AND m.frac[2]::bigint > 0
-          THEN trim_scale((floor(f.scaled) + CASE WHEN f.scaled - floor(f.scaled) >= 0.5 THEN 1 ELSE 0 END)::numeric / 100)
-      END AS "ownershipPercent") x
-  WHERE r.company_id = c.id) AS roles_json`;
-
 /** The row columns the derived parts of a record (provenance, labels, accounts) are read from. */
 export type RecordBasis = Pick<
   CompanyRow,
@@ -107,8 +83,6 @@ export type RecordJsonRow = RecordBasis &
   RelationColumns & {
     /** The record's JSON text from `{` through hasAnyAdPixel, without the closing brace. */
     record_head: string;
-    /** The roles as JSON text (ROLES_JSON); NULL when the company has none or they were not asked for. */
-    roles_json: string | null;
     /** created_at and updated_at in whole milliseconds since the epoch (as the API's ISO times). */
     created_ms: number;
     updated_ms: number;
@@ -135,7 +109,6 @@ export function recordJsonPage(
     from: 'companies c',
     alias: 'c',
     rowColumns: RECORD_JSON_COLUMNS,
-    // Roles as JSON text, not as rows that the process would parse, reshape and serialise again.
-    columns: sql`${relationColumns({ ...relations, roles: false })}, ${relations.roles === false ? sql`NULL::text AS roles_json` : ROLES_JSON}`,
+    columns: relationColumns(relations),
   });
 }
