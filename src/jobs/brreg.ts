@@ -70,8 +70,8 @@ async function storeIsEmpty(ctx: AppContext): Promise<boolean> {
 /**
  * Runs `load` with the search indexes of companies dropped when `deferred`, and builds them once
  * after it, also when it fails (lookups keep the unique index meanwhile). The download of both
- * dumps holds them dropped through both loads and the parents' update: one build of ~14 s on
- * the bench's 1.2M store instead of two.
+ * dumps holds them dropped through both loads: one build of ~14 s on the bench's 1.2M store
+ * instead of two.
  */
 async function withIndexesDeferred<T>(
   ctx: AppContext,
@@ -132,7 +132,10 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun, emptyS
   }
 }
 
-/** `companyIndexesDropped`: the caller holds the search indexes of companies dropped (a first load of both dumps). */
+/**
+ * `companyIndexesDropped`: the caller holds the search indexes of companies dropped (a first load
+ * of both dumps), so the parents' update must not drop and rebuild them on its own.
+ */
 async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun, companyIndexesDropped = false) {
   const { id: run, progress, report } = job;
   await ctx.repos.syncSeen.clearLeftovers(run);
