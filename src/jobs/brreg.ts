@@ -67,6 +67,12 @@ async function storeIsEmpty(ctx: AppContext): Promise<boolean> {
   return (await ctx.repos.syncSeen.liveCount('NO')) === 0 && !(await ctx.repos.syncSeen.anyCompanies());
 }
 
+/** What a deferral reports: the count dropped (before the load), and the counts dropped and built (after it). */
+interface DeferralReport {
+  dropped?: (dropped: number) => void;
+  built: (dropped: number, built: number) => void;
+}
+
 /**
  * Runs `load` with the search indexes of companies dropped when `deferred`, and builds them once
  * after it, also when it fails (lookups keep the unique index meanwhile). The download of both
@@ -76,15 +82,16 @@ async function storeIsEmpty(ctx: AppContext): Promise<boolean> {
 async function withIndexesDeferred<T>(
   ctx: AppContext,
   deferred: boolean,
-  progress: Progress,
+  report: DeferralReport,
   load: () => Promise<T>,
 ): Promise<T> {
   if (!deferred) return load();
-  progress(`first load: ${await ctx.repos.deferredIndexes.drop('companies')} search indexes are built after it`);
+  const dropped = await ctx.repos.deferredIndexes.drop('companies');
+  report.dropped?.(dropped);
   try {
     return await load();
   } finally {
-    progress(`first load: ${await ctx.repos.deferredIndexes.restore('companies')} indexes built`);
+    report.built(dropped, await ctx.repos.deferredIndexes.restore('companies'));
   }
 }
 
@@ -178,16 +185,17 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun, c
  * store). Lookups keep the unique index meanwhile, as during a first load of enheter.
  */
 async function bumpParents(ctx: AppContext, opts: { firstLoad: boolean; progress: Progress }): Promise<number> {
-  if (!opts.firstLoad) return ctx.repos.companyWrites.bumpSubUnitParents('NO');
-  const dropped = await ctx.repos.deferredIndexes.drop('companies');
-  try {
-    return await ctx.repos.companyWrites.bumpSubUnitParents('NO');
-  } finally {
-    const rebuilt = await ctx.repos.deferredIndexes.restore('companies');
-    opts.progress(
-      `underenheter: first load, ${dropped} search indexes dropped for the parents' update, ${rebuilt} rebuilt`,
-    );
-  }
+  return withIndexesDeferred(
+    ctx,
+    opts.firstLoad,
+    {
+      built: (dropped, rebuilt) =>
+        opts.progress(
+          `underenheter: first load, ${dropped} search indexes dropped for the parents' update, ${rebuilt} rebuilt`,
+        ),
+    },
+    () => ctx.repos.companyWrites.bumpSubUnitParents('NO'),
+  );
 }
 
 /** After a full dump, the update feed is followed from the dump's time. */
@@ -219,7 +227,11 @@ defineJob('brreg', {
     // Sub-units first: a parent written after its units needs no new updated_at for them, so a
     // first load skips the parents' update (421k of 1.2M companies rewritten, 19 s on the
     // bench's store); a later load bumps the parents of changed units as the sub-unit job does.
-    const { enheter, underenheter } = await withIndexesDeferred(ctx, deferred, job.progress, async () => {
+    const firstLoadReport: DeferralReport = {
+      dropped: (n) => job.progress(`first load: ${n} search indexes are built after it`),
+      built: (_, n) => job.progress(`first load: ${n} indexes built`),
+    };
+    const { enheter, underenheter } = await withIndexesDeferred(ctx, deferred, firstLoadReport, async () => {
       const underenheter = bothDumps
         ? await loadUnderenheter(ctx, await openInput(ctx, opts, 'underenheter'), job, deferred)
         : undefined;

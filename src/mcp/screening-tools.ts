@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { Country as CountryCode } from '../domain/org-number.ts';
 import { MAX_MATCH_RESULTS, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
 import { ScreeningResult } from '../contract/screening.ts';
-import { MatchResult, MAX_MATCH_QUERIES } from '../contract/screening-match.ts';
+import { MatchResult, MAX_MATCH_QUERIES, QUERY_KEY } from '../contract/screening-match.ts';
 import { Country, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
 
 const Threshold = z.number().min(THRESHOLD_BOUNDS.min).max(THRESHOLD_BOUNDS.max).optional();
@@ -52,7 +52,7 @@ export const screeningTools: ToolGroup = (server, { services, log }) => {
         'explanation; with the list versions and the algorithm version for the audit trail.',
       inputSchema: {
         entities: z
-          .record(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/), Entity)
+          .record(z.string().regex(new RegExp(QUERY_KEY)), Entity)
           .refine((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= MAX_MATCH_QUERIES, {
             message: `must hold 1–${MAX_MATCH_QUERIES} entities`,
           })
