@@ -2,7 +2,7 @@
 // LOG_LEVEL=warn) or the bare Fastify baseline as a child process on loopback, their RSS read
 // from /proc, and the machine and load condition recorded with every result.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -162,5 +162,90 @@ export function machine() {
     memoryGb: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
     loadavg: os.loadavg().map((x) => +x.toFixed(2)),
+  };
+}
+
+// ---- CPU accounting: where the two cores went during a measured run ----
+
+const CLOCK_TICKS = 100; // USER_HZ: `getconf CLK_TCK` on Linux x86_64
+
+/** utime, stime, cutime and cstime of one process (/proc/<pid>/stat), in seconds; 0 once it is gone. */
+function cpuSecondsOf(pid: number | 'self', withChildren: boolean): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime field 14.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
+    return ticks / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds of every PostgreSQL process on this machine, with what the postmaster has reaped
+ * (a backend that exits during the run hands its time to the postmaster's cutime/cstime).
+ */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSecondsOf(Number(entry), true);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return total;
+}
+
+export interface CpuSplit {
+  wallS: number;
+  /** CPU seconds of each party during the run: the server (or sync) process, PostgreSQL, this process. */
+  cpuS: { server: number; postgres: number; client: number; total: number };
+  /** Share of the machine's cores the three used together (1 = every core busy all the time). */
+  busyShare: number;
+}
+
+/**
+ * Runs `run` and splits the CPU time it caused between the server process `serverPid` (or, with
+ * `child`, the child processes this process waits for, such as a sync command), PostgreSQL and
+ * this process (the load generator). On a 2-core machine all three share the same cores, so a
+ * throughput target is out of reach when its CPU per unit times the rate exceeds the cores.
+ */
+export async function cpuSplit<T>(who: { serverPid?: number; child?: boolean }, run: () => Promise<T>) {
+  const server = () =>
+    (who.serverPid ? cpuSecondsOf(who.serverPid, false) : 0) + (who.child ? childrenCpuSeconds() : 0);
+  const client = () => cpuSecondsOf('self', false);
+  const before = { server: server(), postgres: postgresCpuSeconds(), client: client(), t: performance.now() };
+  const result = await run();
+  const cpuS = {
+    server: +(server() - before.server).toFixed(2),
+    postgres: +(postgresCpuSeconds() - before.postgres).toFixed(2),
+    client: +(client() - before.client).toFixed(2),
+    total: 0,
+  };
+  cpuS.total = +(cpuS.server + cpuS.postgres + cpuS.client).toFixed(2);
+  const wallS = +((performance.now() - before.t) / 1000).toFixed(2);
+  const split: CpuSplit = { wallS, cpuS, busyShare: +(cpuS.total / wallS / os.cpus().length).toFixed(2) };
+  return { result, split };
+}
+
+/** CPU seconds of the children this process has waited for (cutime + cstime of /proc/self/stat). */
+function childrenCpuSeconds(): number {
+  return cpuSecondsOf('self', true) - cpuSecondsOf('self', false);
+}
+
+/**
+ * The split per unit of work (a page, a request, a company) in CPU milliseconds, and the most
+ * units a second the machine's cores allow at that cost if all three parties overlapped perfectly.
+ */
+export function perUnit(split: Pick<CpuSplit, 'cpuS'>, units: number) {
+  const ms = (s: number) => +((s * 1000) / units).toFixed(3);
+  return {
+    units,
+    cpuMs: { server: ms(split.cpuS.server), postgres: ms(split.cpuS.postgres), client: ms(split.cpuS.client) },
+    totalCpuMs: ms(split.cpuS.total),
+    ceilingPerS: Math.round((os.cpus().length * units) / split.cpuS.total),
   };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { generateCompany } from '../src/sources/brreg/generate.ts';
 import { writeDumpFiles } from '../src/sources/brreg/dump-files.ts';
 import { startFakeBrreg } from '../test/fakes/brreg/server.ts';
-import { ROOT, rssOf, startServer } from './proc.ts';
+import { cpuSplit, perUnit, ROOT, rssOf, startServer, type CpuSplit } from './proc.ts';
 import type { Settings } from './scenarios.ts';
 import { BENCH_SECRET, COUNT, ensureDatabase, PG_BASE, pgQuery, prepare, type Store } from './stores.ts';
 
@@ -178,7 +178,7 @@ export async function ingest(store: Store, _s: Settings) {
   await prepare({ ...store, env, count: 0 }, { keys: 0, sample: 0 });
   const brreg = await startFakeBrreg();
   brreg.dumpFiles = files;
-  const runs: { command: string; wallS: number; peakRssMb: number; log: string[] }[] = [];
+  const runs: { command: string; wallS: number; peakRssMb: number; cpu: CpuSplit; log: string[] }[] = [];
   try {
     const commands = process.env.BENCH_INGEST_FILES
       ? [
@@ -187,12 +187,16 @@ export async function ingest(store: Store, _s: Settings) {
         ]
       : [['sync', 'brreg']];
     for (const args of commands) {
-      const r = await timedCli(args, { ...env, BRREG_BASE_URL: brreg.url });
+      const { result: r, split } = await cpuSplit({ child: true }, () =>
+        timedCli(args, { ...env, BRREG_BASE_URL: brreg.url }),
+      );
       if (r.code !== 0) throw new Error(`${args.join(' ')} failed:\n${r.out}`);
       runs.push({
         command: `ncd ${args.join(' ')}`,
         wallS: r.wallS,
         peakRssMb: r.peakRssMb,
+        // The sync process is `server` here, this process (serving the dump files) `client`.
+        cpu: split,
         log: r.out.split('\n').slice(-14),
       });
     }
@@ -207,6 +211,16 @@ export async function ingest(store: Store, _s: Settings) {
   const syncS = runs.reduce((t, r) => t + r.wallS, 0);
   const copyS = copy.companies.copyWithIndexesS + copy.sub_units.copyWithIndexesS;
   const perS = Math.round(companies / syncS);
+  // The cores' cost of one company (with its share of the sub-units), summed over the commands.
+  const cpuTotal = (k: keyof CpuSplit['cpuS']) => runs.reduce((t, r) => t + r.cpu.cpuS[k], 0);
+  const cpuSum = {
+    cpuS: {
+      server: cpuTotal('server'),
+      postgres: cpuTotal('postgres'),
+      client: cpuTotal('client'),
+      total: cpuTotal('total'),
+    },
+  };
   const peak = Math.max(...runs.map((r) => r.peakRssMb));
   return {
     engine: 'PostgreSQL',
@@ -217,7 +231,12 @@ export async function ingest(store: Store, _s: Settings) {
     },
     runs,
     loaded: { companies, subUnits: subs },
-    endToEnd: { wallS: +syncS.toFixed(2), companiesPerS: perS, peakRssMb: peak },
+    endToEnd: {
+      wallS: +syncS.toFixed(2),
+      companiesPerS: perS,
+      peakRssMb: peak,
+      cpuPerCompany: perUnit(cpuSum, companies),
+    },
     copy,
     ratioSyncToCopyWithIndexes: +(syncS / copyS).toFixed(2),
     ratioSyncToCopyNoIndexes: +(syncS / (copy.companies.copyNoIndexesS + copy.sub_units.copyNoIndexesS)).toFixed(2),

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runLoad, summarize, type LoadResult } from './load.ts';
-import { ROOT, rssOf, sampleRss, startBare, startServer, type Child } from './proc.ts';
+import { cpuSplit, perUnit, ROOT, rssOf, sampleRss, startBare, startServer, type Child } from './proc.ts';
 import pg from 'pg';
 import { prepare, type Size, type Store } from './stores.ts';
 
@@ -210,16 +210,14 @@ export async function search(store: Store, s: Settings) {
     const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], connections, s);
     const nextPath = randomPicker(SEARCH_MIX.map((p) => encodeURI(p)));
     await runLoad({ url: server.url, connections, durationS: s.warmupS, headers: auth(prep.keys[0]), nextPath });
-    const run = await runLoad({
-      url: server.url,
-      connections,
-      durationS: s.durationS,
-      headers: auth(prep.keys[0]),
-      nextPath,
-    });
+    const { result: run, split } = await cpuSplit({ serverPid: server.pid }, () =>
+      runLoad({ url: server.url, connections, durationS: s.durationS, headers: auth(prep.keys[0]), nextPath }),
+    );
     return {
       engine: prep.engineVersion,
       mix: SEARCH_MIX,
+      // Where the cores went during the run, per request.
+      cpu: { ...split, perRequest: perUnit(split, run.requests) },
       aloneMedianMs: alone,
       baseline: base,
       search: run,
@@ -260,8 +258,9 @@ export async function feed(store: Store, s: Settings) {
       return { rows, pages, wallS: (performance.now() - t0) / 1000, pageLatencyMs: summarize(times) };
     };
     await drain(2_000); // warm-up
-    const r = await drain(target);
+    const { result: r, split } = await cpuSplit({ serverPid: server.pid }, () => drain(target));
     const rowsPerS = Math.round(r.rows / r.wallS);
+    const perPage = perUnit(split, r.pages);
     // Same-run reference: the same keyset walk as plain SQL from this process (PostgreSQL only;
     // PGlite's directory belongs to the server while it runs).
     const sql = store.engine === 'postgresql' ? await sqlDrain(store.env.DATABASE_URL, r.rows) : undefined;
@@ -273,6 +272,8 @@ export async function feed(store: Store, s: Settings) {
       rowsPerS,
       sqlKeysetReference: sql,
       ratioToSqlReference: sql ? +(rowsPerS / sql.rowsPerS).toFixed(3) : undefined,
+      // Where the cores went during the drain, per page, and the rows a second they allow at that cost.
+      cpu: { ...split, perPage, ceilingRowsPerS: Math.round((perPage.ceilingPerS * r.rows) / r.pages) },
       serverPeakRssMb: rssOf(server.pid).peakMb,
       targets: { atLeast20kRowsPerS: rowsPerS >= 20_000, drainedTarget: r.rows >= target },
     };
