@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import { mapRegnskap, mapRoller } from '../sources/brreg/map.ts';
 import type { BrregRegnskap, BrregRoller } from '../sources/brreg/types.ts';
-import { inBatches, readJsonArray } from '../sources/json-array.ts';
+import { readJsonArrayBatches } from '../sources/json-array.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
 import { overlapped } from './brreg.ts';
 import { defineJob } from './registry.ts';
@@ -23,10 +23,7 @@ defineJob('brreg-roles', {
     let changed = 0;
     let unknown = 0;
     // The next batch is read and mapped while the previous one is written (overlapped, as brreg).
-    const batches = inBatches(
-      readJsonArray<BrregRoller & { organisasjonsnummer?: string }>(input, 'roles dump'),
-      BATCH,
-    );
+    const batches = readJsonArrayBatches<BrregRoller & { organisasjonsnummer?: string }>(input, 'roles dump', BATCH);
     await overlapped(batches, async (batch) => {
       const parts = batch
         .filter((r) => typeof r?.organisasjonsnummer === 'string')
@@ -50,7 +47,7 @@ defineJob('regnskap', {
       const { stream: input } = await openSyncInput({ file: opts.file });
       let processed = 0;
       let changed = 0;
-      await overlapped(inBatches(readJsonArray<BrregRegnskap>(input, 'accounts file'), BATCH), async (batch) => {
+      await overlapped(readJsonArrayBatches<BrregRegnskap>(input, 'accounts file', BATCH), async (batch) => {
         const byCompany = new Map<string, BrregRegnskap[]>();
         for (const r of batch) {
           const n = r?.virksomhet?.organisasjonsnummer;

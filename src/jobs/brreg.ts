@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { mapEnhet, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet } from '../sources/brreg/types.ts';
-import { inBatches, readJsonArray } from '../sources/json-array.ts';
+import { readJsonArrayBatches } from '../sources/json-array.ts';
 import { openSyncInput, type InputChoice } from '../sources/sync-input.ts';
 import { defineJob, type JobRun, type Progress } from './registry.ts';
 
@@ -104,7 +104,7 @@ async function loadEnheter(ctx: AppContext, input: Readable, job: JobRun, emptyS
   let inserted = 0;
   let changed = 0;
   try {
-    await overlapped(inBatches(readJsonArray<BrregEnhet>(input, 'enheter dump'), BATCH), async (batch) => {
+    await overlapped(readJsonArrayBatches<BrregEnhet>(input, 'enheter dump', BATCH), async (batch) => {
       const cores = batch.filter((e) => typeof e?.organisasjonsnummer === 'string').map(mapEnhet);
       const r = await together(
         ctx.repos.companyWrites.write(
@@ -150,7 +150,7 @@ async function loadUnderenheter(ctx: AppContext, input: Readable, job: JobRun, c
   const track = await ctx.repos.syncSeen.anySubUnits('NO');
   let processed = 0;
   try {
-    await overlapped(inBatches(readJsonArray<BrregUnderenhet>(input, 'underenheter dump'), BATCH), async (batch) => {
+    await overlapped(readJsonArrayBatches<BrregUnderenhet>(input, 'underenheter dump', BATCH), async (batch) => {
       const units = batch.filter((u) => typeof u?.organisasjonsnummer === 'string').map(mapUnderenhet);
       await together(
         ctx.repos.companyWrites.writeSubUnits('NO', units, { parentsLater: true, noneStored: !track }),

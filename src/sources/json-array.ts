@@ -128,11 +128,12 @@ export class JsonArrayError extends Error {
 }
 
 /**
- * Yields the elements of the array in `input`, in order. The elements a chunk completes are all
- * parsed before the first of them is yielded, so an error in a chunk comes before any of its
- * elements: a reader that counts what it consumed knows the error is at or after the next one.
+ * The elements of the array in `input`, in order, as the arrays each chunk of text completes.
+ * The elements a chunk completes are all parsed before they are yielded, so an error in a chunk
+ * comes before any of its elements: a reader that counts what it consumed knows the error is at
+ * or after the next one.
  */
-export async function* readJsonArray<T>(input: Readable, label: string): AsyncGenerator<T> {
+async function* readJsonArrayChunks<T>(input: Readable, label: string): AsyncGenerator<T[]> {
   const splitter = new ArraySplitter();
   const decoder = new StringDecoder('utf8');
   let index = 0;
@@ -149,15 +150,42 @@ export async function* readJsonArray<T>(input: Readable, label: string): AsyncGe
     });
   try {
     for await (const chunk of input as AsyncIterable<Buffer | string>) {
-      yield* parse(splitter.push(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+      const elements = parse(splitter.push(typeof chunk === 'string' ? chunk : decoder.write(chunk)));
+      if (elements.length) yield elements;
     }
-    yield* parse(splitter.push(decoder.end()));
+    const last = parse(splitter.push(decoder.end()));
     splitter.end();
+    if (last.length) yield last;
   } catch (err) {
     throw new JsonArrayError(label, (err as Error).message, { cause: err });
   } finally {
     if (!input.destroyed) input.destroy();
   }
+}
+
+/** Yields the elements of the array in `input`, in order (errors as readJsonArrayChunks tells). */
+export async function* readJsonArray<T>(input: Readable, label: string): AsyncGenerator<T> {
+  for await (const elements of readJsonArrayChunks<T>(input, label)) yield* elements;
+}
+
+/**
+ * The elements of the array in `input` in batches of `size` (the last may be shorter). A dump
+ * load takes them so: batched from each chunk's elements, they cost no await each, which on the
+ * 1.86M units of the brreg dumps was ~4 % of the loading process's CPU (its async generators'
+ * promise turns and their garbage).
+ */
+export async function* readJsonArrayBatches<T>(input: Readable, label: string, size: number): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  for await (const elements of readJsonArrayChunks<T>(input, label)) {
+    for (const element of elements) {
+      batch.push(element);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 /** Groups an async stream into arrays of at most `size`. */

@@ -3,7 +3,7 @@
 // index churn on a re-import of the same file). One statement per batch through
 // jsonb_to_recordset, so a batch of 1000 rows is one round trip on both engines.
 // The column helpers serve every such batch statement (company-writes.ts, company-parts.ts too).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
@@ -18,8 +18,12 @@ export interface UpsertResult {
   changed: number;
 }
 
-/** The content hash of a row or a part: what decides whether a write changes anything. */
-export const contentHash = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('hex');
+/**
+ * The content hash of a row or a part: what decides whether a write changes anything. One-shot
+ * `hash` (the same digest as createHash's) builds no Hash object per row: a dump load hashes
+ * 1.19M cores.
+ */
+export const contentHash = (v: unknown) => hash('sha1', JSON.stringify(v), 'hex');
 
 export const columnNames = <W>(columns: Column<W>[]) => columns.map(([n]) => n);
 

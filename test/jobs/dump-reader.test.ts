@@ -1,8 +1,9 @@
 // readJsonArray, the reader of the registry dumps: the same elements as a JSON.parse of the whole
 // text, however the bytes are cut into chunks, and an error for anything that is not one array.
+// readJsonArrayBatches: the same elements, in batches of the size asked, whatever the chunks.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readJsonArray } from '../../src/sources/json-array.ts';
+import { readJsonArray, readJsonArrayBatches } from '../../src/sources/json-array.ts';
 
 async function read(input: (Buffer | string)[] | Readable): Promise<unknown[]> {
   const out: unknown[] = [];
@@ -102,5 +103,36 @@ describe('readJsonArray', () => {
     const bytes = Buffer.from(text, 'utf8');
     for (let i = 0; i < bytes.length; i += 977) chunks.push(bytes.subarray(i, i + 977));
     expect(await read(chunks)).toEqual(items);
+  });
+});
+
+describe('readJsonArrayBatches', () => {
+  const items = Array.from({ length: 2501 }, (_, i) => ({ n: i, navn: `Firma ${i} æøå` }));
+  const bytes = Buffer.from(JSON.stringify(items), 'utf8');
+  const chunked = (size: number) => {
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+    return chunks;
+  };
+
+  it.each([1, 977, 65536, bytes.length])(
+    'yields every element in order, in batches of the size asked, from chunks of %i bytes',
+    async (chunkSize) => {
+      const batches: unknown[][] = [];
+      for await (const b of readJsonArrayBatches(Readable.from(chunked(chunkSize)), 'test dump', 1000)) batches.push(b);
+      expect(batches.map((b) => b.length)).toEqual([1000, 1000, 501]);
+      expect(batches.flat()).toEqual(items);
+    },
+  );
+
+  it('yields no batch for an empty array, and refuses what is not one array', async () => {
+    const batches: unknown[][] = [];
+    for await (const b of readJsonArrayBatches(Readable.from(['[ ]']), 'test dump', 10)) batches.push(b);
+    expect(batches).toEqual([]);
+    const reading = (async () => {
+      for await (const b of readJsonArrayBatches(Readable.from(['[1,2,{"a":']), 'test dump', 1)) batches.push(b);
+    })();
+    await expect(reading).rejects.toThrow('test dump: cannot read the JSON array: the array ends early');
+    expect(batches).toEqual([[1], [2]]);
   });
 });
