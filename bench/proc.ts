@@ -169,16 +169,18 @@ export function machine() {
 
 const CLOCK_TICKS = 100; // USER_HZ: `getconf CLK_TCK` on Linux x86_64
 
-/** utime, stime, cutime and cstime of one process (/proc/<pid>/stat), in seconds; 0 once it is gone. */
-function cpuSecondsOf(pid: number | 'self', withChildren: boolean): number {
+/** CPU seconds of one process (utime + stime) and of its reaped children (cutime + cstime); 0 once it is gone. */
+function cpuSecondsOf(pid: number | 'self'): { own: number; children: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces): state is field 3, utime field 14.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[11]) + Number(f[12]) + (withChildren ? Number(f[13]) + Number(f[14]) : 0);
-    return ticks / CLOCK_TICKS;
+    const f = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return { own: (f[11] + f[12]) / CLOCK_TICKS, children: (f[13] + f[14]) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return { own: 0, children: 0 };
   }
 }
 
@@ -191,7 +193,9 @@ function postgresCpuSeconds(): number {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuSecondsOf(Number(entry), true);
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const cpu = cpuSecondsOf(Number(entry));
+      total += cpu.own + cpu.children;
     } catch {
       // gone between the listing and the read
     }
@@ -214,9 +218,10 @@ export interface CpuSplit {
  * throughput target is out of reach when its CPU per unit times the rate exceeds the cores.
  */
 export async function cpuSplit<T>(who: { serverPid?: number; child?: boolean }, run: () => Promise<T>) {
+  // A sync command is a child this process waits for: its time shows in our cutime/cstime.
   const server = () =>
-    (who.serverPid ? cpuSecondsOf(who.serverPid, false) : 0) + (who.child ? childrenCpuSeconds() : 0);
-  const client = () => cpuSecondsOf('self', false);
+    (who.serverPid ? cpuSecondsOf(who.serverPid).own : 0) + (who.child ? cpuSecondsOf('self').children : 0);
+  const client = () => cpuSecondsOf('self').own;
   const before = { server: server(), postgres: postgresCpuSeconds(), client: client(), t: performance.now() };
   const result = await run();
   const cpuS = {
@@ -229,11 +234,6 @@ export async function cpuSplit<T>(who: { serverPid?: number; child?: boolean }, 
   const wallS = +((performance.now() - before.t) / 1000).toFixed(2);
   const split: CpuSplit = { wallS, cpuS, busyShare: +(cpuS.total / wallS / os.cpus().length).toFixed(2) };
   return { result, split };
-}
-
-/** CPU seconds of the children this process has waited for (cutime + cstime of /proc/self/stat). */
-function childrenCpuSeconds(): number {
-  return cpuSecondsOf('self', true) - cpuSecondsOf('self', false);
 }
 
 /**

@@ -187,7 +187,11 @@ export async function* readJsonArrayBatches<T>(input: Readable, label: string, s
   if (batch.length) yield batch;
 }
 
-/** Groups an async stream into arrays of at most `size`. */
+/**
+ * Groups an async stream into arrays of at most `size`. The loop of readJsonArrayBatches, over
+ * single items: wrapping each in an array for one shared loop would add the promise turn per
+ * item that the batches exist to avoid.
+ */
 export async function* inBatches<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for await (const item of items) {
