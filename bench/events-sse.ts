@@ -6,7 +6,7 @@
 // process (undici, loopback), so the memory figures are an upper bound for the server alone.
 //   DATA_DIR=$(mktemp -d) node --expose-gc --import tsx bench/events-sse.ts 1000 10 1000
 import { Agent, request } from 'undici';
-import { appendEvents } from '../src/store/events.ts';
+import { appendEvents } from '../src/store/events/event-append.ts';
 import { addressEvents, benchKey, startBenchApp } from './harness.ts';
 
 const subscribers = Number(process.argv[2] ?? 1000);

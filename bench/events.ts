@@ -4,7 +4,7 @@
 // DATABASE_URL selects PostgreSQL (use a database of your own); otherwise a fresh embedded
 // store under DATA_DIR.
 //   DATA_DIR=$(mktemp -d) node --import tsx bench/events.ts 100000 [PAGE]
-import { appendEvents } from '../src/store/events.ts';
+import { appendEvents } from '../src/store/events/event-append.ts';
 import { addressEvents, benchKey, getJson, startBenchApp } from './harness.ts';
 
 const total = Number(process.argv[2] ?? 100_000);

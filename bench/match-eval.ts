@@ -13,7 +13,7 @@ import { buildContext, closeContext } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { MATCH_MARGIN, MATCH_THRESHOLD } from '../src/domain/company-match/index.ts';
 import { createLogger } from '../src/logger.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime/services.ts';
 import { seededRandom } from '../src/sources/seeded-random.ts';
 
 const { values } = parseArgs({

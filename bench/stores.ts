@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildContext, closeContext } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
-import { createServices } from '../src/services/index.ts';
+import { createServices } from '../src/runtime/services.ts';
 import { ROOT } from './proc.ts';
 
 export type Engine = 'postgresql' | 'pglite';

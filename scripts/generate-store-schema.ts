@@ -1,11 +1,11 @@
 // `npm run store:generate`: migrates a throwaway embedded database and writes the Kysely row
-// types of the store from it (src/store/schema.ts, src/store/schema/*.ts), removing a generated
+// types of the store from it (src/store/engine/schema.ts, src/store/engine/schema/*.ts), removing a generated
 // file the schema no longer needs.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStore } from '../src/store/db.ts';
-import { migrate } from '../src/store/migrate.ts';
+import { openStore } from '../src/store/engine/db.ts';
+import { migrate } from '../src/store/engine/migrate.ts';
 import { committedSchemaFiles, renderStoreSchema, ROOT, SCHEMA_DIR } from './store-schema.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'ncd-schema-'));

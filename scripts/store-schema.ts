@@ -1,4 +1,4 @@
-// Renders the Kysely row types of the store (src/store/schema.ts and src/store/schema/*.ts) from a
+// Renders the Kysely row types of the store (src/store/engine/schema.ts and src/store/engine/schema/*.ts) from a
 // migrated database with kysely-codegen. `npm run store:generate` writes them; the test
 // test/store/schema-generated.test.ts fails when the committed files differ from a fresh render.
 // kysely-codegen introspects, types and serialises every table; this file only says what the
@@ -18,13 +18,13 @@ import {
   type InterfaceDeclarationNode,
 } from 'kysely-codegen';
 import { format, resolveConfig } from 'prettier';
-import type { Database } from '../src/store/schema.ts';
+import type { Database } from '../src/store/engine/schema.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The entry point every repository imports (`Database` and the `*Table` row types). */
-export const SCHEMA_FILE = 'src/store/schema.ts';
+export const SCHEMA_FILE = 'src/store/engine/schema.ts';
 /** One generated file per group of tables, plus columns.ts with the shared column types. */
-export const SCHEMA_DIR = 'src/store/schema';
+export const SCHEMA_DIR = 'src/store/engine/schema';
 
 /** Which generated file holds a table. A new table must be placed here (rendering throws). */
 const GROUPS: Record<string, { about: string; tables: string[] }> = {

@@ -1,8 +1,8 @@
 // Process entry: config -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
 import { buildApp } from './app.ts';
 import { ConfigError, configWarnings, loadConfig } from './config.ts';
-import { DataDirBusyError } from './store/data-dir-lock.ts';
-import { MigrationError } from './store/migrate.ts';
+import { DataDirBusyError } from './store/engine/data-dir-lock.ts';
+import { MigrationError } from './store/engine/migrate.ts';
 import { loadDemoData, storeIsEmpty } from './jobs/demo-data.ts';
 import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
 

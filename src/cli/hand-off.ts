@@ -4,7 +4,7 @@
 import type { Config } from '../config.ts';
 import type { OperatorCommand } from '../ops/command.ts';
 import { operatorToken } from '../ops/operator-token.ts';
-import type { LockInfo } from '../store/data-dir-lock.ts';
+import type { LockInfo } from '../store/engine/data-dir-lock.ts';
 import { print } from './output.ts';
 
 interface Line {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import type { OperatorCommand } from '../ops/command.ts';
 import { UsageError } from '../ops/usage-error.ts';
-import { readLiveLock } from '../store/data-dir-lock.ts';
+import { readLiveLock } from '../store/engine/data-dir-lock.ts';
 import { commandHelp, parseCommand, UnknownCommandError, usage } from './commands.ts';
 import { handOff } from './hand-off.ts';
 import { print, takeJsonFlag } from './output.ts';
@@ -21,7 +21,7 @@ const serverModules = async () => {
     import('../app.ts'),
     import('../logger.ts'),
     import('../ops/commands.ts'),
-    import('../services/index.ts'),
+    import('../runtime/services.ts'),
   ]);
   return { ...app, ...logger, ...commands, ...services };
 };

@@ -7,8 +7,8 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.ts';
-import type { Services } from '../services/index.ts';
+import type { AppContext } from '../runtime/context.ts';
+import type { Services } from '../runtime/services.ts';
 
 export type Api = FastifyInstance<
   RawServerDefault,

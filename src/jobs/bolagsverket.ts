@@ -1,7 +1,7 @@
 // Swedish registry sync: Bolagsverket's bulk file (bolagsverket_bulkfil.zip → one `;`-separated
 // UTF-8 text file, ~3 M lines). It is the whole register, so companies absent from it are marked
 // deregistered. Sole traders (personnummer) are skipped by the parser and never stored.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import {
   newBolagsverketStats,
   parseBolagsverketText,

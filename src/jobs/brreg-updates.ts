@@ -4,7 +4,7 @@
 // (removed for legal reasons) purges our copy. Accounts are fetched again when a unit's
 // latest filed year moved on. Without a position (no full `brreg` sync yet) it does nothing.
 import pLimit from 'p-limit';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { mapEnhet, mapRegnskap, mapRoller, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet, BrregUpdate } from '../sources/brreg/types.ts';
 import { UPDATES_STATE, type UpdatesState } from './brreg.ts';

@@ -6,7 +6,7 @@
 // A dump is the whole register: units live in the store but absent from it are marked deleted.
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { mapEnhet, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet } from '../sources/brreg/types.ts';
 import { readJsonArrayBatches } from '../sources/json-array.ts';

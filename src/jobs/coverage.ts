@@ -2,8 +2,8 @@
 // the share of companies covered and each category's freshness (last successful sync of its
 // sources, their schedules), and saves it for GET /api/coverage. Reads only the store, so it
 // is scheduled on every install (nothing is downloaded).
-import type { AppContext } from '../context.ts';
-import type { CoverageCategory, CoverageCell, MeasuredCell } from '../store/coverage.ts';
+import type { AppContext } from '../runtime/context.ts';
+import type { CoverageCategory, CoverageCell, MeasuredCell } from '../store/ops/coverage.ts';
 import { DATA_SOURCES } from '../domain/data-sources.ts';
 import { defineJob, effectiveSchedule } from './registry.ts';
 

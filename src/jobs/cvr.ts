@@ -6,7 +6,7 @@
 // Both need CVR_USERNAME/CVR_PASSWORD to reach the network and are not scheduled without them.
 // Every batch is written (one transaction) before the next page is asked for, so a walk that
 // breaks off (401, an expired scroll, a timeout) keeps everything written before it.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import type { RejectLog } from '../sources/nordic-record.ts';
 import {
   createCvrClient,

@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { writeDumpFiles } from '../sources/brreg/dump-files.ts';
 import { generateInspectionsCsv } from '../sources/mattilsynet/generate.ts';
 import { generateLicensesCsv } from '../sources/tbr/generate.ts';

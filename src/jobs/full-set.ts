@@ -3,7 +3,7 @@
 // under the run; then the stored rows the file no longer holds are removed — unless the file
 // holds under half of the stored set, which looks like a truncated download rather than the truth.
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import type { JobRun } from './registry.ts';
 
 /** A file holding fewer than this share of the stored rows is suspect: absent rows are kept. */

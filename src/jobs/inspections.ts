@@ -3,7 +3,7 @@
 // are upserted on tilsynid with a content hash (unchanged rows are not written), and stored
 // inspections the file no longer holds are removed — unless the file holds under half of the
 // stored set, which looks like a truncated download rather than the truth.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { inspectionOfficeForMunicipality } from '../domain/mattilsynet-offices.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { parseInspectionsCsv, type InspectionParseStats, type InspectionRecord } from '../sources/mattilsynet/parse.ts';

@@ -3,7 +3,7 @@
 // download, so there is no default: --file, --url or LICENSES_URL. The file is the whole set:
 // rows are upserted on (licenseNumber, registerType) with a content hash, and stored licences
 // the file no longer holds are removed — unless it holds under half of them (a truncated file).
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { parseLicenses, type LicenseRecord } from '../sources/tbr/parse.ts';
 import { openSyncInput } from '../sources/sync-input.ts';

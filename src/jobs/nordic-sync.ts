@@ -1,6 +1,6 @@
 // Shared by the Finnish (prh), Swedish (bolagsverket) and Danish (cvr) full syncs: writing mapped
 // records in batches, and marking the companies a complete file no longer holds as deregistered.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import type { Country } from '../domain/org-number.ts';
 import type { CompanyWrite } from '../store/company-writes.ts';
 import type { NordicCompanyRecord } from '../sources/nordic-record.ts';

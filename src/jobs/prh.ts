@@ -5,7 +5,7 @@
 //                companies registered since the last file. The API has no "changed since"
 //                filter, so changes to older companies arrive with the next full file.
 import { stat } from 'node:fs/promises';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import type { NordicCompanyRecord, RejectLog } from '../sources/nordic-record.ts';
 import {
   fetchPrhPage,

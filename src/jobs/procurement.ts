@@ -15,7 +15,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { normaliseCompanyName } from '../domain/company.ts';
 import {
   createDoffinSource,

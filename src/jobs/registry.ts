@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { currentSyncMeter } from '../net/sync-meter.ts';
 
 /**

@@ -1,8 +1,8 @@
 // The re-screening that follows every sanctions/PEP list sync (issue 26): the companies on any
 // watchlist are screened against the lists as they now stand (services/rescreening.ts).
-import type { AppContext } from '../context.ts';
-import { createRescreeningService } from '../services/rescreening.ts';
-import { createScreeningService } from '../services/screening.ts';
+import type { AppContext } from '../runtime/context.ts';
+import { createRescreeningService } from '../services/monitoring/rescreening.ts';
+import { createScreeningService } from '../services/screening/screening.ts';
 import type { JobRun } from './registry.ts';
 
 export async function rescreenWatched(ctx: AppContext, job: JobRun) {

@@ -9,7 +9,7 @@
 // Every list also gets its own sync run (`sanctions:<list>`) for health's dataSources.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import type { SanctionEntity } from '../domain/screening/types.ts';
 import { inBatches } from '../sources/json-array.ts';
 import {

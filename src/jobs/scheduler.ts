@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Cron } from 'croner';
 import { ConfigError } from '../config.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { effectiveSchedule, JobBusyError, JOBS, runJob } from './registry.ts';
 
 /** Whether a scheduled job should run now (see the file comment). */

@@ -5,7 +5,7 @@
 // stops the import and discards the run: the year keeps its previous data. Also `groups`, which
 // recomputes derived parents and group flags alone (after a registry load).
 import path from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { parseShareholderCsv, ShareholderParseError } from '../sources/aksjonaer/parse.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { openSyncInput } from '../sources/sync-input.ts';

@@ -6,7 +6,7 @@
 // the bureau's other tables are replaced (the run is ok, its message names the failed tables); a
 // bureau whose every table failed fails alone and keeps all its figures; the job fails when
 // every bureau asked for failed.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { BUREAUS, fetchBureau, STAT_COUNTRIES, type StatCountry } from '../sources/statistics/index.ts';
 import { defineJob, shortReason } from './registry.ts';
 

@@ -5,9 +5,9 @@
 // those never completed, then the oldest completed (stages in jobs/web-profile/, README
 // "Domain enrichment").
 import pLimit from 'p-limit';
-import { createCrawler } from './web-profile/crawler.ts';
-import { processCompany } from './web-profile/pipeline.ts';
-import { seedCandidates } from './web-profile/seed.ts';
+import { createCrawler } from '../sources/web-crawler/crawler.ts';
+import { processCompany } from '../sources/web-crawler/pipeline.ts';
+import { seedCandidates } from '../sources/web-crawler/seed.ts';
 import { defineJob } from './registry.ts';
 
 const DEFAULT_LIMIT = 2000;

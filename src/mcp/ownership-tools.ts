@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import * as z from 'zod';
 import { ApiError } from '../errors.ts';
 import { ShareholderHolding, ShareholderPosition } from '../contract/shareholders.ts';
-import type { OwnershipCountry } from '../services/shareholders-dk.ts';
+import type { OwnershipCountry } from '../services/ownership/shareholders-dk.ts';
 import { Country, OwnershipOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
 
 const Positions = Type.Object({ data: Type.Array(ShareholderPosition), availableYears: Type.Array(Type.Integer()) });

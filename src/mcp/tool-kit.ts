@@ -9,8 +9,8 @@ import * as z from 'zod';
 import { ApiError, ERROR_CATALOGUE } from '../errors.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
 import { COMPANY_SCHEMAS } from '../contract/company.ts';
-import type { AuthContext } from '../services/key-auth.ts';
-import type { Services } from '../services/index.ts';
+import type { AuthContext } from '../services/access/key-auth.ts';
+import type { Services } from '../runtime/services.ts';
 
 export interface ToolDeps {
   services: Services;

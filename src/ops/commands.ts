@@ -1,11 +1,11 @@
 // Operator commands (`ncd keys …`, `ncd sync …`, `ncd jobs …`), typed (command.ts). The CLI
 // runs them on a store it opened itself, or a running embedded server runs them for it
 // (operator endpoint); both paths share this code.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../runtime/context.ts';
 import { sourceOfJob } from '../domain/data-sources.ts';
 import { effectiveSchedule, JOBS, runJob } from '../jobs/registry.ts';
 import { isDue, nextRun } from '../jobs/scheduler.ts';
-import type { Services } from '../services/index.ts';
+import type { Services } from '../runtime/services.ts';
 import type { OperatorCommand } from './command.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -5,7 +5,7 @@
 //   process. The implementation here follows `companies.updated_at`; the event log's `seq` can
 //   replace it behind the same interface.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 
 /** Companies as `<country>:<orgNumber>`, or every company (a change a key cannot name). */
 export type CompanyChanges = { keys: string[] } | { all: true };

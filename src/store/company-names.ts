@@ -3,8 +3,8 @@
 // Candidates are found by the words of the names (the distinct current names, company_name_keys,
 // migration 0024) and by trigram similarity (former names), for a batch of queries in one statement.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import { PREPARED } from './db.ts';
-import type { Database } from './schema.ts';
+import { PREPARED } from './engine/db.ts';
+import type { Database } from './engine/schema.ts';
 
 export type NameKind = 'former' | 'parallel' | 'auxiliary';
 

@@ -1,17 +1,22 @@
 // The parts of a stored company beside its core: roles, annual accounts and sub-units. Each part
 // carries a content hash on the company row (roles_hash, sub_units_hash) or compares its own
 // values (accounts), so a re-sync of identical parts writes nothing and bumps no updated_at.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { NewEvent } from '../domain/company-events.ts';
 import { SOURCE, type FinancialInput, type RoleInput, type SubUnitInput } from '../domain/company.ts';
-import { accountEvents } from './account-events.ts';
-import { knownSubUnits, roleChangeEvents, subUnitEvents } from './events.ts';
-import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
-import { PREPARED } from './db.ts';
-import type { Database } from './schema.ts';
-import { jsonRows, recordShape, type RowSource } from './row-source.ts';
-
-export type Db = Kysely<Database> | Transaction<Database>;
+import { accountEvents } from './events/account-events.ts';
+import { knownSubUnits, roleChangeEvents, subUnitEvents } from './events/event-append.ts';
+import {
+  columnNames,
+  contentHash,
+  recordOf,
+  recordType,
+  setFromExcluded,
+  type Column,
+} from './engine/hashed-upsert.ts';
+import { PREPARED } from './engine/db.ts';
+import type { Db } from './engine/db-type.ts';
+import { jsonRows, recordShape, type RowSource } from './engine/row-source.ts';
 
 /** A part with the company it belongs to. */
 interface Owned<T> {

@@ -1,8 +1,15 @@
 // Reads company records with their relations: one statement per batch (a second only when a
 // company of the batch has shareholders).
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { PREPARED } from './db.ts';
-import type { CompaniesTable, Database, FinancialsTable, LicensesTable, RolesTable, SubUnitsTable } from './schema.ts';
+import { PREPARED } from './engine/db.ts';
+import type {
+  CompaniesTable,
+  Database,
+  FinancialsTable,
+  LicensesTable,
+  RolesTable,
+  SubUnitsTable,
+} from './engine/schema.ts';
 import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary } from './shareholders.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;

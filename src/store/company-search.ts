@@ -4,9 +4,9 @@
 // relations in the same statement (searchJson, record-json.ts).
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { CompanyRow, RelationOptions } from './company-reads.ts';
-import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
 import { recordJsonPage, type RecordJsonRow } from './record-json.ts';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 
 export interface SearchFilters {
   country?: string;

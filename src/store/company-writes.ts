@@ -13,16 +13,23 @@ import {
 } from '../domain/company.ts';
 import { PARENT_SOURCE } from '../domain/group-tree.ts';
 import type { NewEvent } from '../domain/company-events.ts';
-import { findTargets, upsertSubUnits, writeParts, type Db } from './company-parts.ts';
+import { findTargets, upsertSubUnits, writeParts } from './company-parts.ts';
+import type { Db } from './engine/db-type.ts';
 import { addNameKeys } from './company-names.ts';
-import { appendEvents, CREATE_CORE_EVENT_STAGE, knownSubUnits, purgeEvent, subUnitEvents } from './events.ts';
-import { stageCoreEvents } from './core-events-sql.ts';
-import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './hashed-upsert.ts';
-import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './row-source.ts';
-import type { Database } from './schema.ts';
+import {
+  appendEvents,
+  CREATE_CORE_EVENT_STAGE,
+  knownSubUnits,
+  purgeEvent,
+  subUnitEvents,
+} from './events/event-append.ts';
+import { stageCoreEvents } from './events/core-events-sql.ts';
+import { columnNames, contentHash, recordOf, setFromExcluded, type Column } from './engine/hashed-upsert.ts';
+import { jsonRows, recordShape, rowSourceTransactions, type RowSource } from './engine/row-source.ts';
+import type { Database } from './engine/schema.ts';
 import { companyKey, type CompanyChangeSignal } from './company-changes.ts';
-import { withoutStatementTimeout } from './bulk-statement.ts';
-import { PREPARED } from './db.ts';
+import { withoutStatementTimeout } from './engine/bulk-statement.ts';
+import { PREPARED } from './engine/db.ts';
 
 export interface CompanyWrite {
   core: CompanyCore;

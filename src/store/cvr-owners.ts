@@ -5,8 +5,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { SOURCE } from '../domain/company.ts';
 import type { NewEvent } from '../domain/company-events.ts';
 import { ownersChangedEvent } from '../domain/record-events.ts';
-import { appendEvents } from './events.ts';
-import type { Database } from './schema.ts';
+import { appendEvents } from './events/event-append.ts';
+import type { Database } from './engine/schema.ts';
 
 export interface CvrOwnerRow {
   ownerType: string;

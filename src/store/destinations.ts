@@ -2,7 +2,7 @@
 // reads, changes or learns about another's destinations. The config arrives and leaves here
 // already sealed (push/config-crypto.ts); this layer never sees it in clear.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, DestinationsTable } from './schema.ts';
+import type { Database, DestinationsTable } from './engine/schema.ts';
 
 export type DestinationRow = Selectable<DestinationsTable>;
 

@@ -3,7 +3,7 @@
 // walk needs. Recomputing is set-based SQL over the whole table, never a loop per company.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { PARENT_SOURCE, type GroupMember } from '../domain/group-tree.ts';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 
 export interface RecomputeResult {
   /** Companies whose parent_org_number changed. */

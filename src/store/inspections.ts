@@ -2,12 +2,12 @@
 // hash, removal of rows a full file no longer holds, and the keyset-paginated list behind
 // GET /api/inspections (an index for every filter and sort, migration 0010).
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
-import { withoutStatementTimeout } from './bulk-statement.ts';
+import { withoutStatementTimeout } from './engine/bulk-statement.ts';
 import { EVENT_SOURCE, type RecordChange } from '../domain/record-events.ts';
-import { appendRecordEvents, storedRecords, type RecordValues } from './record-events.ts';
-import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
-import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
-import type { Database, InspectionsTable } from './schema.ts';
+import { appendRecordEvents, storedRecords, type RecordValues } from './events/record-events.ts';
+import { hashedUpsert, type Column, type UpsertResult } from './engine/hashed-upsert.ts';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
+import type { Database, InspectionsTable } from './engine/schema.ts';
 
 export type { KeysetPosition, SortOrder };
 

@@ -3,12 +3,12 @@
 // keyset-paginated list behind GET /api/licenses (an index for every filter and sort, 0010).
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { LicenseRow } from './company-reads.ts';
-import { withoutStatementTimeout } from './bulk-statement.ts';
+import { withoutStatementTimeout } from './engine/bulk-statement.ts';
 import { EVENT_SOURCE, isoValue, type RecordChange } from '../domain/record-events.ts';
-import { appendRecordEvents, storedRecords, type RecordValues } from './record-events.ts';
-import { hashedUpsert, type Column, type UpsertResult } from './hashed-upsert.ts';
-import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
-import type { Database } from './schema.ts';
+import { appendRecordEvents, storedRecords, type RecordValues } from './events/record-events.ts';
+import { hashedUpsert, type Column, type UpsertResult } from './engine/hashed-upsert.ts';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
+import type { Database } from './engine/schema.ts';
 
 export type { KeysetPosition, SortOrder };
 

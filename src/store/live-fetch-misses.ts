@@ -1,7 +1,7 @@
 // The negative cache of live fetches (migration 0016): which numbers a registry recently said it
 // does not know, so they are not asked for again before `until`.
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 
 export function createLiveFetchMissRepository(db: Kysely<Database>) {
   return {

@@ -4,13 +4,20 @@
 // GET /api/procurement (an index for every filter and sort, 0019), one notice by id, and the
 // per-company figures of company records.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { columnNames, contentHash, recordOf, recordType, setFromExcluded, type Column } from './hashed-upsert.ts';
-import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './keyset.ts';
-import type { Database, ProcurementNoticesTable } from './schema.ts';
+import {
+  columnNames,
+  contentHash,
+  recordOf,
+  recordType,
+  setFromExcluded,
+  type Column,
+} from './engine/hashed-upsert.ts';
+import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
+import type { Database, ProcurementNoticesTable } from './engine/schema.ts';
 import type { Selectable } from 'kysely';
 import { EVENT_SOURCE, isoValue, type RecordChange } from '../domain/record-events.ts';
-import { appendRecordEvents, type RecordValues } from './record-events.ts';
-import type { Db } from './company-parts.ts';
+import { appendRecordEvents, type RecordValues } from './events/record-events.ts';
+import type { Db } from './engine/db-type.ts';
 
 export type ProcurementRow = Selectable<ProcurementNoticesTable>;
 export type ProcurementSort = 'publishedAt' | 'deadline' | 'value';

@@ -5,8 +5,8 @@
 // copying them into records and serialising those again held the feed near 5k rows/s.
 import { sql, type Kysely } from 'kysely';
 import { relationColumns, type CompanyRow, type RelationColumns, type RelationOptions } from './company-reads.ts';
-import { keysetPage, type KeysetPosition, type KeysetQuery } from './keyset.ts';
-import type { Database } from './schema.ts';
+import { keysetPage, type KeysetPosition, type KeysetQuery } from './engine/keyset.ts';
+import type { Database } from './engine/schema.ts';
 
 /**
  * The record's required fields that are stored columns as they are, in the order the API writes

@@ -1,6 +1,6 @@
 // Reference tables (municipalities, counties, NACE, organisation forms, postal codes).
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 import type { ReferenceRows } from '../domain/reference-data.ts';
 
 type RefTable = 'ref_counties' | 'ref_municipalities' | 'ref_nace' | 'ref_org_forms' | 'ref_postal_codes';

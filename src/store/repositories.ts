@@ -1,38 +1,38 @@
 // Every repository, built on one Kysely instance.
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { createApiKeyRepository } from './api-keys.ts';
-import { createHealthRepository } from './health.ts';
+import { createApiKeyRepository } from './access/api-keys.ts';
+import { createHealthRepository } from './ops/health.ts';
 import { createReferenceRepository } from './reference.ts';
-import type { Database } from './schema.ts';
-import { createSyncRunRepository } from './sync-runs.ts';
-import { createUsageRepository } from './usage.ts';
-import { createAccessRequestRepository } from './access-requests.ts';
+import type { Database } from './engine/schema.ts';
+import { createSyncRunRepository } from './ops/sync-runs.ts';
+import { createUsageRepository } from './access/usage.ts';
+import { createAccessRequestRepository } from './access/access-requests.ts';
 import { createCompanyReadRepository } from './company-reads.ts';
 import { createCompanyWriteRepository } from './company-writes.ts';
-import { createSyncSeenRepository } from './sync-seen.ts';
-import { createDeferredIndexes } from './deferred-indexes.ts';
+import { createSyncSeenRepository } from './ops/sync-seen.ts';
+import { createDeferredIndexes } from './engine/deferred-indexes.ts';
 import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
-import { createCompanyFeedRepository } from './company-feed.ts';
+import { createCompanyFeedRepository } from './change-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
 import { createGroupRepository } from './groups.ts';
 import { createInspectionRepository } from './inspections.ts';
 import { createLicenseRepository } from './licenses.ts';
-import { createSanctionsRepository } from './sanctions.ts';
-import { createJobLeaseRepository } from './job-leases.ts';
-import { createCoverageRepository } from './coverage.ts';
+import { createSanctionsRepository } from './screening.ts';
+import { createJobLeaseRepository } from './ops/job-leases.ts';
+import { createCoverageRepository } from './ops/coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
 import { createCompanyChangeSignal } from './company-changes.ts';
 import { createStatisticsRepository } from './statistics.ts';
-import { createOAuthRepository } from './oauth.ts';
+import { createOAuthRepository } from './access/oauth.ts';
 import { createProcurementRepository } from './procurement.ts';
-import { createEventLogRepository } from './event-log.ts';
+import { createEventLogRepository } from './events/event-log.ts';
 import { createWatchlistRepository } from './watchlists.ts';
 import { createCvrOwnerRepository } from './cvr-owners.ts';
 import { createCompanyNameRepository } from './company-names.ts';
-import { createScreeningStateRepository } from './screening-states.ts';
+import { createScreeningStateRepository } from './events/screening-states.ts';
 
 /** `copyPool`: the pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
 export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {

@@ -5,8 +5,8 @@
 import { sql, type Kysely } from 'kysely';
 import { effectiveTotal, holdsMajority, ownershipPct } from '../domain/group-tree.ts';
 import { recomputeGroups, type RecomputeResult } from './groups.ts';
-import { appendOwnershipEvents } from './ownership-events.ts';
-import type { Database } from './schema.ts';
+import { appendOwnershipEvents } from './events/ownership-events.ts';
+import type { Database } from './engine/schema.ts';
 
 /**
  * The published runs (one per year; a run id belongs to one year), as an array: with

@@ -1,7 +1,7 @@
 // Statistics figures (market context): each bureau's figures and table records, replaced per
 // country in one transaction, and read back per municipality and per NACE division.
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 
 export interface StatisticsFigureRow {
   scope: 'municipality' | 'industry';

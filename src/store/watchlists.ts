@@ -2,7 +2,7 @@
 // on and a push destination; their companies; and the alert deliveries (batches of events with a
 // stable webhook-id, claimed by one process at a time with a lease, retried with backoff).
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, DestinationsTable, WatchlistDeliveriesTable, WatchlistsTable } from './schema.ts';
+import type { Database, DestinationsTable, WatchlistDeliveriesTable, WatchlistsTable } from './engine/schema.ts';
 
 export type WatchlistRow = Selectable<WatchlistsTable>;
 export type DeliveryRow = Selectable<WatchlistDeliveriesTable>;

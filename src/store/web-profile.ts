@@ -3,7 +3,7 @@
 // the company row. Stages are written as they complete, so an interrupted run resumes where
 // each company stopped.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Database } from './engine/schema.ts';
 
 export type WebProfileStage = 'candidates' | 'probed' | 'scored' | 'done';
 export type WebProfileRowStatus = 'pending' | 'confirmed' | 'ambiguous' | 'rejected';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
-import { createEventLogRepository } from '../../src/store/event-log.ts';
+import { createEventLogRepository } from '../../src/store/events/event-log.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { http } from '../helpers/http.ts';

@@ -3,7 +3,7 @@
 // page (no cursor) starts nothing, and a write through this process drops what was read ahead,
 // so the next page shows the change as a fresh read would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_STALENESS_MS } from '../../src/services/record-cache.ts';
+import { MAX_STALENESS_MS } from '../../src/services/support/record-cache.ts';
 import { company, org } from '../fixtures/aksjonaer/build.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/db.ts';
+import { openStore } from '../../src/store/engine/db.ts';
 import { serverMode, TEST_SECRET } from '../helpers/env.ts';
 import { http } from '../helpers/http.ts';
 import { CLI, MAIN, runProcess, startServerProcess, type ServerProcess } from '../helpers/process.ts';

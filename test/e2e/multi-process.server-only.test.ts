@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext, closeContext } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createServices } from '../../src/services/index.ts';
+import { createServices } from '../../src/runtime/services.ts';
 import { company, org } from '../fixtures/aksjonaer/build.ts';
 import { TEST_SECRET } from '../helpers/env.ts';
 import { http } from '../helpers/http.ts';

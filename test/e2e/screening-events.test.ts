@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJob } from '../../src/jobs/registry.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
-import type { StoredEvent } from '../../src/store/event-log.ts';
+import type { StoredEvent } from '../../src/store/events/event-log.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';

@@ -1,7 +1,7 @@
 // Runs README examples as processes: a shell command in bash (curl printing the status last),
 // `npm start` until it listens, for test/long/readme-examples.test.ts.
 import { spawn } from 'node:child_process';
-import { readLiveLock } from '../../src/store/data-dir-lock.ts';
+import { readLiveLock } from '../../src/store/engine/data-dir-lock.ts';
 import { ROOT } from './env.ts';
 import { collectOutput, type Ran } from './process.ts';
 

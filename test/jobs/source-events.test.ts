@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJob } from '../../src/jobs/registry.ts';
 import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
-import type { StoredEvent } from '../../src/store/event-log.ts';
+import type { StoredEvent } from '../../src/store/events/event-log.ts';
 import { byCompany, byPerson, org, removeRegisters, writeRegister } from '../fixtures/aksjonaer/build.ts';
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';
 import { noticeXml } from '../fakes/procurement/notices.ts';

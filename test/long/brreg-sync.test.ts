@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/db.ts';
+import { openStore, type Store } from '../../src/store/engine/db.ts';
 import { writeDumpFiles } from '../../src/sources/brreg/dump-files.ts';
 import { ROOT, serverMode, TEST_SECRET, TMP } from '../helpers/env.ts';
 import { CLI, runProcess } from '../helpers/process.ts';

@@ -11,7 +11,7 @@ import { TEST_SECRET } from '../helpers/env.ts';
 import { createKey } from '../helpers/keys.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { createTestDatabase, startServer, type TestDatabase, type TestServer } from '../helpers/server.ts';
-import { KEY_CACHE_TTL_MS } from '../../src/services/key-auth.ts';
+import { KEY_CACHE_TTL_MS } from '../../src/services/access/key-auth.ts';
 import { pause } from './load.ts';
 import { Scenario } from './record.ts';
 import { send, type WireResponse } from './wire.ts';

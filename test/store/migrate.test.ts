@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { listMigrations, migrate, MigrationError } from '../../src/store/migrate.ts';
+import { openStore, type Store } from '../../src/store/engine/db.ts';
+import { listMigrations, migrate, MigrationError } from '../../src/store/engine/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/server.ts';
 
 let db: TestDatabase | undefined;

@@ -1,7 +1,7 @@
 // Statements marked PREPARED run as named statements (planned once per connection), on the
 // engine of this run; unmarked ones stay unnamed, and results do not depend on the naming.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREPARED } from '../../src/store/db.ts';
+import { PREPARED } from '../../src/store/engine/db.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 

@@ -3,7 +3,7 @@
 // included. COPY's text format escapes differently from JSON, so both paths are compared.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyRow, jsonRows, rowSourceTransactions, type RecordShape } from '../../src/store/row-source.ts';
+import { copyRow, jsonRows, rowSourceTransactions, type RecordShape } from '../../src/store/engine/row-source.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { committedSchemaFiles, renderStoreSchema, ROOT, SCHEMA_FILE } from '../../scripts/store-schema.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
+import { openStore, type Store } from '../../src/store/engine/db.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/server.ts';
 
 let database: TestDatabase;

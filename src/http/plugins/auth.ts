@@ -8,8 +8,8 @@ import type { Config } from '../../config.ts';
 import { isWellFormedKey } from '../../domain/api-key.ts';
 import { oauthSecretKind } from '../../domain/oauth.ts';
 import { ApiError } from '../../errors.ts';
-import type { AuthContext, KeyAuthService } from '../../services/key-auth.ts';
-import { mcpResource, protectedResourceMetadataUrl, type OAuthService } from '../../services/oauth.ts';
+import type { AuthContext, KeyAuthService } from '../../services/access/key-auth.ts';
+import { mcpResource, protectedResourceMetadataUrl, type OAuthService } from '../../services/access/oauth.ts';
 import { publicBaseUrl } from './security-headers.ts';
 
 declare module 'fastify' {

@@ -14,7 +14,7 @@ import companySearch from './api/companies/search.ts';
 import companyMatch from './api/companies/match.ts';
 import reconcile from './api/reconcile.ts';
 import reconcileUrl from './api/keys/reconcile-url.ts';
-import updates from './api/updates.ts';
+import updates from './api/change-feed.ts';
 import destinationCollection from './api/destinations/collection.ts';
 import destinationItem from './api/destinations/item.ts';
 import push from './api/push.ts';

@@ -2,7 +2,7 @@
 // quick starts and links to the docs; or a plain page saying why a link does not work.
 // Everything is rendered here; the one script (setup-assets.ts) only tidies the address bar,
 // wires the copy buttons and adds local times.
-import type { KeyManagementService } from '../../services/key-management.ts';
+import type { KeyManagementService } from '../../services/access/key-management.ts';
 import { escapeHtml } from './html.ts';
 import { copyable, layout } from './layout.ts';
 import { renderUsageChart } from './usage-chart.ts';

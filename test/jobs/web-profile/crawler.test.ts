@@ -1,8 +1,8 @@
 // The web-profile crawler against fake sites through the real safeFetch: robots.txt handling,
 // redirects re-checked per hop, failure classes, decoding, the request cap and pacing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCrawler, type CrawlerOptions } from '../../../src/jobs/web-profile/crawler.ts';
-import type { HostPacer } from '../../../src/jobs/web-profile/pacer.ts';
+import { createCrawler, type CrawlerOptions } from '../../../src/sources/web-crawler/crawler.ts';
+import type { HostPacer } from '../../../src/sources/web-crawler/pacer.ts';
 import { html, redirect, startFakeWebsites, type FakeWebsites, type Route } from '../../fakes/websites/server.ts';
 
 let sites: FakeWebsites;

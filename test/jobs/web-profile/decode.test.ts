@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeHtml, isHtmlType } from '../../../src/jobs/web-profile/decode.ts';
+import { decodeHtml, isHtmlType } from '../../../src/sources/web-crawler/decode.ts';
 
 const latin1 = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHostPacer } from '../../../src/jobs/web-profile/pacer.ts';
+import { createHostPacer } from '../../../src/sources/web-crawler/pacer.ts';
 
 /** A pacer on a fake clock: sleeping advances time instead of waiting. */
 function pacer(delayMs: number) {

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { extractSignals } from '../../../src/domain/web-profile/index.ts';
 import { CANDIDATE_ERRORS } from '../../../src/contract/web-profile.ts';
-import { companyWebProfile } from '../../../src/jobs/web-profile/detect.ts';
-import { companyFields } from '../../../src/jobs/web-profile/pipeline.ts';
-import { scoreCompany } from '../../../src/jobs/web-profile/score.ts';
-import { listedCandidate, PROBE_ERRORS, type StoredCandidate } from '../../../src/jobs/web-profile/types.ts';
+import { companyWebProfile } from '../../../src/sources/web-crawler/detect.ts';
+import { companyFields } from '../../../src/sources/web-crawler/pipeline.ts';
+import { scoreCompany } from '../../../src/sources/web-crawler/score.ts';
+import { listedCandidate, PROBE_ERRORS, type StoredCandidate } from '../../../src/sources/web-crawler/types.ts';
 import { fixturePage } from '../../fakes/websites/server.ts';
 
 const company = { orgNumber: '915734200', name: 'FJORDLYS REGNSKAP AS', orgFormCode: 'AS' };

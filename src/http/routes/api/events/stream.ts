@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import { EVENT_STREAM_EXAMPLE, EventsQuery } from '../../../../contract/events.ts';
-import { filterOf } from '../../../../services/events.ts';
+import { filterOf } from '../../../../services/monitoring/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { EXPIRED_BODY } from './list.ts';
 

@@ -12,7 +12,7 @@ import {
   AuthorizeRejection,
   ConsentProblem,
   type AuthorizeRequest,
-} from '../../../../services/oauth-authorize.ts';
+} from '../../../../services/access/oauth-authorize.ts';
 import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { renderAuthorizeErrorPage, renderConsentPage, renderConsentReceivedPage } from '../../../views/consent-page.ts';

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import type { OAuthParams } from '../../../../services/oauth.ts';
+import type { OAuthParams } from '../../../../services/access/oauth.ts';
 import { acceptForms, allowCors, oauthErrorHandler, preflight } from './scope.ts';
 
 const hide = { schema: { hide: true } } as const;

@@ -1,0 +1,157 @@
+// Composition of the use cases, built once per app: each factory gets only what it uses from
+// the shared context. Config values read per call (baseUrl, upgradeUrl, the address policy) are
+// passed as a narrowed view of the live config: the test harness sets the public URLs after
+// listening, and tests flip the address policy.
+import type { AppContext } from './context.ts';
+import { createChangeFeedService } from '../services/change-feed/change-feed.ts';
+import { createCompanyService } from '../services/companies/companies.ts';
+import { createCoverageService } from '../services/ops/coverage.ts';
+import { createDestinationService } from '../services/push/destinations.ts';
+import { createGroupService } from '../services/ownership/groups.ts';
+import { createHealthService } from '../services/ops/health.ts';
+import { createInspectionService } from '../services/registers/inspections.ts';
+import { createKeyAuthService } from '../services/access/key-auth.ts';
+import { createKeyManagementService } from '../services/access/key-management.ts';
+import { createLicenseService } from '../services/registers/licenses.ts';
+import { createMarketContext } from '../services/registers/market-context.ts';
+import { createPagination } from '../services/support/pagination.ts';
+import { createPushService } from '../services/push/push.ts';
+import { createScreeningService } from '../services/screening/screening.ts';
+import { createSearchService } from '../services/companies/search.ts';
+import { createShareholderService } from '../services/ownership/shareholders.ts';
+import { createWebProfileService } from '../services/registers/web-profile.ts';
+import { createLiveFetchBudget } from '../services/support/live-fetch-budget.ts';
+import { createRecordCache } from '../services/support/record-cache.ts';
+import { createUpdatedAtFollower } from '../store/company-changes.ts';
+import { createOAuthService } from '../services/access/oauth.ts';
+import { createOAuthAuthorizeService } from '../services/access/oauth-authorize.ts';
+import { createProcurementService } from '../services/registers/procurement.ts';
+import { createMonitoringServices } from './monitoring.ts';
+import { createCompanyMatchService } from '../services/company-match/company-match.ts';
+import { createReconcileService } from '../services/company-match/reconcile.ts';
+
+export function createServices(ctx: AppContext) {
+  const { repos, config, clock, log, reference, rateWindows } = ctx;
+  const keyAuth = createKeyAuthService({
+    apiKeys: repos.apiKeys,
+    usage: repos.usage,
+    rateWindows,
+    clock,
+    log,
+    secretKey: config.secretKey,
+    config,
+  });
+  const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
+  const recordCache = createRecordCache({
+    ...config.recordCache,
+    follower: createUpdatedAtFollower(ctx.store.db),
+    signal: repos.companyChanges,
+    log,
+  });
+  const market = createMarketContext({ reads: repos.companyReads, statistics: repos.statistics, reference, clock });
+  const procurement = createProcurementService({ procurement: repos.procurement, clock, pagination });
+  const companies = createCompanyService({
+    reference,
+    reads: repos.companyReads,
+    writes: repos.companyWrites,
+    brreg: ctx.upstreams.brreg,
+    cvr: ctx.upstreams.cvr,
+    cvrOwners: repos.cvrOwners,
+    market,
+    clock,
+    misses: repos.liveFetchMisses,
+    budget: createLiveFetchBudget({
+      windows: rateWindows,
+      budgets: config.liveFetch.dailyBudget,
+      now: () => clock.now(),
+    }),
+    negativeTtlMs: config.liveFetch.negativeTtlMs,
+    cache: recordCache,
+    procurement,
+  });
+  const destinations = createDestinationService({
+    destinations: repos.destinations,
+    resolver: ctx.resolver,
+    clock,
+    secretKey: config.secretKey,
+    config,
+  });
+  const changeFeed = createChangeFeedService({
+    feed: repos.companyFeed,
+    reads: repos.companyReads,
+    reference,
+    pagination,
+    signal: repos.companyChanges,
+  });
+  const companyMatch = createCompanyMatchService({ names: repos.companyNames });
+  const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
+  const keys = createKeyManagementService({
+    apiKeys: repos.apiKeys,
+    usage: repos.usage,
+    accessRequests: repos.accessRequests,
+    auth: keyAuth,
+    rateWindows,
+    clock,
+    mailer: ctx.mailer,
+    log,
+    config,
+  });
+  const oauth = createOAuthService({
+    oauth: repos.oauth,
+    apiKeys: repos.apiKeys,
+    rateWindows,
+    clock,
+    secretKey: config.secretKey,
+  });
+  return {
+    keyAuth,
+    keys,
+    oauth,
+    oauthAuthorize: createOAuthAuthorizeService({ oauth: repos.oauth, tokens: oauth, keyAuth, keys, clock }),
+    pagination,
+    market,
+    search: createSearchService({
+      search: repos.companySearch,
+      reads: repos.companyReads,
+      reference,
+      pagination,
+      market,
+    }),
+    changeFeed,
+    companies,
+    recordCache,
+    destinations,
+    push: createPushService({ resolver: ctx.resolver, clock, log, config, companies, destinations }),
+    shareholders: createShareholderService({ shareholders: repos.shareholders, cvrOwners: repos.cvrOwners }),
+    groups: createGroupService({ groups: repos.groups }),
+    webProfile: createWebProfileService({ webProfile: repos.webProfile }),
+    inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),
+    licenses: createLicenseService({ licenses: repos.licenses, clock, pagination }),
+    screening: createScreeningService({
+      sanctions: repos.sanctions,
+      companyReads: repos.companyReads,
+      shareholders: repos.shareholders,
+      cvrOwners: repos.cvrOwners,
+      clock,
+    }),
+    coverage,
+    procurement,
+    ...createMonitoringServices(ctx, keyAuth), // issue 26: events, stream, watchlists, delivery
+    companyMatch,
+    reconcile: createReconcileService({ match: companyMatch, reads: repos.companyReads, config }),
+    health: createHealthService({
+      store: ctx.store,
+      records: repos.health,
+      coverage,
+      companies,
+      recordCache,
+      feedReadAhead: changeFeed,
+      upstreams: ctx.upstreams.guards,
+      clock,
+      syncSecret: config.syncSecret,
+      statementTimeoutMs: config.statementTimeoutMs,
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,212 @@
+// The authorization endpoint's logic (issue 21): checks an authorization request (RFC 6749
+// §4.1.1 with PKCE S256 required and a resource indicator), and turns the user's consent into an
+// authorization code for the redirect URI. The user consents with an existing API key, or by
+// registering a new free project exactly as POST /api/keys/register does (same validation,
+// honeypot, per-IP limit and setup e-mail).
+import {
+  InvalidRequestError,
+  InvalidTargetError,
+  type OAuthError,
+  UnsupportedResponseTypeError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { Value } from 'typebox/value';
+import type { Static } from 'typebox';
+import { KeyRegisterBody } from '../../contract/keys.ts';
+import { isWellFormedKey } from '../../domain/api-key.ts';
+import type { Clock } from '../../domain/clock.ts';
+import { CODE_TTL_SEC, generateOAuthSecret, isS256Challenge, redirectUriMatches } from '../../domain/oauth.ts';
+import { type ErrorDetail } from '../../errors.ts';
+import type { OAuthClientRow, OAuthRepository } from '../../store/access/oauth.ts';
+import type { KeyAuthService } from './key-auth.ts';
+import type { KeyManagementService } from './key-management.ts';
+import { mcpResource, param, type OAuthParams, type OAuthService } from './oauth.ts';
+
+/** A request the server cannot send back to the client (unknown client, unregistered redirect). */
+export class AuthorizeRejection extends Error {}
+
+/** A failure reported to the client at its redirect URI (RFC 6749 §4.1.2.1). */
+export class AuthorizeRedirect extends Error {
+  constructor(readonly location: string) {
+    super('authorization request refused');
+  }
+}
+
+/** A consent form the user must correct (shown again with the reason). */
+export class ConsentProblem extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface AuthorizeRequest {
+  client: OAuthClientRow;
+  redirectUri: string;
+  state?: string;
+  codeChallenge: string;
+  resource: string;
+  scope?: string;
+}
+
+/** The hidden fields the consent form sends back with the user's choice. */
+export const AUTHORIZE_FIELDS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'scope',
+] as const;
+
+export type RegistrationInput = Static<typeof KeyRegisterBody>;
+
+export interface OAuthAuthorizeDeps {
+  oauth: OAuthRepository;
+  tokens: OAuthService;
+  keyAuth: KeyAuthService;
+  keys: KeyManagementService;
+  clock: Clock;
+}
+
+function withParams(uri: string, params: Record<string, string | undefined>): string {
+  const u = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+  return u.href;
+}
+
+export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
+  const { oauth, clock } = deps;
+
+  async function issueCode(req: AuthorizeRequest, keyId: number, base: string): Promise<string> {
+    const code = generateOAuthSecret('code');
+    await oauth.createCode({
+      codeHash: deps.tokens.hash(code),
+      clientId: req.client.clientId,
+      keyId,
+      redirectUri: req.redirectUri,
+      codeChallenge: req.codeChallenge,
+      resource: req.resource,
+      scope: req.scope ?? null,
+      expiresAt: new Date(clock.now().getTime() + CODE_TTL_SEC * 1000),
+    });
+    return withParams(req.redirectUri, { code, state: req.state, iss: base });
+  }
+
+  return {
+    /**
+     * Checks an authorization request. An unknown client or a redirect URI it did not register
+     * is an AuthorizeRejection (never redirected to); any other fault an AuthorizeRedirect.
+     */
+    async check(p: OAuthParams, base: string): Promise<AuthorizeRequest> {
+      let clientId: string | undefined;
+      let requested: string | undefined;
+      try {
+        clientId = param(p, 'client_id');
+        requested = param(p, 'redirect_uri');
+      } catch (err) {
+        throw new AuthorizeRejection((err as Error).message);
+      }
+      if (!clientId) throw new AuthorizeRejection('client_id is required');
+      const client = await oauth.findClient(clientId);
+      if (!client) throw new AuthorizeRejection('This application is not registered here (unknown client_id)');
+      if (requested === undefined && client.redirectUris.length !== 1)
+        throw new AuthorizeRejection('redirect_uri is required');
+      const redirectUri = requested ?? client.redirectUris[0];
+      if (!client.redirectUris.some((r) => redirectUriMatches(r, redirectUri)))
+        throw new AuthorizeRejection('redirect_uri is not one this application registered');
+
+      let state: string | undefined;
+      const fail = (err: OAuthError) =>
+        new AuthorizeRedirect(
+          withParams(redirectUri, { error: err.errorCode, error_description: err.message, state, iss: base }),
+        );
+      try {
+        state = param(p, 'state');
+      } catch (err) {
+        throw fail(err as OAuthError);
+      }
+      try {
+        if (param(p, 'response_type', true) !== 'code')
+          throw new UnsupportedResponseTypeError('response_type must be code');
+        const codeChallenge = param(p, 'code_challenge', true);
+        if (param(p, 'code_challenge_method') !== 'S256')
+          throw new InvalidRequestError('code_challenge_method must be S256 (PKCE is required)');
+        if (!isS256Challenge(codeChallenge)) throw new InvalidRequestError('code_challenge is not an S256 challenge');
+        const resource = param(p, 'resource') ?? mcpResource(base);
+        if (resource !== mcpResource(base)) throw new InvalidTargetError(`resource must be ${mcpResource(base)}`);
+        return { client, redirectUri, state, codeChallenge, resource, scope: param(p, 'scope') };
+      } catch (err) {
+        throw fail(err as OAuthError);
+      }
+    },
+
+    /** The user refused: access_denied at the client's redirect URI. */
+    deny(req: AuthorizeRequest, base: string): string {
+      return withParams(req.redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user did not allow access',
+        state: req.state,
+        iss: base,
+      });
+    },
+
+    /** Consent with an existing API key: the code acts with that key. */
+    async approveWithKey(req: AuthorizeRequest, rawKey: string, base: string): Promise<string> {
+      const key = rawKey.trim();
+      const caller = isWellFormedKey(key) ? await deps.keyAuth.authenticate(key) : undefined;
+      if (!caller)
+        throw new ConsentProblem(400, 'This API key is not valid or no longer active', [
+          { path: 'key', message: 'is not an active API key' },
+        ]);
+      return issueCode(req, caller.keyId, base);
+    },
+
+    /**
+     * Consent by registering a new free project: the /api/keys/register rules (schema, per-IP
+     * limit) and its setup e-mail; the code acts with the new key. undefined when the honeypot
+     * was filled (nothing is created, as /api/keys/register does).
+     */
+    async approveWithNewProject(
+      req: AuthorizeRequest,
+      clientIp: string,
+      input: Record<string, unknown>,
+      base: string,
+    ): Promise<string | undefined> {
+      if (typeof input.website === 'string' && input.website.trim() !== '') return undefined;
+      const fields = Object.fromEntries(
+        Object.entries(input).filter(([k, v]) => v !== '' && (k !== 'website' || v !== undefined)),
+      );
+      if (!Value.Check(KeyRegisterBody, fields)) {
+        const details = [...Value.Errors(KeyRegisterBody, fields)].map((e) => ({
+          path: `body${e.instancePath.replace(/\//g, '.')}`,
+          message: e.message,
+        }));
+        throw new ConsentProblem(400, 'Invalid request', details);
+      }
+      const body = fields as RegistrationInput;
+      try {
+        await deps.keys.guardSignupRate(clientIp);
+        const created = await deps.keys.register(body, base);
+        const caller = (await deps.keyAuth.authenticate(created.raw))!;
+        return await issueCode(req, caller.keyId, base);
+      } catch (err) {
+        const e = err as {
+          status?: number;
+          message: string;
+          opts?: { details?: ErrorDetail[]; extra?: { retryAfter?: number } };
+        };
+        if (typeof e.status === 'number' && e.status < 500)
+          throw new ConsentProblem(e.status, e.message, e.opts?.details ?? [], e.opts?.extra?.retryAfter);
+        throw err;
+      }
+    },
+  };
+}
+
+export type OAuthAuthorizeService = ReturnType<typeof createOAuthAuthorizeService>;
