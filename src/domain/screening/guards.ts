@@ -12,7 +12,7 @@ export const GUARD_CAP = 0.8;
 const SAME_SURNAME = 0.8;
 
 export interface Guard {
-  feature: 'surname' | 'nameOrder' | 'patronymic' | 'legalForm';
+  feature: 'surname' | 'nameOrder' | 'patronymic' | 'legalForm' | 'shortReading';
   cap: number;
   reason: string;
 }
@@ -97,8 +97,9 @@ function swapped(sa: NameToken[], sb: NameToken[], pairs: Pair[]): boolean {
 function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
   const sa = significant(a);
   const sb = significant(b);
-  if (sa.length < 2 || sb.length < 2 || sa[0].script !== sb[0].script) return undefined;
-  // "X bin Y": X is the person, Y the father; written order decides, and it must agree.
+  if (sa.length < 2 || sb.length < 2) return undefined;
+  // "X bin Y": X is the person, Y the father; written order decides, and it must agree, in
+  // any script (محمد بن سلمان is Muhammad bin Salman, never Salman bin Muhammad).
   const na = nasabSide(a);
   const nb = nasabSide(b);
   if (na && nb) {
@@ -107,6 +108,7 @@ function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | unde
       ? { feature: 'nameOrder', cap: GUARD_CAP, reason: `person and father swapped around "bin": ${crossed.a.raw}` }
       : undefined;
   }
+  if (sa[0].script !== sb[0].script) return undefined;
   if (readings(sa).every((ra) => readings(sb).every((rb) => swapped(ra, rb, pairs)))) {
     return {
       feature: 'nameOrder',
@@ -127,6 +129,30 @@ function patronymicGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard |
   return { feature: 'patronymic', cap: GUARD_CAP, reason: `different patronymics: ${pa[0].raw} / ${pb[0].raw}` };
 }
 
+/** Across a syllabic script, a match needs this many aligned words and Latin letters. */
+const MIN_READING_WORDS = 2;
+const MIN_READING_LETTERS = 6;
+
+/**
+ * A name in Han, Hangul or Kana against a Latin one: their syllables are short and shared by
+ * many names (金 / 김 / Kim, 李 / 이 / Lee, 马 / Ma), so one or two short syllables in common
+ * say nothing about the person. The aligned words must be at least two, with at least six
+ * letters between them.
+ */
+function shortReadingGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
+  const syllabic = (s: NameToken[]) => s.length > 0 && s.every((t) => t.script === 'syllabic');
+  const latin = (s: NameToken[]) => s.every((t) => t.script === 'latin');
+  let latinSide: 'a' | 'b';
+  if (syllabic(a) && latin(b)) latinSide = 'b';
+  else if (syllabic(b) && latin(a)) latinSide = 'a';
+  else return undefined;
+  const aligned = pairs.filter((p) => p.similarity >= 0.6);
+  const letters = aligned.reduce((n, p) => n + p[latinSide].raw.length, 0);
+  if (aligned.length >= MIN_READING_WORDS && letters >= MIN_READING_LETTERS) return undefined;
+  const words = aligned.map((p) => p[latinSide].raw).join(' ') || 'nothing';
+  return { feature: 'shortReading', cap: GUARD_CAP, reason: `only short transliterated syllables in common: ${words}` };
+}
+
 export function nameGuards(
   kind: NameKind,
   a: NameToken[],
@@ -134,9 +160,11 @@ export function nameGuards(
   pairs: Pair[],
   forms: { a: string[]; b: string[] },
 ): Guard[] {
+  const short = shortReadingGuard(a, b, pairs);
   if (kind === 'organisation') {
-    if (!formsConflict(forms.a, forms.b)) return [];
+    if (!formsConflict(forms.a, forms.b)) return short ? [short] : [];
     return [
+      ...(short ? [short] : []),
       {
         feature: 'legalForm',
         cap: GUARD_CAP,
@@ -144,7 +172,7 @@ export function nameGuards(
       },
     ];
   }
-  return [surnameGuard(a, b, pairs), orderGuard(a, b, pairs), patronymicGuard(a, b, pairs)].filter(
+  return [surnameGuard(a, b, pairs), orderGuard(a, b, pairs), patronymicGuard(a, b, pairs), short].filter(
     (g): g is Guard => g !== undefined,
   );
 }

@@ -81,8 +81,36 @@ const asciiParts = (w: string) =>
 /** Arabic-script words carry the article ال ("al-") joined: it is split off, as Latin spellings do. */
 const ARABIC_ARTICLE = /^\u0627\u0644(?=\p{Script=Arabic}{2})/u;
 
+/**
+ * Arabic words for "son of" / "daughter of": read as the particles Latin spellings use, so that
+ * they are particles (and the nasab the order guard reads) in both scripts.
+ */
+const ARABIC_NASAB: Record<string, string> = { بن: 'bin', ابن: 'ibn', بنت: 'bint' };
+
+/**
+ * عبد ("servant of") is the first half of a compound name with the next word (عبد الله, عبد
+ * الرحمن), which Latin spellings write as one word or several (Abdullah, Abd Allah, Abdul
+ * Rahman, Abdel Fattah): the two Arabic words are read as one, and the Latin words are joined
+ * to meet it (token-align.ts).
+ */
+const ARABIC_ABD = /^عبـ?د$/u;
+
+function joinArabicCompounds(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const next = words[i + 1];
+    if (ARABIC_ABD.test(words[i]) && next !== undefined && /^\p{Script=Arabic}+$/u.test(next)) {
+      out.push(words[i] + next);
+      i++;
+    } else out.push(words[i]);
+  }
+  return out;
+}
+
 function partsOf(w: string): Part[] {
   const script = scriptOf(w);
+  const nasab = ARABIC_NASAB[w];
+  if (nasab) return [{ text: nasab, script, skeleton: '' }];
   if (script === 'syllabic') {
     return syllablesOf(w).map((c) => ({ text: asciiParts(c).join(''), script, orig: c }));
   }
@@ -104,9 +132,7 @@ function toWords(display: string, kind: NameKind): Word[] {
   if (kind === 'person' && commaParts.length === 2 && commaParts.every((p) => p.trim() !== '')) {
     text = `${commaParts[1].trim()} ${commaParts[0].trim()}`;
   }
-  return text
-    .split(/\s+/)
-    .filter(Boolean)
+  return joinArabicCompounds(text.split(/\s+/).filter(Boolean))
     .map((w) => ({
       parts: partsOf(w).filter((p) => p.text !== ''),
       // All-caps words in a mixed-case name are surnames ("Vitaly Yurievich KUZMENKO").

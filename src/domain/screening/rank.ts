@@ -25,7 +25,7 @@ export const MAX_MATCH_RESULTS = 20;
  * The matcher and its version, stated in every screening answer (audit trail). Bump the version
  * whenever a change can alter a score: the same version scores the same input the same way.
  */
-export const ALGORITHM = { name: 'ncd-name-matcher', version: '2.2.0' } as const;
+export const ALGORITHM = { name: 'ncd-name-matcher', version: '2.3.0' } as const;
 
 export interface RankedMatch<E extends ScreenableEntity> {
   entity: E;

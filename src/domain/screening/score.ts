@@ -3,6 +3,7 @@
 // to [0, 1]. NAME_WEIGHT < 1 so that a name alone, however exact, never reaches certainty;
 // only agreeing birth year and country push a result towards 1.
 import { analyseName, type AnalysedName } from './normalise.ts';
+import { readingsOf } from './readings.ts';
 import { compareTokens, explainPairs, type NameComparison } from './token-align.ts';
 import type {
   BirthYearAgreement,
@@ -25,10 +26,18 @@ const COUNTRY_DELTA = { match: 0.03, mismatch: -0.02 } as const;
 export type ScreenableEntity = Pick<SanctionEntity, 'name' | 'schema'> &
   Partial<Pick<SanctionEntity, 'id' | 'aliases' | 'birthDates' | 'countries'>>;
 
+/** A romanised reading of a name in Han, Hangul or Kana (readings.ts), analysed as a Latin name. */
+export interface PreparedReading {
+  via: string;
+  text: string;
+  analysed: AnalysedName;
+}
+
 export interface PreparedName {
   name: string;
   primary: boolean;
   analysed: AnalysedName;
+  readings: PreparedReading[];
 }
 
 export interface PreparedEntity<E extends ScreenableEntity = ScreenableEntity> {
@@ -43,7 +52,21 @@ export interface PreparedEntity<E extends ScreenableEntity = ScreenableEntity> {
 export interface PreparedSubject {
   subject: ScreeningSubject;
   analysed: AnalysedName;
+  readings: PreparedReading[];
   countries: string[];
+}
+
+/**
+ * A reading's words keep the script class of the name they came from, so that the reading is
+ * never "exact" against its Latin look-alike and the cross-script rules (name order is a
+ * convention; short syllables say little) still apply.
+ */
+function prepareReadings(name: string, kind: NameKind): PreparedReading[] {
+  return readingsOf(name, kind).map((r) => {
+    const analysed = analyseName(r.text, kind);
+    const tokens = analysed.tokens.map((t) => ({ ...t, script: 'syllabic' as const }));
+    return { via: r.via, text: r.text, analysed: { ...analysed, tokens, rawKey: `reading:${analysed.rawKey}` } };
+  });
 }
 
 /**
@@ -70,7 +93,12 @@ export function prepareEntity<E extends ScreenableEntity>(entity: E): PreparedEn
     // keep the first of each (the primary name comes first).
     const keys = new Set<string>();
     names[kind] = unique
-      .map((name, i) => ({ name, primary: i === 0, analysed: analyseName(name, kind) }))
+      .map((name, i) => ({
+        name,
+        primary: i === 0,
+        analysed: analyseName(name, kind),
+        readings: prepareReadings(name, kind),
+      }))
       .filter((n) => (keys.has(n.analysed.rawKey) ? false : (keys.add(n.analysed.rawKey), true)));
   }
   const birthYears = (entity.birthDates ?? [])
@@ -84,6 +112,7 @@ export function prepareSubject(subject: ScreeningSubject): PreparedSubject {
   return {
     subject,
     analysed: analyseName(subject.name, subject.kind),
+    readings: prepareReadings(subject.name, subject.kind),
     countries: (subject.countries ?? []).map((c) => c.toLowerCase()),
   };
 }
@@ -121,8 +150,30 @@ function matchTypeOf(subject: AnalysedName, best: PreparedName, cmp: NameCompari
   return 'fuzzy';
 }
 
-const compare = (s: AnalysedName, n: PreparedName) =>
-  compareTokens(s.kind, s.tokens, n.analysed.tokens, { a: s.legalForms, b: n.analysed.legalForms });
+const compareNames = (s: AnalysedName, n: AnalysedName) =>
+  compareTokens(s.kind, s.tokens, n.tokens, { a: s.legalForms, b: n.legalForms });
+
+const allLatin = (a: AnalysedName) => a.tokens.every((t) => t.script === 'latin');
+
+interface Best {
+  cmp: NameComparison;
+  /** The reading compared instead of the name as written, if one was. */
+  reading?: PreparedReading;
+}
+
+/**
+ * The name as written, or, against a Latin name, each romanised reading of the other side
+ * (a name in Han, Hangul or Kana): the closest wins.
+ */
+function compare(s: PreparedSubject, n: PreparedName): Best {
+  let best: Best = { cmp: compareNames(s.analysed, n.analysed) };
+  const consider = (cmp: NameComparison, reading: PreparedReading) => {
+    if (cmp.similarity > best.cmp.similarity) best = { cmp, reading };
+  };
+  if (allLatin(n.analysed)) for (const r of s.readings) consider(compareNames(r.analysed, n.analysed), r);
+  if (allLatin(s.analysed)) for (const r of n.readings) consider(compareNames(s.analysed, r.analysed), r);
+  return best;
+}
 
 /** Scores a subject against an entity (raw or prepared with prepareEntity). */
 export function scoreMatch(
@@ -154,14 +205,15 @@ export function scoreMatch(
     };
   }
   let best = names[0];
-  let bestCmp = compare(s.analysed, best);
+  let bestOf = compare(s, best);
   for (const n of names.slice(1)) {
-    const cmp = compare(s.analysed, n);
-    if (cmp.similarity > bestCmp.similarity) {
+    const c = compare(s, n);
+    if (c.cmp.similarity > bestOf.cmp.similarity) {
       best = n;
-      bestCmp = cmp;
+      bestOf = c;
     }
   }
+  const bestCmp = bestOf.cmp;
   // Name rules that capped the similarity, with what they took from the score.
   let before = bestCmp.ungarded;
   const guards: ScoreAdjustment[] = bestCmp.guards.map((g) => {
@@ -170,6 +222,10 @@ export function scoreMatch(
     before = after;
     return { feature: g.feature, delta, reason: g.reason };
   });
+  // The reading that was compared, so that a reviewer sees which spelling system matched.
+  const via: ScoreAdjustment[] = bestOf.reading
+    ? [{ feature: 'transliteration', delta: 0, reason: `${bestOf.reading.via}: ${bestOf.reading.text}` }]
+    : [];
   const adjustments = [byAdj, cAdj].filter((a): a is ScoreAdjustment => a !== undefined);
   const paired = new Set(bestCmp.pairs.flatMap((p) => [p.a, p.b]));
   const raw = NAME_WEIGHT * bestCmp.similarity + adjustments.reduce((sum, a) => sum + a.delta, 0);
@@ -188,7 +244,7 @@ export function scoreMatch(
       },
       birthYear,
       country,
-      adjustments: [...guards, ...adjustments],
+      adjustments: [...via, ...guards, ...adjustments],
     },
   };
 }

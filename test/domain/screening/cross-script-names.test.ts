@@ -51,7 +51,7 @@ describe('translated organisation names (Russian/Ukrainian vocabulary and place 
         expect.objectContaining({ query: 'plant', candidate: 'zavod', how: 'translated' }),
       ]),
     );
-    expect(ALGORITHM.version).toBe('2.2.0');
+    expect(ALGORITHM.version).toBe('2.3.0');
   });
 
   it('removes the Soviet unitary-enterprise forms in either language', () => {
