@@ -68,7 +68,7 @@ export interface Config {
   webProfile: { concurrency: number; hostDelayMs: number; timeoutMs: number };
   /** Per-process cache of serialised company records (README "Record cache"); maxEntries 0 = off. */
   recordCache: { maxEntries: number; maxBytes: number; pollMs: number };
-  /** Event log, event stream and watchlists (issue 26); see README "Monitoring". */
+  /** Event log, event stream and watchlists; see README "Monitoring". */
   monitoring: MonitoringConfig;
 }
 

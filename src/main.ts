@@ -42,7 +42,7 @@ async function main() {
     await built.close();
     process.exit(78);
   }
-  const delivery = built.services.watchlistDelivery.start(config.monitoring.deliveryIntervalMs); // issue 26
+  const delivery = built.services.watchlistDelivery.start(config.monitoring.deliveryIntervalMs);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,4 +1,4 @@
-// Schemas of the event log, its stream and watchlists (issue 26).
+// Schemas of the event log, its stream and watchlists.
 import { Type } from 'typebox';
 import { EVENT_CATEGORIES } from '../domain/company-events.ts';
 import { StringEnum } from './common.ts';

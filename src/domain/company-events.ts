@@ -1,4 +1,4 @@
-// Typed company events (issue 26): what changed between the stored and the incoming version of
+// Typed company events: what changed between the stored and the incoming version of
 // a company, as one event per category with before/after of the changed fields only. The rules
 // live here: which core columns are monitored and how a change is typed (the store turns them
 // into the SQL that makes core events inside the write, store/core-events-sql.ts), and the pure

@@ -1,4 +1,4 @@
-// Pure OAuth 2.1 rules of the MCP sign-in (issue 21): the shapes of our codes and tokens, which
+// Pure OAuth 2.1 rules of the MCP sign-in: the shapes of our codes and tokens, which
 // redirect URIs a client may register (RFC 8252 loopback on any port, or https), how a requested
 // redirect URI matches a registered one, and the PKCE S256 check (RFC 7636).
 import { createHash, createHmac, randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Events of the records a company holds beside its core (issue 26): a licence, an inspection, a
+// Events of the records a company holds beside its core: a licence, an inspection, a
 // procurement notice, a screening match. Each record is named in the field paths
 // (`licences.SALG:123.validTo`), so one company's changes to several records stay apart and an
 // event still holds only the fields that changed. Pure: the store reads the stored values, feeds

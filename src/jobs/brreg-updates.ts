@@ -79,7 +79,7 @@ async function storeEnheter(ctx: AppContext, { latest, purge, units: enheter }: 
       ),
     ),
   );
-  // [events] issue 26: a changed unit whose roles we hold gets its roles again, so a new CEO or
+  // Events: a changed unit whose roles we hold gets its roles again, so a new CEO or
   // board becomes a `roles` event (the unit feed lists role changes as Endring).
   const changedUnits = new Set(latest.filter((x) => x.endringstype === 'Endring').map((x) => x.organisasjonsnummer));
   const found = new Set(enheter.map((e) => e.organisasjonsnummer));

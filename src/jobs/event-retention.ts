@@ -1,4 +1,4 @@
-// event-retention (issue 26): removes events older than EVENT_RETENTION_DAYS (default 400) in
+// event-retention: removes events older than EVENT_RETENTION_DAYS (default 400) in
 // bounded batches (each its own short transaction, read by the seq index), nightly. A reader
 // asking for a seq below what was removed gets 410 events_expired with where to resume.
 import { defineJob } from './registry.ts';

@@ -1,4 +1,4 @@
-// The re-screening that follows every sanctions/PEP list sync (issue 26): the companies on any
+// The re-screening that follows every sanctions/PEP list sync: the companies on any
 // watchlist are screened against the lists as they now stand (services/rescreening.ts).
 import type { AppContext } from '../runtime/context.ts';
 import { createRescreeningService } from '../services/monitoring/rescreening.ts';

@@ -262,7 +262,7 @@ defineJob(JOB_NAME, {
   options: ['file', 'url', 'list'],
   async run(ctx, opts, job) {
     const result = await runSanctionsSync(ctx, opts, job);
-    // [events] issue 26: the list changed, so watched companies are screened again. After the
+    // The list changed, so watched companies are screened again. After the
     // list is published: a failure here fails the run but leaves the new list in place.
     const rescreened = await rescreenWatched(ctx, job);
     return { ...result, details: { ...result.details, rescreened } };

@@ -1,4 +1,4 @@
-// Monitoring tools (issue 26): list_events (GET /api/events), list_watchlists (GET /api/watchlists),
+// Monitoring tools: list_events (GET /api/events), list_watchlists (GET /api/watchlists),
 // create_watchlist (POST /api/watchlists), watch_companies / unwatch_companies
 // (POST/DELETE /api/watchlists/{name}/companies) and delete_watchlist. Same services, same limits.
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Composition of the monitoring use cases (issue 26): the event log reader, the SSE hub,
+// Composition of the monitoring use cases: the event log reader, the SSE hub,
 // watchlists and their alert delivery. Kept apart so services/index.ts changes by one line.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';

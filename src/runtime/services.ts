@@ -136,7 +136,7 @@ export function createServices(ctx: AppContext) {
     }),
     coverage,
     procurement,
-    ...createMonitoringServices(ctx, keyAuth), // issue 26: events, stream, watchlists, delivery
+    ...createMonitoringServices(ctx, keyAuth), // events, stream, watchlists, delivery
     companyMatch,
     reconcile: createReconcileService({ match: companyMatch, reads: repos.companyReads, config }),
     health: createHealthService({

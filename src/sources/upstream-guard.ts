@@ -1,4 +1,4 @@
-// Protection of a registry behind live fetches (issue 20): a request budget per upstream host,
+// Protection of a registry behind live fetches: a request budget per upstream host,
 // shared by every process through the rate windows (Redis or PostgreSQL), and a circuit breaker
 // (opossum) that stops sending after repeated 5xx answers or timeouts and answers at once until
 // a half-open probe succeeds. Only the JSON reads of live fetches go through it; bulk downloads

@@ -244,7 +244,7 @@ export async function writeParts(
     Object.assign(effect(t.id), { roles_hash: h, has_roles: t.roles.length > 0, changed: true });
   }
   if (roleTargets.length) {
-    // [events] issue 26: roles seen for the first time (no stored hash: a first load) raise none.
+    // Events: roles seen for the first time (no stored hash: a first load) raise none.
     const known = new Set(targets.filter((t) => t.storedRolesHash !== null).map((t) => t.id));
     if (events)
       events.push(
@@ -262,14 +262,14 @@ export async function writeParts(
     .filter((t) => t.financials?.length)
     .map((t) => ({ id: t.id, orgNumber: t.orgNumber, financials: t.financials! }));
   if (finTargets.length) {
-    if (events) events.push(...(await accountEvents(db, country, finTargets))); // [events] issue 26
+    if (events) events.push(...(await accountEvents(db, country, finTargets)));
     for (const id of await upsertFinancials(db, finTargets)) Object.assign(effect(id), { fin: true, changed: true });
   }
 
   const parents = targets.filter((t) => t.subUnits);
   if (parents.length) {
     const units = parents.flatMap((p) => p.subUnits!);
-    // [events] issue 26: the units the store held before (units seen for the first time raise none).
+    // Events: the units the store held before (units seen for the first time raise none).
     const known = events ? await knownSubUnits(db, country, units) : new Set<string>();
     const changedParents = new Set(await upsertSubUnits(db, country, units));
     // A unit no longer listed under its parent is gone from the registry's search.

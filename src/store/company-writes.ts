@@ -116,7 +116,7 @@ const CORE_SHAPE = recordShape('stage_companies', CORE_COLUMNS, [
   ['content_hash', 'text'],
   ['source', 'text'],
   ['fetched', 'boolean'],
-  // [events] issue 26: the row's place in the batch, which orders its core events.
+  // The row's place in the batch, which orders its core events.
   ['ord', 'integer'],
 ]);
 const UPDATES = setFromExcluded(CORE_NAMES.filter((n) => n !== 'country' && n !== 'org_number'));
@@ -172,14 +172,14 @@ async function upsertCores(
     r.ord = i;
     return r;
   });
-  // [events] issue 26: the typed events of what changed are staged by the upsert's own statement
+  // The typed events of what changed are staged by the upsert's own statement
   // (core-events-sql.ts); a company this batch adds raises none, so a first load stages nothing.
   const coreStaged = logEvents && !opts.storeWasEmpty;
   if (coreStaged) await CREATE_CORE_EVENT_STAGE.execute(db);
   // `x` is read twice with the event log on; NOT MATERIALIZED: a copy of a staged batch costs more
   // than reading the staging table twice (PGlite's jsonb batch is parsed twice, but sent once).
   // Prepared (db.ts): its text is the same for every batch, and with the events' WITH item it
-  // is 19 kB of SQL that took about 3 ms a batch to plan (BENCHMARKS.md, issue 26).
+  // is 19 kB of SQL that took about 3 ms a batch to plan (BENCHMARKS.md).
   const res = await sql<{ id: number; inserted: boolean; changed: boolean }>`${sql.raw(PREPARED)}
     WITH x AS NOT MATERIALIZED (SELECT * FROM ${await source(CORE_SHAPE, rows)})
     ${coreStaged ? sql`, core_events AS (${stageCoreEvents()})` : sql``}
@@ -200,7 +200,7 @@ async function upsertCores(
       updated_at = CASE WHEN companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash THEN now() ELSE companies.updated_at END
     WHERE companies.content_hash IS DISTINCT FROM EXCLUDED.content_hash OR EXCLUDED.fetched_at IS NOT NULL
     RETURNING id, (xmax = 0) AS inserted, (updated_at = now()) AS changed`.execute(db);
-  // issue 28: the names that name matching ranks, in the same transaction.
+  // The names that name matching ranks, in the same transaction.
   await addNameKeys(
     db,
     res.rows.map((r) => r.id),
@@ -221,7 +221,7 @@ export function createCompanyWriteRepository(
   changes?: CompanyChangeSignal,
   opts: CompanyWriteOptions = {},
 ) {
-  // [events] issue 26: null = no event log (the benchmark's baseline), else a batch's events.
+  // Events: null = no event log (the benchmark's baseline), else a batch's events.
   const newEvents = (): NewEvent[] | null => (opts.eventLog === false ? null : []);
   // Batches of cores and sub-units are COPYed into staging on a PostgreSQL server (row-source.ts).
   const transact = rowSourceTransactions(db, opts.copyPool);
@@ -233,7 +233,7 @@ export function createCompanyWriteRepository(
     async write(writes: CompanyWrite[], opts: WriteOptions = {}): Promise<WriteResult> {
       if (!writes.length) return { inserted: 0, changed: 0, unchanged: 0 };
       const result = await transact(writes.length, async (trx, rows) => {
-        const events = newEvents(); // [events] issue 26
+        const events = newEvents();
         // The batch's core events are staged by the upsert and come first in the append.
         const { insertedIds, changedIds, coreStaged } = await upsertCores(trx, writes, opts, events !== null, rows);
         const country = writes[0].core.country;
@@ -251,7 +251,7 @@ export function createCompanyWriteRepository(
           );
           for (const id of await writeParts(trx, country, targets, events)) changedIds.add(id);
         }
-        if (events) await appendEvents(trx, events, rows, coreStaged); // [events] issue 26: last, see store/events.ts
+        if (events) await appendEvents(trx, events, rows, coreStaged); // last, see events/event-append.ts
         for (const id of insertedIds) changedIds.delete(id);
         return {
           inserted: insertedIds.size,
@@ -279,7 +279,7 @@ export function createCompanyWriteRepository(
         // Sub-units never come this way, whatever else the objects carry.
         const only = parts.map((p) => ({ orgNumber: p.orgNumber, roles: p.roles, financials: p.financials }));
         const { targets, unknown } = await findTargets(trx, country, only);
-        const events = newEvents(); // [events] issue 26
+        const events = newEvents();
         const changed = (await writeParts(trx, country, targets, events)).size;
         if (events) await appendEvents(trx, events);
         return { changed, unknown };
@@ -305,14 +305,14 @@ export function createCompanyWriteRepository(
       opts: { parentsLater?: boolean; noneStored?: boolean } = {},
     ): Promise<number> {
       const parents = await transact(units.length, async (trx, rows) => {
-        const known = opts.noneStored ? new Set<string>() : await knownSubUnits(trx, country, units); // [events] issue 26
+        const known = opts.noneStored ? new Set<string>() : await knownSubUnits(trx, country, units);
         const changed = await upsertSubUnits(trx, country, units, rows);
         if (changed.length) {
           if (!opts.parentsLater)
             await sql`UPDATE companies SET updated_at = now() WHERE country = ${country} AND org_number = ANY(${changed}::text[])`.execute(
               trx,
             );
-          await appendEvents(trx, subUnitEvents(country, changed, units, known)); // [events] issue 26
+          await appendEvents(trx, subUnitEvents(country, changed, units, known));
         }
         return changed;
       });
@@ -353,7 +353,7 @@ export function createCompanyWriteRepository(
           .where('org_number', '=', orgNumber)
           .executeTakeFirst();
         const gone = Number(res.numDeletedRows) > 0;
-        if (gone) await appendEvents(trx, [purgeEvent(country, orgNumber)]); // [events] issue 26
+        if (gone) await appendEvents(trx, [purgeEvent(country, orgNumber)]);
         return gone;
       });
       announce(country, [orgNumber]);

@@ -107,7 +107,7 @@ export function createCvrOwnerRepository(db: Kysely<Database>) {
       );
       const cvrs = investees.map((i) => i.cvr);
       await db.transaction().execute(async (trx) => {
-        // [events] issue 26: the owners held before; an investee that had none (a first load) raises none.
+        // Events: the owners held before; an investee that had none (a first load) raises none.
         const before = await ownersNamed(trx, cvrs);
         await sql`DELETE FROM cvr_owners WHERE investee_cvr = ANY(${cvrs}::text[])`.execute(trx);
         if (rows.length) await trx.insertInto('cvr_owners').values(rows).execute();

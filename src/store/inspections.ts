@@ -69,7 +69,7 @@ const COLUMNS: Column<InspectionWrite>[] = [
 ];
 const upsertRows = hashedUpsert<InspectionWrite>('inspections', COLUMNS, ['upstream_id']);
 
-// [events] issue 26: what an `inspection` event shows of a visit (named by its tilsynid). An
+// What an `inspection` event shows of a visit (named by its tilsynid). An
 // inspection the register drops (it keeps a few years) raises none: nothing about the company changed.
 const INSPECTION_FIELDS = ['name', 'date', 'totalRating', 'status', 'inspectionType'] as const;
 const INSPECTION_SELECT = `i.org_number AS "orgNumber", i.name, i.date::text AS date, i.total_rating AS "totalRating",

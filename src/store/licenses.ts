@@ -79,7 +79,7 @@ const COLUMNS: Column<LicenseWrite>[] = [
 ];
 const upsertRows = hashedUpsert<LicenseWrite>('licenses', COLUMNS, ['license_number', 'register_type']);
 
-// [events] issue 26: what a `licence` event shows of a licence (named by its key in the paths).
+// What a `licence` event shows of a licence (named by its key in the paths).
 const LICENCE_FIELDS = ['licenseTypeCode', 'venueName', 'productGroups', 'validFrom', 'validTo'] as const;
 const LICENCE_KEY = "l.register_type || ':' || l.license_number";
 const LICENCE_SELECT = `l.org_number AS "orgNumber", l.license_type_code AS "licenseTypeCode",

@@ -165,7 +165,7 @@ export interface CompanyProcurement {
   latestAward: ProcurementRow | null;
 }
 
-// [events] issue 26: a company winning a contract (`awards.<noticeId>`, on each winner) and a
+// Events: a company winning a contract (`awards.<noticeId>`, on each winner) and a
 // buyer opening a tender (`tenders.<noticeId>`, on the buyer), as `procurement` events.
 const AWARD_FIELDS = ['title', 'buyerName', 'awardedValue', 'currency'] as const;
 const TENDER_FIELDS = ['title', 'deadline', 'estimatedValue', 'currency'] as const;

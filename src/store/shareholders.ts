@@ -149,13 +149,13 @@ export function createShareholderRepository(db: Kysely<Database>) {
           .executeTakeFirst();
         const latest = async () =>
           (await sql<{ run_id: number }>`${LATEST_SHAREHOLDER_RUN}`.execute(trx)).rows[0]?.run_id ?? null;
-        const shownBefore = await latest(); // [events] issue 26
+        const shownBefore = await latest(); // the run the `ownership` events diff against
         await sql`INSERT INTO shareholder_years (year, run_id, row_count) VALUES (${year}, ${runId}, ${rowCount})
           ON CONFLICT (year) DO UPDATE SET run_id = EXCLUDED.run_id, row_count = EXCLUDED.row_count, imported_at = now()`.execute(
           trx,
         );
         const groups = await recomputeGroups(trx);
-        await appendOwnershipEvents(trx, shownBefore, await latest()); // [events] issue 26: last
+        await appendOwnershipEvents(trx, shownBefore, await latest()); // last in the transaction
         return { previousRunId: before && before.run_id !== runId ? before.run_id : null, ...groups };
       });
     },

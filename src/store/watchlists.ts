@@ -1,4 +1,4 @@
-// Watchlists (issue 26): per-project named lists of companies with the event categories to alert
+// Watchlists: per-project named lists of companies with the event categories to alert
 // on and a push destination; their companies; and the alert deliveries (batches of events with a
 // stable webhook-id, claimed by one process at a time with a lease, retried with backoff).
 import { sql, type Kysely, type Selectable } from 'kysely';

@@ -1,4 +1,4 @@
-// The authorization endpoint's logic (issue 21): checks an authorization request (RFC 6749
+// The authorization endpoint's logic: checks an authorization request (RFC 6749
 // §4.1.1 with PKCE S256 required and a resource indicator), and turns the user's consent into an
 // authorization code for the redirect URI. The user consents with an existing API key, or by
 // registering a new free project exactly as POST /api/keys/register does (same validation,

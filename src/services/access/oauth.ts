@@ -1,4 +1,4 @@
-// OAuth 2.1 authorization server of the MCP endpoint (issue 21): metadata (RFC 8414, RFC 9728),
+// OAuth 2.1 authorization server of the MCP endpoint: metadata (RFC 8414, RFC 9728),
 // dynamic client registration (RFC 7591), the token endpoint (authorization code with PKCE S256,
 // rotating refresh tokens), revocation (RFC 7009) and the check of an access token on a request.
 // The consent step (authorize) lives in oauth-authorize.ts. A grant acts with one API key: its

@@ -1,4 +1,4 @@
-// The SSE hub behind GET /api/events/stream (issue 26). One poller per process reads the log's
+// The SSE hub behind GET /api/events/stream. One poller per process reads the log's
 // committed top every POLL_MS and, when it moved, the new events once (unfiltered, in chunks),
 // and hands each live subscriber the ones its filter matches: 1,000 subscribers cost one query
 // per new chunk, not one each. A subscriber that starts behind (resuming from Last-Event-ID)

@@ -1,4 +1,4 @@
-// Reading the event log (issue 26): pages by seq with filters for GET /api/events, and the
+// Reading the event log: pages by seq with filters for GET /api/events, and the
 // loop behind GET /api/events/stream (SSE). Both are tier-capped: a page holds at most 50 × the
 // key's page size; a key holds a bounded number of open streams per process, and an open stream
 // is charged one request against the key's quotas per minute it stays open.

@@ -1,4 +1,4 @@
-// Re-screening on list change (issue 26): after a sanctions/PEP list sync, every company on any
+// Re-screening on list change: after a sanctions/PEP list sync, every company on any
 // watchlist is screened again (the same screening as GET /api/companies/{orgNumber}/screening, at
 // the default threshold). A matched list entity that appeared or disappeared since the last
 // re-screening becomes a `screening` event, which watchlists alert on like any other category.

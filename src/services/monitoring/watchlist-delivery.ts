@@ -1,4 +1,4 @@
-// Watchlist alert delivery (issue 26), run by every process on an interval. Two steps per tick:
+// Watchlist alert delivery, run by every process on an interval. Two steps per tick:
 //  1. open batches: each active watchlist without an open batch gets the next events of its
 //     companies and categories (up to BATCH events, never above the log's committed top) as one
 //     batch {watchlist, events} with a webhook-id fixed at creation; the cursor moves in the same

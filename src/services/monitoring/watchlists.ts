@@ -1,4 +1,4 @@
-// Watchlists (issue 26): CRUD scoped to the caller's project, their companies (up to 1,000 per
+// Watchlists: CRUD scoped to the caller's project, their companies (up to 1,000 per
 // call, a size limit per tier) and the delivery log. Alerts go to one of the project's push
 // destinations (src/push: SSRF-guarded, encrypted config, optional Standard Webhooks signature);
 // sending is services/watchlist-delivery.ts.

@@ -1,4 +1,4 @@
-// Per-key daily budget of live fetches (issue 20). Budgets are counted in upstream requests per
+// Per-key daily budget of live fetches. Budgets are counted in upstream requests per
 // project and UTC day, by tier (LIVE_FETCH_BUDGET_<TIER>), in the shared rate windows. A miss is
 // charged before it is fetched, at the most it can cost (core record, roles, sub-units, accounts),
 // plus one request for the batched core search of a call with several misses, so a key can

@@ -138,7 +138,7 @@ export function createApiKeyRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Crash recovery of a registration (issue 20): when a project of this name exists but was
+     * Crash recovery of a registration: when a project of this name exists but was
      * never used — registered with the same e-mail, still on its first key, no request ever
      * counted, no destination — its key is deactivated and a new one issued for the same
      * project. This is what a client whose registration answer was lost (process killed after

@@ -23,7 +23,7 @@ export type Engine = 'embedded' | 'server';
  * planned once per connection instead of on every call. For the hot reads (the lookup's one
  * statement plans in ~0.2 ms and executes in ~0.07 ms) and the per-batch statements of the bulk
  * writes (the company upsert with its core events is 19 kB of SQL: some 3 ms of planning a batch,
- * BENCHMARKS.md, issue 26). The text must not vary with the values (arrays go in as one
+ * BENCHMARKS.md). The text must not vary with the values (arrays go in as one
  * `ANY($n)` parameter, a batch's rows through the COPY stage or one jsonb parameter), as every
  * distinct text is a statement kept by each connection.
  */

@@ -1,4 +1,4 @@
-// `accounts` events of annual accounts written beside the core (issue 26): the regnskap sync, a
+// `accounts` events of annual accounts written beside the core: the regnskap sync, a
 // live fetch, CVR's XBRL reports. Each set of accounts is a record named by its period and type
 // (`accounts.2024-12-31:SELSKAP`); a new set is `accounts_figures_published`, a restated one
 // `accounts_figures_corrected` with only the figures that moved. A company that held no accounts before

@@ -1,4 +1,4 @@
-// [events] issue 26: the core events of a batch write, made by the database inside the upsert's
+// The core events of a batch write, made by the database inside the upsert's
 // own statement. A data-modifying WITH item joins each staged row (`x`) to the stored company
 // (`o`): all parts of one statement read the same snapshot, so `o` is still the row before the
 // upsert. It writes one row per changed category into a per-session staging table, and

@@ -1,4 +1,4 @@
-// The write half of the company event log (issue 26): what the parts of an ingest batch held
+// The write half of the company event log: what the parts of an ingest batch held
 // before it (roles, sub-units), the events they raise, and the append of all of a transaction's
 // events, the core events its company upsert staged (core-events-sql.ts) first.
 //

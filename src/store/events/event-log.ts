@@ -1,4 +1,4 @@
-// The read half of the company event log (issue 26): pages by seq with filters, the log's
+// The read half of the company event log: pages by seq with filters, the log's
 // bounds (newest seq, what retention removed) and retention pruning in bounded batches.
 // Appends happen in the ingest transactions (events.ts).
 import { sql, type Kysely, type Selectable } from 'kysely';

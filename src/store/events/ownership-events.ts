@@ -1,4 +1,4 @@
-// `ownership` events of a shareholder import (issue 26), computed in the publishing transaction:
+// `ownership` events of a shareholder import, computed in the publishing transaction:
 // for every company in both the register that readers saw before and the one they see now, its
 // holders of at least 5 % (name, org number for entities, stake to one decimal). A company whose
 // list differs gets one event with the whole list before and after. Persons are named only: no

@@ -1,5 +1,5 @@
-// Events of per-company records beside the core (licences, inspections, procurement notices;
-// issue 26): the stored monitored values of the records a batch touches, read in the batch's
+// Events of per-company records beside the core (licences, inspections, procurement notices):
+// the stored monitored values of the records a batch touches, read in the batch's
 // transaction before it writes, and the append of what changed. The diff itself is pure
 // (domain/record-events.ts); appendEvents keeps the seq gapless (events.ts).
 import { sql, type RawBuilder } from 'kysely';

@@ -1,4 +1,4 @@
-// What the last re-screening of each watched company found (issue 26, table screening_states),
+// What the last re-screening of each watched company found (table screening_states),
 // and the watched companies themselves: a list sync screens them again and records the result
 // with its `screening` event in one transaction (events.ts keeps the seq gapless).
 import { sql, type Kysely } from 'kysely';

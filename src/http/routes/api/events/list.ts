@@ -1,4 +1,4 @@
-// GET /api/events — the company event log by seq, with filters (issue 26).
+// GET /api/events — the company event log by seq, with filters.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';

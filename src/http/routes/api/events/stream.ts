@@ -1,4 +1,4 @@
-// GET /api/events/stream — the event log as Server-Sent Events (issue 26). The route takes the
+// GET /api/events/stream — the event log as Server-Sent Events. The route takes the
 // key's stream slot, hijacks the reply and hands the socket to the process's SSE hub
 // (services/event-stream.ts), which resumes after Last-Event-ID (or `after`) with no gap.
 import { Type } from 'typebox';

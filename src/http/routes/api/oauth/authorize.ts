@@ -1,4 +1,4 @@
-// GET/POST /api/oauth/authorize — the authorization endpoint and its consent page (issue 21).
+// GET/POST /api/oauth/authorize — the authorization endpoint and its consent page.
 // GET checks the request (PKCE S256, registered redirect URI, resource) and shows the consent
 // page; POST carries the user's choice (an existing key, a new free project, or deny) and
 // redirects to the client with a code or an error. A request that cannot be returned to the

@@ -1,4 +1,4 @@
-// The machine endpoints of the OAuth 2.1 sign-in for MCP clients (issue 21): discovery metadata
+// The machine endpoints of the OAuth 2.1 sign-in for MCP clients: discovery metadata
 // (RFC 9728 protected resource, RFC 8414 authorization server), dynamic client registration
 // (RFC 7591, Orakel's path /api/oauth/register, limited per client IP), the token endpoint and
 // revocation (RFC 7009). They speak the RFCs' formats (form bodies, `error`/`error_description`),

@@ -1,4 +1,4 @@
-// /api/watchlists and /api/watchlists/{name} — the caller's project's watchlists (issue 26).
+// /api/watchlists and /api/watchlists/{name} — the caller's project's watchlists.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';

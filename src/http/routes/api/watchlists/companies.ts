@@ -1,4 +1,4 @@
-// /api/watchlists/{name}/companies and /api/watchlists/{name}/deliveries (issue 26).
+// /api/watchlists/{name}/companies and /api/watchlists/{name}/deliveries.
 import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
