@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
-const read = (file: string) => JSON.parse(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'));
+const read = (file: string) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'));
 const manifest = read('package.json');
 const lock = read('package-lock.json');
 

@@ -2,8 +2,8 @@
 // or a secret parameter, the written log line does not.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { generateRawKey } from '../../src/domain/api-key.ts';
-import { createLogger, redactText } from '../../src/logger.ts';
+import { generateRawKey } from '../src/domain/api-key.ts';
+import { createLogger, redactText } from '../src/logger.ts';
 
 function capture() {
   const lines: string[] = [];

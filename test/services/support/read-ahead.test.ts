@@ -1,8 +1,8 @@
 // The read-ahead's rules (services/read-ahead.ts), with a fake clock: a page is handed over once,
 // only within its age bound, never after a clear, and a failed read leaves the request to read.
 import { describe, expect, it } from 'vitest';
-import { createReadAhead } from '../../src/services/support/read-ahead.ts';
-import { MAX_STALENESS_MS } from '../../src/services/support/record-cache.ts';
+import { createReadAhead } from '../../../src/services/support/read-ahead.ts';
+import { MAX_STALENESS_MS } from '../../../src/services/support/record-cache.ts';
 
 function setup(maxEntries = 4) {
   let t = 0;

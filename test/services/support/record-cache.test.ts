@@ -1,7 +1,7 @@
 // The record cache's bounds and freshness rule, with a fake follower and clock.
 import { describe, expect, it } from 'vitest';
-import { createCompanyChangeSignal, type CompanyChanges } from '../../src/store/company-changes.ts';
-import { cacheBody, createRecordCache, MAX_STALENESS_MS } from '../../src/services/support/record-cache.ts';
+import { createCompanyChangeSignal, type CompanyChanges } from '../../../src/store/company-changes.ts';
+import { cacheBody, createRecordCache, MAX_STALENESS_MS } from '../../../src/services/support/record-cache.ts';
 
 function setup(opts: { maxEntries?: number; maxBytes?: number } = {}) {
   let t = 0;
