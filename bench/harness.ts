@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import { buildApp } from '../src/app.ts';
 import type { NewEvent } from '../src/domain/company-events.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { createLogger } from '../src/logger.ts';
 
 export type Built = Awaited<ReturnType<typeof buildApp>>;

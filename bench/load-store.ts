@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildContext, closeContext } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { runJob } from '../src/jobs/registry.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeDumpFiles } from '../src/sources/brreg/dump-files.ts';

@@ -10,7 +10,7 @@
 // after --warmup queries of other companies' names (untimed: the state of a running server).
 import { parseArgs } from 'node:util';
 import { buildContext, closeContext } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { MATCH_MARGIN, MATCH_THRESHOLD } from '../src/domain/company-match/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/runtime/services.ts';

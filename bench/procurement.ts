@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { runJob } from '../src/jobs/registry.ts';
 import { createLogger } from '../src/logger.ts';
 import { procurementDataset, writeDataset } from '../test/fakes/procurement/dataset.ts';

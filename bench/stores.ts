@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { buildContext, closeContext } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/runtime/services.ts';
 import { ROOT } from './proc.ts';

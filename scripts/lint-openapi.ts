@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { createLogger } from '../src/logger.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ncd-openapi-lint-'));

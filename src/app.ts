@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import type { AppContext, Upstreams } from './runtime/context.ts';
 import { createBrregClient } from './sources/brreg/client.ts';
 import { createUpstreamClient } from './sources/upstream-http.ts';

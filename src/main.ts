@@ -1,6 +1,6 @@
 // Process entry: config -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
 import { buildApp } from './app.ts';
-import { ConfigError, configWarnings, loadConfig } from './config.ts';
+import { ConfigError, configWarnings, loadConfig } from './config/index.ts';
 import { DataDirBusyError } from './store/engine/data-dir-lock.ts';
 import { MigrationError } from './store/engine/migrate.ts';
 import { loadDemoData, storeIsEmpty } from './jobs/demo-data.ts';

@@ -1,7 +1,7 @@
 // Embedded mode with a server running: the server holds the DATA_DIR lock, so the typed command
 // goes to its operator endpoint (authorised by a token derived from SECRET_KEY) and the progress
 // it streams back as NDJSON is shown as if the command ran here.
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { OperatorCommand } from '../ops/command.ts';
 import { operatorToken } from '../ops/operator-token.ts';
 import type { LockInfo } from '../store/engine/data-dir-lock.ts';

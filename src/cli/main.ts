@@ -4,7 +4,7 @@
 // endpoint and its progress is shown; otherwise it opens DATA_DIR itself.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ConfigError, loadConfig, type Config } from '../config/index.ts';
 import type { OperatorCommand } from '../ops/command.ts';
 import { UsageError } from '../ops/usage-error.ts';
 import { readLiveLock } from '../store/engine/data-dir-lock.ts';

@@ -5,7 +5,7 @@
 // runs twice.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { AppContext } from '../runtime/context.ts';
 import { currentSyncMeter } from '../net/sync-meter.ts';
 

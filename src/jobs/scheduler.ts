@@ -6,7 +6,7 @@
 // itself. A failed run is recorded and retried at the next slot; jobs never wait on each other.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Cron } from 'croner';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config/index.ts';
 import type { AppContext } from '../runtime/context.ts';
 import { effectiveSchedule, JobBusyError, JOBS, runJob } from './registry.ts';
 

@@ -1,6 +1,6 @@
 // What the composition root (app.ts) hands to routes, jobs and operator commands.
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/index.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
 import type { Mailer } from '../mail/mailer.ts';

@@ -4,7 +4,7 @@
 // a half-open probe succeeds. Only the JSON reads of live fetches go through it; bulk downloads
 // of the sync jobs have their own pace.
 import CircuitBreaker from 'opossum';
-import type { Config, LiveFetchConfig } from '../config.ts';
+import type { Config, LiveFetchConfig } from '../config/index.ts';
 import type { RateWindows } from '../store/access/rate-windows.ts';
 import { createUpstreamClient, UpstreamError, type JsonResponse, type UpstreamClient } from './upstream-http.ts';
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configWarnings, loadConfig } from '../../src/config.ts';
+import { configWarnings, loadConfig } from '../../src/config/index.ts';
 
 const warnings = (env: Record<string, string>) =>
   configWarnings(loadConfig({ DATA_DIR: mkdtempSync(path.join(tmpdir(), 'ncd-warn-')), ...env }));

@@ -1,14 +1,18 @@
-// .env.example lists exactly the variables that src/config.ts reads (issue 22), each with its
-// default: read from the source (every `(env, 'NAME'` call and the SYNC_CRON_ prefix) and
+// .env.example lists exactly the variables that src/config/ reads, each with its default: read
+// from the source (every `(env, 'NAME'` call and the SYNC_CRON_ prefix) and
 // observed by running loadConfig on an environment that records what is asked of it.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const source = readFileSync(path.join(root, 'src/config.ts'), 'utf8');
+const configDir = path.join(root, 'src/config');
+const source = readdirSync(configDir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => readFileSync(path.join(configDir, f), 'utf8'))
+  .join('\n');
 const example = readFileSync(path.join(root, '.env.example'), 'utf8');
 
 /** SYNC_CRON_<JOB> is a family: the example shows one member. */

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContext, closeContext } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { createServices } from '../../src/runtime/services.ts';
 import { company, org } from '../fixtures/aksjonaer/build.ts';
 import { TEST_SECRET } from '../helpers/env.ts';

@@ -5,7 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildContext, closeContext } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import path from 'node:path';
 import { databaseUrl, serverMode, TEST_SECRET, TMP } from './env.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type AppOverrides, type BuiltApp } from '../../src/app.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import { databaseUrl, serverMode, TEST_SECRET, TMP } from './env.ts';
 

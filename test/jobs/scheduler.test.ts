@@ -3,7 +3,7 @@ import { isDue, runSlot, checkScheduleOverrides, nextRun } from '../../src/jobs/
 import { UPDATES_STATE } from '../../src/jobs/brreg.ts';
 import { DATA_SOURCES, sourceOfJob } from '../../src/domain/data-sources.ts';
 import { effectiveSchedule, JOBS, runJob, shortReason } from '../../src/jobs/registry.ts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { runOperatorCommand } from '../../src/ops/commands.ts';
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';
 import { http } from '../helpers/http.ts';

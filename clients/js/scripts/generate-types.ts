@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../../src/app.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { GENERATED_TYPES_FILE, renderOpenApiTypes } from './render-types.ts';
 

@@ -51,6 +51,17 @@ function surnameGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | un
     return { feature: 'surname', cap: GUARD_CAP, reason: `different surnames: ${lastA.raw} / ${lastB.raw}` };
   }
   const paired = new Set(pairs.flatMap((p) => [p.a, p.b]));
+  // A marked surname is the surname wherever it stands: its partner must be the same name.
+  const unlike = pairs.find(
+    (p) =>
+      (p.a.marked || p.b.marked) &&
+      p.a.role !== 'initial' &&
+      p.b.role !== 'initial' &&
+      p.similarity < 1 &&
+      strictSimilarity(p.a, p.b) < SAME_SURNAME,
+  );
+  if (unlike)
+    return { feature: 'surname', cap: GUARD_CAP, reason: `different surnames: ${unlike.a.raw} / ${unlike.b.raw}` };
   const missing = [...sa, ...sb].find((t) => t.marked && !paired.has(t));
   if (missing)
     return { feature: 'surname', cap: GUARD_CAP, reason: `the listed surname ${missing.raw} has no partner` };

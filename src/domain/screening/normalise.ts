@@ -107,7 +107,11 @@ function joinArabicCompounds(words: string[]): string[] {
   return out;
 }
 
-function partsOf(w: string): Part[] {
+/** Thai letters under the thanthakhat (์) are silent: ลักษณ์ is "lak", จันทร์ "chan". */
+const THAI_SILENT = /[\u0e01-\u0e2e]{1,2}\u0e4c/gu;
+
+function partsOf(word: string): Part[] {
+  const w = word.replace(THAI_SILENT, '');
   const script = scriptOf(w);
   const nasab = ARABIC_NASAB[w];
   if (nasab) return [{ text: nasab, script, skeleton: '' }];

@@ -64,7 +64,15 @@ export interface PreparedSubject {
 function prepareReadings(name: string, kind: NameKind): PreparedReading[] {
   return readingsOf(name, kind).map((r) => {
     const analysed = analyseName(r.text, kind);
-    const tokens = analysed.tokens.map((t) => ({ ...t, script: 'syllabic' as const }));
+    // East Asian names put the surname first, and readings keep that order: the first word is
+    // the surname, marked as a list marks one, so the surname rules know it wherever the Latin
+    // name has it.
+    const surnameFirst = kind === 'person' && analysed.tokens.length >= 2;
+    const tokens = analysed.tokens.map((t, i) => ({
+      ...t,
+      script: 'syllabic' as const,
+      ...(surnameFirst && i === 0 ? { marked: true } : {}),
+    }));
     return { via: r.via, text: r.text, analysed: { ...analysed, tokens, rawKey: `reading:${analysed.rawKey}` } };
   });
 }

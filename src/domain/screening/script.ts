@@ -3,7 +3,7 @@
 // ASCII spelling; this module adds what a table cannot know about a script:
 // - **Vowel-less scripts.** Arabic, Hebrew and Syriac (abjads) do not write short vowels, and
 //   their long-vowel letters (alif, waw, ya; aleph, vav, yod, he, ayin) are also consonants; the
-//   Brahmic and Khmer abugidas leave the inherent vowel unwritten. Their ASCII is a consonant
+//   Brahmic, Khmer, Thai and Lao abugidas leave the inherent vowel unwritten. Their ASCII is a consonant
 //   sketch ("frnndw byryz" for Fernando Pérez), so a word from such a script is compared with a
 //   Latin word by *consonant skeleton* (both sides reduced alike), never by spelling.
 // - **Syllabic scripts.** In Han, Hangul and Kana each character is a syllable, often a whole
@@ -15,7 +15,7 @@ import anyAscii from 'any-ascii';
 export type ScriptClass = 'latin' | 'vowelless' | 'syllabic' | 'other';
 
 const VOWELLESS =
-  /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Khmer}\p{Script=Bengali}\p{Script=Devanagari}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}]/u;
+  /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Khmer}\p{Script=Thai}\p{Script=Lao}\p{Script=Bengali}\p{Script=Devanagari}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}\p{Script=Myanmar}]/u;
 const SYLLABIC = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const LATIN_OR_NONE = /^[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]*$/u;
 

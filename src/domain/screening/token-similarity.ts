@@ -68,6 +68,20 @@ function frameSimilarity(a: NameToken, b: NameToken): number {
   return spellingSimilarity(abjad.frame, vowelFrameOfAscii(latin.raw));
 }
 
+/** A word of a romanised reading: syllabic script, but no original characters to compare. */
+const isReading = (t: NameToken) => t.script === 'syllabic' && t.orig === undefined;
+
+/**
+ * Consonant skeletons across a vowel-less script. A Latin j often writes the y sound
+ * (Benjamin, Jussuf) that an abjad writes with a vowel letter the skeleton leaves out.
+ */
+function skeletonSimilarity(a: NameToken, b: NameToken): number {
+  const s = osaSimilarity(a.skeleton, b.skeleton);
+  const [latin, other] = a.script === 'latin' ? [a, b] : [b, a];
+  if (latin.script !== 'latin' || !latin.skeleton.includes('j')) return s;
+  return Math.max(s, osaSimilarity(latin.skeleton.replace(/j/g, ''), other.skeleton));
+}
+
 /** An English organisation word against its Russian/Ukrainian translation, or a place adjective against its place. */
 function translated(a: NameToken, b: NameToken): boolean {
   if (a.translation && b.translation)
@@ -103,9 +117,14 @@ export function wordSimilarity(a: NameToken, b: NameToken): WordSimilarity {
     return { similarity: Math.min(similarity, NOT_THE_SAME), how, phonetic };
   // Double Metaphone ignores vowels and so also joins Anders/Andreas, Berg/Borg: a nudge only.
   if (phonetic && similarity >= 0.5) similarity = boosted(similarity);
+  // A romanised syllable of Han, Hangul or Kana (readings.ts) is a unit: the systems differ in
+  // vowels (song / sung, myong / myung), never in consonants, so another consonant is another
+  // syllable (yong / myong, kato / sato), however close the letters.
+  if (isReading(a) !== isReading(b) && a.skeleton !== b.skeleton)
+    return { similarity: Math.min(similarity, NOT_THE_SAME), how, phonetic };
   // Across a vowel-less script and a written-out one, compare consonant skeletons.
   if ((a.script === 'vowelless') !== (b.script === 'vowelless') && a.skeleton !== '' && b.skeleton !== '') {
-    const k = SCRIPT_SIMILARITY * Math.max(osaSimilarity(a.skeleton, b.skeleton), frameSimilarity(a, b));
+    const k = SCRIPT_SIMILARITY * Math.max(skeletonSimilarity(a, b), frameSimilarity(a, b));
     if (k > similarity) {
       similarity = k;
       how = 'script';

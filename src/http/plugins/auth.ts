@@ -4,7 +4,7 @@
 //                check, per-minute rate limit, RateLimit-* headers
 //   preHandler : daily/monthly quota (after validation, so a rejected request costs nothing)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { isWellFormedKey } from '../../domain/api-key.ts';
 import { oauthSecretKind } from '../../domain/oauth.ts';
 import { ApiError } from '../../errors.ts';

@@ -7,7 +7,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { docsLogo, docsTheme } from './docs-theme.ts';
 import { applyDocumentConventions, applyRouteSecurity } from './openapi-conventions.ts';
 import { publicBaseUrl } from './security-headers.ts';

@@ -1,7 +1,7 @@
 // The one global error handler: renders every error from the catalogue, turns schema
 // failures into 400 with details[], and never echoes an internal message on a 5xx.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { errorDocsUrl } from '../../error-docs.ts';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, type ErrorDetail } from '../../errors.ts';
 import { publicBaseUrl } from './security-headers.ts';

@@ -9,7 +9,7 @@
 // for Cross-Origin-Opener-Policy, which browsers ignore (with a console error) on plain http.
 import helmet from 'helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 
 const UPGRADE = 'upgrade-insecure-requests';
 const HSTS = 'max-age=31536000; includeSubDomains';

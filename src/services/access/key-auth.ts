@@ -1,7 +1,7 @@
 // API-key authentication on the request path: verify a raw key (with a short per-process
 // cache), the trial check, the per-minute rate window and the daily/monthly quota.
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { hashApiKey } from '../../domain/api-key.ts';
 import type { Clock } from '../../domain/clock.ts';
 import {

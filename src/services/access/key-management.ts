@@ -2,7 +2,7 @@
 // for a higher tier, and the operator's tier and limit changes. Verification on the request
 // path lives in key-auth.ts.
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { generateRawKey, keyPrefixOf } from '../../domain/api-key.ts';
 import { signupNetworkOf } from '../../domain/client-network.ts';
 import type { Clock } from '../../domain/clock.ts';

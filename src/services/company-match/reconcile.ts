@@ -2,7 +2,7 @@
 // manifest, batched queries (types = countries, properties = place, postcode, website …),
 // entity preview, suggest, and data extension with firmographic columns. Entity ids are
 // "CC:orgNumber" ("NO:923609016", "FI:2646674-9").
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import { MATCH_COUNTRIES, type CompanyMatchQuery } from '../../contract/company-match.ts';
 import { invalid, ApiError } from '../../errors.ts';
 import type { CompanyReadRepository } from '../../store/company-reads.ts';

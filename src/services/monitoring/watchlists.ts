@@ -2,7 +2,7 @@
 // call, a size limit per tier) and the delivery log. Alerts go to one of the project's push
 // destinations (src/push: SSRF-guarded, encrypted config, optional Standard Webhooks signature);
 // sending is services/watchlist-delivery.ts.
-import type { MonitoringConfig } from '../../config.ts';
+import type { MonitoringConfig } from '../../config/index.ts';
 import type { EventCategory } from '../../domain/company-events.ts';
 import { ApiError } from '../../errors.ts';
 import type { DestinationRepository } from '../../store/destinations.ts';

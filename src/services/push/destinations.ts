@@ -2,7 +2,7 @@
 // headers, and the addresses its host resolves to), sealed with AES-256-GCM and served back
 // masked: header names without values, never the signing secret.
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { ApiError, type ErrorDetail } from '../../errors.ts';
 import { checkDestination, type Resolver } from '../../net/index.ts';

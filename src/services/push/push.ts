@@ -2,7 +2,7 @@
 // enrich does) and send them to the destination in exactly one request. A failed delivery is
 // a result, not an error: the batch is reported in errors[] with a fixed class; no retry.
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/index.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { ApiError, type ErrorDetail } from '../../errors.ts';
 import type { Resolver } from '../../net/index.ts';

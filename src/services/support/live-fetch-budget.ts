@@ -3,7 +3,7 @@
 // charged before it is fetched, at the most it can cost (core record, roles, sub-units, accounts),
 // plus one request for the batched core search of a call with several misses, so a key can
 // never make the registry answer more than its budget. Misses beyond it are not fetched.
-import type { LiveFetchConfig } from '../../config.ts';
+import type { LiveFetchConfig } from '../../config/index.ts';
 import { utcDay } from '../../domain/limits.ts';
 import type { RateWindows } from '../../store/access/rate-windows.ts';
 

@@ -41,3 +41,26 @@ export function evaluatePairs(pairs: LabelledPair[], threshold: number): Evaluat
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { tp, fp, tn, fn, precision, recall, f1, misclassified };
 }
+
+/** The fixed seed of the tuning / held-out split of a benchmark (see heldOut). */
+export const SPLIT_SEED = 7;
+export const HELD_OUT_SHARE = 0.3;
+
+const hash = (text: string) => {
+  let h = 0x811c9dc5;
+  for (const ch of text) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+};
+
+/**
+ * The held-out 30 % of a benchmark: the pairs whose ids hash lowest with the seed (FNV-1a), so
+ * the split is fixed, independent of file order, and needs no list of ids. Rules are tuned on
+ * the other 70 % only; the held-out part shows whether they generalise.
+ */
+export function heldOutIds(ids: string[], seed = SPLIT_SEED): Set<string> {
+  const ranked = [...ids].sort((x, y) => hash(`${seed}:${x}`) - hash(`${seed}:${y}`) || (x < y ? -1 : 1));
+  return new Set(ranked.slice(0, Math.round(ids.length * HELD_OUT_SHARE)));
+}
