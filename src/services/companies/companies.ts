@@ -6,11 +6,10 @@ import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country }
 import type { Clock } from '../../domain/clock.ts';
 import type { ReferenceData } from '../../domain/reference-data.ts';
 import { ApiError, invalid } from '../../errors.ts';
-import type { BrregClient } from '../../sources/brreg/client.ts';
 import type { CompanyReadRepository, StoredCompany } from '../../store/company-reads.ts';
 import type { CompanyWrite, CompanyWriteRepository } from '../../store/company-writes.ts';
 import { buildCompanyRecord, type CompanyRecord } from './company-record.ts';
-import { fetchNorwegianCompanies } from './live-fetch.ts';
+import { fetchNorwegianCompanies, type LiveFetchClient } from './live-fetch.ts';
 import type { MarketContextService } from '../registers/market-context.ts';
 import type { LiveFetchMissRepository } from '../../store/live-fetch-misses.ts';
 import type { BudgetCaller, LiveFetchBudget } from '../support/live-fetch-budget.ts';
@@ -26,13 +25,13 @@ import { fetchDanishCompanies } from './live-fetch-dk.ts';
 export interface CompanyServiceDeps {
   reference: ReferenceData;
   clock: Clock;
-  reads: CompanyReadRepository;
-  writes: CompanyWriteRepository;
-  brreg: BrregClient;
+  reads: Pick<CompanyReadRepository, 'load'>;
+  writes: Pick<CompanyWriteRepository, 'write' | 'purge'>;
+  brreg: LiveFetchClient;
   /** CVR behind its guard; null without credentials: a DK miss is then `notFound`. */
   cvr?: Pick<UpstreamClient, 'getJson'> | null;
   cvrOwners?: Pick<CvrOwnerRepository, 'replace'>;
-  market: MarketContextService;
+  market: Pick<MarketContextService, 'forCompany'>;
   /** Numbers brreg recently did not know: answered 404 without asking again. */
   misses: LiveFetchMissRepository;
   budget: LiveFetchBudget;

@@ -21,6 +21,12 @@ export interface FetchOutcome {
   reasons: Map<string, UnavailableReason>;
 }
 
+/** The registry calls a live fetch makes (a fake registry implements just these). */
+export type LiveFetchClient = Pick<
+  BrregClient,
+  'getEnhet' | 'searchEnheter' | 'subUnitsOf' | 'getRoller' | 'getRegnskap'
+>;
+
 export interface FetchOptions {
   concurrency?: number;
   /** Called as soon as a company is complete, so storing overlaps with the other fetches. */
@@ -30,7 +36,7 @@ export interface FetchOptions {
 }
 
 export async function fetchNorwegianCompanies(
-  client: BrregClient,
+  client: LiveFetchClient,
   orgNumbers: string[],
   opts: FetchOptions = {},
 ): Promise<FetchOutcome> {
