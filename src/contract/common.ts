@@ -28,9 +28,6 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
   return Object.fromEntries(statuses.map((s) => [s, errorRef]));
 }
 
-/** Statuses every keyed route can answer. */
-export const KEYED_ERRORS = [400, 401, 402, 429, 500] as const;
-
 /** A string enum rendered as a plain JSON Schema `enum` (TypeBox unions render as anyOf). */
 export function StringEnum<T extends string>(values: readonly T[], options: Record<string, unknown> = {}) {
   return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });

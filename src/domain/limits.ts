@@ -72,4 +72,3 @@ export function secondsUntil(now: Date, at: Date): number {
 }
 
 export const TIER_NAMES = ['free', 'pro', 'enterprise', 'internal'] as const;
-export type TierName = (typeof TIER_NAMES)[number];

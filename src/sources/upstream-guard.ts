@@ -108,8 +108,6 @@ export function guardUpstream(client: UpstreamClient, deps: UpstreamGuardDeps) {
   };
 }
 
-export type UpstreamGuard = ReturnType<typeof guardUpstream>;
-
 /** The guarded client of CVR's Elasticsearch for DK live fetches; null without credentials. */
 export function createCvrGuard(
   config: Pick<Config, 'cvr' | 'brregTimeoutMs' | 'liveFetch'>,

@@ -17,10 +17,6 @@ export interface CvrOwnerRow {
   votingPctLow: number | null;
 }
 
-export interface CvrOwnerOf extends CvrOwnerRow {
-  investeeCvr: string;
-}
-
 export interface CvrHoldingRow {
   investeeCvr: string;
   /** From the company store when the investee is there. */

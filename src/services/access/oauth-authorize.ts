@@ -208,5 +208,3 @@ export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
     },
   };
 }
-
-export type OAuthAuthorizeService = ReturnType<typeof createOAuthAuthorizeService>;

@@ -234,5 +234,3 @@ export function createReconcileService(deps: ReconcileDeps) {
     suggestType: (prefix: string) => ({ result: byPrefix(TYPES, prefix) }),
   };
 }
-
-export type ReconcileService = ReturnType<typeof createReconcileService>;

@@ -144,5 +144,3 @@ export function createEventStreamHub(deps: EventStreamDeps) {
     },
   };
 }
-
-export type EventStreamHub = ReturnType<typeof createEventStreamHub>;

@@ -108,5 +108,3 @@ export function createEventService(deps: EventServiceDeps) {
     },
   };
 }
-
-export type EventService = ReturnType<typeof createEventService>;

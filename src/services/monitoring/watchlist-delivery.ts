@@ -155,5 +155,3 @@ export function createWatchlistDelivery(deps: WatchlistDeliveryDeps) {
     },
   };
 }
-
-export type WatchlistDelivery = ReturnType<typeof createWatchlistDelivery>;

@@ -158,5 +158,3 @@ export function createWatchlistService(deps: WatchlistServiceDeps) {
     },
   };
 }
-
-export type WatchlistService = ReturnType<typeof createWatchlistService>;

@@ -74,8 +74,6 @@ export function createHealthService(deps: HealthServiceDeps) {
   };
 }
 
-export type HealthService = ReturnType<typeof createHealthService>;
-
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** This process's memory: where its resident size goes (the embedded engine's thread counts in rss). */

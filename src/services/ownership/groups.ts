@@ -63,5 +63,3 @@ export function createGroupService(deps: GroupServiceDeps) {
     },
   };
 }
-
-export type GroupService = ReturnType<typeof createGroupService>;

@@ -79,5 +79,3 @@ export function createShareholderService(deps: ShareholderServiceDeps) {
     },
   };
 }
-
-export type ShareholderService = ReturnType<typeof createShareholderService>;

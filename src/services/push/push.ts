@@ -94,5 +94,3 @@ export function createPushService(deps: PushServiceDeps) {
     },
   };
 }
-
-export type PushService = ReturnType<typeof createPushService>;

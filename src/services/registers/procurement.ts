@@ -157,5 +157,3 @@ export function createProcurementService(deps: ProcurementServiceDeps) {
     },
   };
 }
-
-export type ProcurementService = ReturnType<typeof createProcurementService>;

@@ -129,5 +129,3 @@ export function createWebProfileService(deps: WebProfileServiceDeps) {
     },
   };
 }
-
-export type WebProfileService = ReturnType<typeof createWebProfileService>;

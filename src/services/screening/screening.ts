@@ -204,5 +204,3 @@ export function createScreeningService(deps: ScreeningDeps) {
     },
   };
 }
-
-export type ScreeningService = ReturnType<typeof createScreeningService>;

@@ -79,5 +79,3 @@ export function createReadAhead<T>(deps: ReadAheadDeps) {
     },
   };
 }
-
-export type ReadAhead<T> = ReturnType<typeof createReadAhead<T>>;

@@ -10,8 +10,6 @@ import type {
   Technology,
 } from '../../domain/web-profile/index.ts';
 
-export type Stage = 'candidates' | 'probed' | 'scored' | 'done';
-
 /**
  * Why a probe got no usable page. `dns`: no host of the candidate resolved; `private-address`:
  * it (or a redirect) points at a non-public address, never contacted; `blocked`: scheme, port

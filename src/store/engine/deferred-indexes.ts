@@ -74,5 +74,3 @@ export function createDeferredIndexes(db: Kysely<Database>) {
     },
   };
 }
-
-export type DeferredIndexes = ReturnType<typeof createDeferredIndexes>;

@@ -26,14 +26,6 @@ export async function rolesBefore(db: Db, ids: number[]): Promise<Map<number, Ro
   return m;
 }
 
-/** Company ids to org numbers, for parts that know only the id. */
-export async function orgNumbersOf(db: Db, ids: number[]): Promise<Map<number, string>> {
-  if (!ids.length) return new Map();
-  const res = await sql<{ id: number; org_number: string }>`SELECT id, org_number FROM companies
-    WHERE id = ANY(${ids}::bigint[])`.execute(db);
-  return new Map(res.rows.map((r) => [r.id, r.org_number]));
-}
-
 /**
  * The columns an append writes. occurred_at is the column's default (the commit's now()); id is
  * left NULL: readers derive it from the seq (migration 0025).

@@ -80,5 +80,3 @@ export function createJobLeaseRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type JobLeaseRepository = ReturnType<typeof createJobLeaseRepository>;
