@@ -4,6 +4,7 @@
 import { formsConflict } from './legal-forms.ts';
 import type { NameToken } from './normalise.ts';
 import { strictSimilarity } from './token-similarity.ts';
+import { derivedWordGuard, substitutionGuard } from './word-guards.ts';
 import type { NameKind } from './types.ts';
 
 export const GUARD_CAP = 0.8;
@@ -12,7 +13,7 @@ export const GUARD_CAP = 0.8;
 const SAME_SURNAME = 0.8;
 
 export interface Guard {
-  feature: 'surname' | 'nameOrder' | 'patronymic' | 'legalForm' | 'shortReading';
+  feature: 'surname' | 'nameOrder' | 'patronymic' | 'legalForm' | 'shortReading' | 'derivedWord' | 'substitution';
   cap: number;
   reason: string;
 }
@@ -105,6 +106,20 @@ function swapped(sa: NameToken[], sb: NameToken[], pairs: Pair[]): boolean {
   return partnerOfA0 !== undefined && partnerOfB0 !== undefined && partnerOfA0 !== sb[0] && partnerOfB0 !== sa[0];
 }
 
+/**
+ * One name is the other turned round (a word moved from the end to the front, "HAJI ASAD KHAN
+ * MOHAMMADHASNI" / "MOHAMMADHASNI HAJI ASAD KHAN", "bin Salman Mohammed"): lists move the name
+ * they file under to one end; in names of three words or more, that keeps every other word in
+ * its order, unlike a swap of given and family name.
+ */
+function rotated(a: NameToken[], b: NameToken[], pairs: Pair[]): boolean {
+  if (a.length < 3 || b.length !== a.length || pairs.length !== a.length) return false;
+  const at = a.map((t) => b.indexOf(pairs.find((p) => p.a === t)?.b as NameToken));
+  if (at.includes(-1)) return false;
+  const shift = at[0];
+  return shift !== 0 && at.every((j, i) => j === (shift + i) % b.length);
+}
+
 function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | undefined {
   const sa = significant(a);
   const sb = significant(b);
@@ -119,7 +134,7 @@ function orderGuard(a: NameToken[], b: NameToken[], pairs: Pair[]): Guard | unde
       ? { feature: 'nameOrder', cap: GUARD_CAP, reason: `person and father swapped around "bin": ${crossed.a.raw}` }
       : undefined;
   }
-  if (sa[0].script !== sb[0].script) return undefined;
+  if (sa[0].script !== sb[0].script || rotated(a, b, pairs)) return undefined;
   if (readings(sa).every((ra) => readings(sb).every((rb) => swapped(ra, rb, pairs)))) {
     return {
       feature: 'nameOrder',
@@ -172,18 +187,22 @@ export function nameGuards(
   forms: { a: string[]; b: string[] },
 ): Guard[] {
   const short = shortReadingGuard(a, b, pairs);
+  const defined = (gs: (Guard | undefined)[]) => gs.filter((g): g is Guard => g !== undefined);
   if (kind === 'organisation') {
-    if (!formsConflict(forms.a, forms.b)) return short ? [short] : [];
-    return [
-      ...(short ? [short] : []),
-      {
-        feature: 'legalForm',
-        cap: GUARD_CAP,
-        reason: `different kinds of legal form: ${forms.a.join(', ')} / ${forms.b.join(', ')}`,
-      },
-    ];
+    const conflict: Guard | undefined = formsConflict(forms.a, forms.b)
+      ? {
+          feature: 'legalForm',
+          cap: GUARD_CAP,
+          reason: `different kinds of legal form: ${forms.a.join(', ')} / ${forms.b.join(', ')}`,
+        }
+      : undefined;
+    return defined([short, conflict, derivedWordGuard(a, b, pairs)]);
   }
-  return [surnameGuard(a, b, pairs), orderGuard(a, b, pairs), patronymicGuard(a, b, pairs), short].filter(
-    (g): g is Guard => g !== undefined,
-  );
+  return defined([
+    surnameGuard(a, b, pairs),
+    orderGuard(a, b, pairs),
+    patronymicGuard(a, b, pairs),
+    short,
+    substitutionGuard(a, b, pairs),
+  ]);
 }

@@ -125,4 +125,12 @@ export const GENERIC_ORG_WORDS = new Set([
   'pmc',
   'chvk',
   'nk',
+  // Words that say what a company does, not which company it is: an extra one is the same
+  // company described more fully ("Haugland Maritime Services").
+  'services',
+  'service',
+  'solutions',
+  'trading',
+  'consulting',
+  'management',
 ]);

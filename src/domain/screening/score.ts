@@ -90,9 +90,19 @@ const KINDS_OF_SCHEMA: Record<SanctionSchema, NameKind[]> = {
 
 const isPrepared = (e: ScreenableEntity | PreparedEntity): e is PreparedEntity => 'entity' in e && 'kinds' in e;
 
+/**
+ * A listed name that joins alternatives with a slash ("Al-Qa'ida/Islamic Army") is also each
+ * alternative alone. Only between words of three letters or more: A/S and I/S are legal forms.
+ */
+const ALTERNATIVES = /(?<=\p{L}{3})\s*\/\s*(?=\p{L}{3})/u;
+const withAlternatives = (name: string) => {
+  const parts = name.split(ALTERNATIVES);
+  return parts.length > 1 ? [name, ...parts] : [name];
+};
+
 export function prepareEntity<E extends ScreenableEntity>(entity: E): PreparedEntity<E> {
   const kinds = KINDS_OF_SCHEMA[entity.schema] ?? [];
-  const listed = [entity.name, ...(entity.aliases ?? [])].filter((n) => n.trim() !== '');
+  const listed = [entity.name, ...(entity.aliases ?? [])].flatMap(withAlternatives).filter((n) => n.trim() !== '');
   const seen = new Set<string>();
   const unique = listed.filter((n) => (seen.has(n) ? false : (seen.add(n), true)));
   const names: Partial<Record<NameKind, PreparedName[]>> = {};

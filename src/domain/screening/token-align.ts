@@ -27,10 +27,11 @@ const WEIGHT: Record<TokenRole, number> = {
 
 /**
  * Share of the name similarity taken from the better covered name (the rest from the other).
- * Lower for organisations: an extra distinctive word ("Korea Mining Trading" vs "Korea
- * Trading") more often names another company than an extra given name names another person.
+ * Below half for organisations: an extra distinctive word ("Banco Santander Chile" vs "Banco
+ * Santander", "Korea Mining Trading" vs "Korea Trading") more often names a subsidiary or a
+ * sibling than an extra given name names another person, so the less covered name weighs more.
  */
-const BETTER_SIDE: Record<NameKind, number> = { person: 0.75, organisation: 0.65 };
+const BETTER_SIDE: Record<NameKind, number> = { person: 0.75, organisation: 0.45 };
 
 /** Adjacent words are joined when the joined word is at least this similar to a word of the other name. */
 const MERGE_LEVEL = 0.9;
