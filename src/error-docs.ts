@@ -4,7 +4,7 @@
 // with the catalogue's message as its meaning (the errors-page test names such codes).
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 
-export interface ErrorDoc {
+interface ErrorDoc {
   /** When the server answers with this code. */
   meaning: string;
   /** What the client should do. */

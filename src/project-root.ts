@@ -14,7 +14,7 @@ function rootAbove(dir: string): string {
   }
 }
 
-export const PROJECT_ROOT = rootAbove(path.dirname(fileURLToPath(import.meta.url)));
+const PROJECT_ROOT = rootAbove(path.dirname(fileURLToPath(import.meta.url)));
 
 /** A path inside the package, e.g. `fromRoot('reference', 'nace.csv')`. */
 export const fromRoot = (...parts: string[]) => path.join(PROJECT_ROOT, ...parts);

@@ -10,7 +10,7 @@ export function takeJsonFlag(argv: string[]): string[] {
   return argv.filter((a) => a !== '--json');
 }
 
-export const wantsJson = () => json || !process.stdout.isTTY;
+const wantsJson = () => json || !process.stdout.isTTY;
 
 export const print = (o: unknown) =>
   console.log(typeof o === 'string' ? o : wantsJson() ? JSON.stringify(o, null, 2) : renderHuman(o));

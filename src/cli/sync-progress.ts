@@ -17,7 +17,7 @@ export function duration(ms: number): string {
   return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
-export interface ProgressState {
+interface ProgressState {
   totalBytes?: number;
   bytes: number;
   rows: number;
@@ -40,7 +40,7 @@ export function estimate(s: ProgressState): { percent?: number; rowsPerSecond: n
   return { percent, rowsPerSecond, etaMs };
 }
 
-export interface SyncProgress {
+interface SyncProgress {
   meter: SyncMeter;
   /** A message of the job: above the bar on a terminal. */
   log(message: string): void;

@@ -62,7 +62,7 @@ export type CompanyMatchBody = Static<typeof CompanyMatchBody>;
 const AGREEMENT = ['match', 'mismatch', 'unknown'] as const;
 const Agreement = (description: string) => StringEnum(AGREEMENT, { description });
 
-export const MatchFeatures = Type.Object({
+const MatchFeatures = Type.Object({
   nameSimilarity: Type.Number({
     minimum: 0,
     maximum: 1,
@@ -96,7 +96,7 @@ export const CompanyMatchResult = Type.Object({
   }),
   candidates: Type.Array(MatchCandidate, { description: 'Best first; live companies above inactive ones' }),
 });
-export type CompanyMatchResult = Static<typeof CompanyMatchResult>;
+type CompanyMatchResult = Static<typeof CompanyMatchResult>;
 
 const CANDIDATE_EXAMPLE = {
   orgNumber: '923609016',

@@ -25,7 +25,7 @@ const Num = N(Type.Number());
 const Bool = N(Type.Boolean());
 const DateStr = N(Type.String({ format: 'date' }));
 
-export const Sources = Type.Object(
+const Sources = Type.Object(
   {
     attribution: Type.Array(Type.String(), { description: 'Source names, deduplicated, for a "Data via" footer' }),
     // Values are a source name or {source, computed: true}; left untyped so the serializer
@@ -44,7 +44,7 @@ export const Sources = Type.Object(
   { $id: 'Sources', examples: [SOURCES_EXAMPLE] },
 );
 
-export const Financial = Type.Object(
+const Financial = Type.Object(
   {
     orgNumber: Type.String(),
     regnskapstype: Type.String({ description: 'SELSKAP (the company) or KONSERN (group accounts)' }),
@@ -66,7 +66,7 @@ export const Financial = Type.Object(
   { $id: 'Financial', examples: [FINANCIAL_EXAMPLE] },
 );
 
-export const Role = Type.Object(
+const Role = Type.Object(
   {
     roleTypeCode: Type.String({ description: 'e.g. DAGL (CEO), LEDE (board chair), MEDL, NEST, VARA, REVI, REGN' }),
     roleTypeDescription: Str,
@@ -84,7 +84,7 @@ export const Role = Type.Object(
   { $id: 'Role', examples: [ROLE_EXAMPLE] },
 );
 
-export const SubUnit = Type.Object(
+const SubUnit = Type.Object(
   {
     orgNumber: Type.String(),
     name: Type.String(),
@@ -106,7 +106,7 @@ export const SubUnit = Type.Object(
   { $id: 'SubUnit', examples: [SUB_UNIT_EXAMPLE] },
 );
 
-export const License = Type.Object(
+const License = Type.Object(
   {
     id: Type.String(),
     licenseNumber: Type.String(),
@@ -233,7 +233,7 @@ const fullParts = {
 };
 
 /** Full record: enrich items and push payload items. */
-export const CompanyRecord = Type.Object(
+const CompanyRecord = Type.Object(
   {
     ...coreFields,
     ...fullParts,
@@ -242,7 +242,7 @@ export const CompanyRecord = Type.Object(
 );
 
 /** Single lookup: the full record plus labels, county hydration and optional context. */
-export const CompanyLookup = Type.Object(
+const CompanyLookup = Type.Object(
   {
     ...coreFields,
     ...labelFields,
@@ -253,7 +253,7 @@ export const CompanyLookup = Type.Object(
 );
 
 /** Search and change-feed rows: firmographics, latest financials, active roles, labels. */
-export const CompanyRow = Type.Object(
+const CompanyRow = Type.Object(
   {
     ...coreFields,
     ...labelFields,

@@ -17,11 +17,11 @@ export const DestinationName = Type.String({
   description: 'Unique within the project; letters, digits and . _ ~ - (it appears in URLs)',
 });
 
-export const DestinationType = StringEnum(['webhook'] as const, {
+const DestinationType = StringEnum(['webhook'] as const, {
   description: 'Destination kind; `webhook` is the one supported',
 });
 
-export const WebhookConfigInput = Type.Object(
+const WebhookConfigInput = Type.Object(
   {
     url: Type.String({
       minLength: 1,

@@ -4,7 +4,7 @@ import { EVENT_CATEGORIES } from '../domain/company-events.ts';
 import { StringEnum } from './common.ts';
 import { DestinationName } from './destinations.ts';
 
-export const EventCategory = StringEnum(EVENT_CATEGORIES, { description: 'What kind of change' });
+const EventCategory = StringEnum(EVENT_CATEGORIES, { description: 'What kind of change' });
 
 const FieldValues = Type.Record(Type.String(), Type.Unknown(), {
   description: 'The changed fields only (never a national id or birth date)',
@@ -24,7 +24,7 @@ const EVENT_EXAMPLE = {
   source: 'Brønnøysundregistrene',
 };
 
-export const CompanyEvent = Type.Object(
+const CompanyEvent = Type.Object(
   {
     seq: Type.Integer({ description: 'Global, gapless and increasing; resume after the last one you saw' }),
     id: Type.String({ description: 'Unique id of the event: a UUID (version 8) of this installation and the seq' }),
@@ -184,7 +184,7 @@ const DELIVERY_EXAMPLE = {
   deliveredAt: '2026-11-27T06:01:10.000Z',
 };
 
-export const Delivery = Type.Object({
+const Delivery = Type.Object({
   webhookId: Type.String({ description: 'The webhook-id header: the same on every attempt of this batch' }),
   fromSeq: Type.Integer(),
   toSeq: Type.Integer(),

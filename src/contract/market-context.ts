@@ -4,7 +4,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const Figure = Type.Object(
+const Figure = Type.Object(
   {
     value: Type.Number(),
     unit: Type.String({ description: 'e.g. persons, NOK, EUR per month, percent' }),
@@ -34,7 +34,7 @@ export const industryFigures = {
   startupSurvivalRate: fig,
 };
 
-export const StatTable = Type.Object({
+const StatTable = Type.Object({
   source: Type.String(),
   scope: Type.Union([Type.Literal('municipality'), Type.Literal('industry')]),
   measure: Type.String(),
@@ -50,7 +50,7 @@ export const StatTable = Type.Object({
 const ssb = (value: number, unit: string, year: number, table: string) => ({ value, unit, year, source: 'SSB', table });
 
 /** Documented example (figures illustrative). */
-export const MARKET_CONTEXT_EXAMPLE = {
+const MARKET_CONTEXT_EXAMPLE = {
   country: 'NO',
   municipality: {
     code: '0301',

@@ -13,7 +13,7 @@ const Num = N(Type.Number());
 const When = N(Type.String({ format: 'date-time' }));
 
 export const PROCUREMENT_STATUSES = ['ACTIVE', 'CLOSED', 'AWARDED', 'CANCELLED'] as const;
-export const NOTICE_TYPES = ['competition', 'result', 'cancellation'] as const;
+const NOTICE_TYPES = ['competition', 'result', 'cancellation'] as const;
 
 const Lot = Type.Object({
   lotId: Type.String(),

@@ -8,7 +8,7 @@ import { Algorithm, Explanation, EXPLANATION_EXAMPLE, List, MATCH_TYPES } from '
 export const MAX_MATCH_QUERIES = 100;
 
 /** A query's key: the caller's own id (the MCP tool's entities use it too). */
-export const QUERY_KEY = '^[A-Za-z0-9_.:-]{1,64}$';
+const QUERY_KEY = '^[A-Za-z0-9_.:-]{1,64}$';
 
 const Iso2 = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' });
 

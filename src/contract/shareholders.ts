@@ -81,7 +81,7 @@ const nodeFields = {
   employeeCount: N(Type.Integer()),
 };
 
-export const GroupNode = Type.Cyclic(
+const GroupNode = Type.Cyclic(
   { GroupNode: Type.Object({ ...nodeFields, children: Type.Array(Type.Ref('GroupNode')) }) },
   'GroupNode',
 );

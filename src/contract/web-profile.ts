@@ -27,7 +27,7 @@ export const CANDIDATE_ERRORS = [
   'http-error',
 ] as const;
 
-export const WEB_PROFILE_STATUSES = ['confirmed', 'ambiguous', 'rejected', 'pending'] as const;
+const WEB_PROFILE_STATUSES = ['confirmed', 'ambiguous', 'rejected', 'pending'] as const;
 
 export const WebProfileQuery = Type.Object({
   status: Type.Optional(StringEnum(WEB_PROFILE_STATUSES, { description: 'Default: every status except pending' })),
@@ -60,7 +60,7 @@ const CandidateSignals = Type.Object({
   redirectedToOtherDomain: Type.Boolean(),
 });
 
-export const WebProfileCandidate = Type.Object(
+const WebProfileCandidate = Type.Object(
   {
     domain: Type.String({ description: 'Registrable domain, the unit scored' }),
     host: Type.String({ description: 'Host tried first' }),
@@ -87,7 +87,7 @@ export const WebProfileCandidate = Type.Object(
   { description: 'One candidate domain with its probe facts and scoring ledger' },
 );
 
-export const WebProfileRow = Type.Object({
+const WebProfileRow = Type.Object({
   orgNumber: Type.String(),
   companyName: Type.String(),
   status: StringEnum(WEB_PROFILE_STATUSES),

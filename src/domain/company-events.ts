@@ -37,7 +37,7 @@ export interface NewEvent {
 }
 
 /** Monitored core fields: API field name, store column, category. Others raise no event. */
-export const MONITORED_CORE: [field: string, column: string, category: EventCategory][] = [
+const MONITORED_CORE: [field: string, column: string, category: EventCategory][] = [
   ['name', 'name', 'name'],
   ['isBankrupt', 'is_bankrupt', 'status'],
   ['isBeingDissolved', 'is_being_dissolved', 'status'],

@@ -3,14 +3,14 @@
 // filters, is refused.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-export interface CursorPayload {
+interface CursorPayload {
   /** Hash of the normalised query (filters, sort, order) the cursor continues. */
   q: string;
   /** Keyset position: the sort value and id of the last row served. */
   k: [string | number | null, number];
 }
 
-export type CursorDecode =
+type CursorDecode =
   { ok: true; payload: CursorPayload } | { ok: false; reason: 'malformed' | 'signature' | 'query' };
 
 const MAC_BYTES = 16;

@@ -1,7 +1,7 @@
 // Ratios computed at read time from the stored key figures (marked `computed` in _sources).
 // All percentages, rounded to two decimals; null when an input is missing or a divisor is 0.
 
-export interface KeyFigures {
+interface KeyFigures {
   periodTo: string;
   accountsType: string;
   revenue: number | null;
@@ -11,7 +11,7 @@ export interface KeyFigures {
   totalAssets: number | null;
 }
 
-export interface Ratios {
+interface Ratios {
   /** netResult / revenue */
   profitMargin: number | null;
   /** operatingProfit / revenue */

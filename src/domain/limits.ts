@@ -1,7 +1,7 @@
 // Effective limits of a project (tier defaults with per-project overrides) and the UTC
 // calendar periods that daily and monthly quotas reset on.
 
-export interface TierDefaults {
+interface TierDefaults {
   rateLimitPerMinute: number;
   dailyLimit: number;
   monthlyLimit: number;
@@ -10,7 +10,7 @@ export interface TierDefaults {
   requireFilterOnSearch: boolean;
 }
 
-export interface LimitOverrides {
+interface LimitOverrides {
   rateLimitPerMinute?: number | null;
   dailyLimit?: number | null;
   monthlyLimit?: number | null;

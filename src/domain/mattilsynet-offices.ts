@@ -9,7 +9,7 @@
 // lies within one region. Not verified against a current Mattilsynet org chart: treat as
 // best-effort labels, not as an authoritative jurisdiction.
 
-export type InspectionOffice = 'Region Stor-Oslo' | 'Region Øst' | 'Region Sør og Vest' | 'Region Midt' | 'Region Nord';
+type InspectionOffice = 'Region Stor-Oslo' | 'Region Øst' | 'Region Sør og Vest' | 'Region Midt' | 'Region Nord';
 
 const BY_COUNTY: ReadonlyMap<string, InspectionOffice> = new Map(
   Object.entries({

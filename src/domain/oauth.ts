@@ -7,8 +7,8 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const BODY_LENGTH = 43; // ~256 bits
 
 /** Kinds of secret the authorization server hands out, each with its own recognisable prefix. */
-export const OAUTH_PREFIX = { access: 'ncd_at_', refresh: 'ncd_rt_', code: 'ncd_ac_' } as const;
-export type OAuthSecretKind = keyof typeof OAUTH_PREFIX;
+const OAUTH_PREFIX = { access: 'ncd_at_', refresh: 'ncd_rt_', code: 'ncd_ac_' } as const;
+type OAuthSecretKind = keyof typeof OAUTH_PREFIX;
 const SHAPE = /^ncd_(at|rt|ac)_[0-9A-Za-z]{43}$/;
 
 /** Access tokens live one hour, refresh tokens 30 days (rotated on every use), codes 10 minutes. */

@@ -17,7 +17,7 @@ export const EVENT_SOURCE = {
 export type FieldValue = FieldValues[string];
 
 /** The event types of one kind of record: a new one, a changed one, one that went. */
-export interface RecordTypes {
+interface RecordTypes {
   added: string;
   changed: string;
   removed: string;

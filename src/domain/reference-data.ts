@@ -9,7 +9,7 @@ export interface ReferenceRows {
   postalCodes: { postal_code: string; place: string; municipality_code: string }[];
 }
 
-export interface MunicipalityGroup {
+interface MunicipalityGroup {
   countyCode: string;
   countyName: string;
   municipalities: { code: string; name: string }[];

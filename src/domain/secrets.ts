@@ -2,7 +2,7 @@
 // sign cursors and encrypt destination configs without reusing the same key material.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-export type KeyPurpose =
+type KeyPurpose =
   'api-key-hash' | 'cursor' | 'destination-config' | 'operator' | 'oauth-token-hash' | 'service-token';
 
 export function deriveKey(secretKey: string, purpose: KeyPurpose, version = 1): Buffer {

@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { KEY_PREFIX } from './api-key.ts';
 
-export const SERVICE_TOKEN_PREFIX = 'rcn_';
+const SERVICE_TOKEN_PREFIX = 'rcn_';
 const PREFIX_BODY = 8;
 const MAC_LENGTH = 32;
 const TOKEN = new RegExp(`^${SERVICE_TOKEN_PREFIX}([0-9A-Za-z]{${PREFIX_BODY}})([0-9a-f]{${MAC_LENGTH}})$`);

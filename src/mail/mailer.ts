@@ -16,7 +16,7 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const [local, domain] = email.split('@');
   return `${local.slice(0, 1)}***@${domain ?? ''}`;
 }
@@ -26,7 +26,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 /** BASE_URL as the setup link carries it ("{base}/setup?key=…"), for the docs link. */
 const baseOf = (setupUrl: string) => setupUrl.slice(0, Math.max(0, setupUrl.lastIndexOf('/setup?')));
 
-export function setupMailText(m: SetupMail): string {
+function setupMailText(m: SetupMail): string {
   return [
     `Your API key for "${m.projectName}" is ready (key ${m.keyPrefix}…).`,
     '',
@@ -39,7 +39,7 @@ export function setupMailText(m: SetupMail): string {
   ].join('\n');
 }
 
-export function setupMailHtml(m: SetupMail): string {
+function setupMailHtml(m: SetupMail): string {
   const url = escapeHtml(m.setupUrl);
   const docs = escapeHtml(`${baseOf(m.setupUrl)}/docs`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Your API key</title></head>

@@ -20,7 +20,7 @@ export interface DestinationOptions {
   allowedPorts?: number[] | 'any';
 }
 
-export interface VettedHop {
+interface VettedHop {
   url: URL;
   /** Hostname without IPv6 brackets, lower-case. */
   hostname: string;
@@ -29,7 +29,7 @@ export interface VettedHop {
   addresses: string[];
 }
 
-export interface ResolvedPolicy {
+interface ResolvedPolicy {
   resolver: Resolver;
   address: AddressPolicy;
   schemes: readonly Scheme[];

@@ -14,7 +14,7 @@ export type Connector = buildConnector.connector;
 /** At most this many vetted addresses are tried in turn for one connection. */
 const MAX_ADDRESS_ATTEMPTS = 3;
 
-export interface GuardedConnectorOptions {
+interface GuardedConnectorOptions {
   policy: AddressPolicy;
   /** hostname (lower-case, no brackets) -> vetted addresses; filled by the caller per hop. */
   pins: ReadonlyMap<string, readonly string[]>;

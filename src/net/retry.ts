@@ -6,7 +6,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { currentSyncMeter } from './sync-meter.ts';
 
-export interface RetryOptions {
+interface RetryOptions {
   /** Retries after the first attempt. */
   retries: number;
   /** Milliseconds to wait before retrying after `error`, or undefined to rethrow it. */

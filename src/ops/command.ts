@@ -8,7 +8,7 @@ const Text = Type.String({ minLength: 1, maxLength: 4096 });
 const Limit = (maximum: number) => Type.Union([Type.Integer({ minimum: 0, maximum }), Type.Null()]);
 const closed = { additionalProperties: false } as const;
 
-export const SyncCommand = Type.Object(
+const SyncCommand = Type.Object(
   {
     command: Type.Literal('sync'),
     source: Text,
@@ -23,13 +23,13 @@ export const SyncCommand = Type.Object(
   },
   closed,
 );
-export const JobsCommand = Type.Object({ command: Type.Literal('jobs') }, closed);
-export const JobsRunCommand = Type.Object({ command: Type.Literal('jobs run'), name: Text }, closed);
-export const SetTierCommand = Type.Object(
+const JobsCommand = Type.Object({ command: Type.Literal('jobs') }, closed);
+const JobsRunCommand = Type.Object({ command: Type.Literal('jobs run'), name: Text }, closed);
+const SetTierCommand = Type.Object(
   { command: Type.Literal('keys set-tier'), keyPrefix: Text, tier: Text },
   closed,
 );
-export const SetLimitsCommand = Type.Object(
+const SetLimitsCommand = Type.Object(
   {
     command: Type.Literal('keys set-limits'),
     keyPrefix: Text,
@@ -42,11 +42,11 @@ export const SetLimitsCommand = Type.Object(
   closed,
 );
 
-export const ListKeysCommand = Type.Object(
+const ListKeysCommand = Type.Object(
   { command: Type.Literal('keys list'), project: Type.Optional(Text), all: Type.Optional(Type.Boolean()) },
   closed,
 );
-export const DeactivateKeyCommand = Type.Object({ command: Type.Literal('keys deactivate'), keyPrefix: Text }, closed);
+const DeactivateKeyCommand = Type.Object({ command: Type.Literal('keys deactivate'), keyPrefix: Text }, closed);
 
 export const OperatorCommand = Type.Union([
   SyncCommand,
@@ -59,7 +59,7 @@ export const OperatorCommand = Type.Union([
 ]);
 const COMMANDS: TObject[] = OperatorCommand.anyOf;
 export type OperatorCommand = Static<typeof OperatorCommand>;
-export type CommandName = OperatorCommand['command'];
+type CommandName = OperatorCommand['command'];
 
 /**
  * The same union as one JSON Schema that checks only the branch its `command` names (if/then),

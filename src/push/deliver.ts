@@ -6,11 +6,11 @@ import { safeFetch, SafeFetchError, type DestinationOptions, type Resolver } fro
 import { signatureHeaders } from './signing.ts';
 import type { WebhookConfig } from './webhook-config.ts';
 
-export const PUSH_TIMEOUT_MS = 10_000;
+const PUSH_TIMEOUT_MS = 10_000;
 /** The receiver's answer is read up to this many bytes and discarded. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export type FailureClass = 'http_status' | 'timeout' | 'network' | 'blocked' | 'invalid_request';
+type FailureClass = 'http_status' | 'timeout' | 'network' | 'blocked' | 'invalid_request';
 
 export interface DeliveryFailure {
   class: FailureClass;
@@ -36,7 +36,7 @@ const MESSAGES: Record<FailureClass, string> = {
 // must not be thrown at.
 const WEBHOOK_PORTS: number[] = [80, 443, ...Array.from({ length: 65535 - 1023 }, (_, i) => 1024 + i)];
 
-export interface NetPolicyInput {
+interface NetPolicyInput {
   resolver: Resolver;
   /** ALLOW_PRIVATE_DESTINATIONS. */
   allowPrivate: boolean;
@@ -52,14 +52,14 @@ export function webhookNetPolicy(p: NetPolicyInput): DestinationOptions {
   };
 }
 
-export interface DeliverOptions extends NetPolicyInput {
+interface DeliverOptions extends NetPolicyInput {
   now: Date;
   timeoutMs?: number;
   /** Standard Webhooks message id (default: a random one). */
   msgId?: string;
 }
 
-export function failure(cls: FailureClass, status?: number): DeliveryFailure {
+function failure(cls: FailureClass, status?: number): DeliveryFailure {
   return status === undefined ? { class: cls, message: MESSAGES[cls] } : { class: cls, status, message: MESSAGES[cls] };
 }
 

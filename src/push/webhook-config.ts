@@ -3,8 +3,8 @@
 // checkDestination, because it needs the resolver port.
 import { isValidSigningSecret } from './signing.ts';
 
-export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
-export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
+const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
+type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 
 export interface WebhookConfig {
   /** Normalised absolute URL (WHATWG serialisation), without a fragment. */
@@ -22,15 +22,15 @@ export interface WebhookConfigInput {
   signingSecret?: string;
 }
 
-export interface ConfigDetail {
+interface ConfigDetail {
   path: string;
   message: string;
 }
 
-export const MAX_HEADERS = 20;
-export const MAX_HEADER_VALUE_BYTES = 1024;
-export const MAX_URL_LENGTH = 2048;
-export const MASK = '***';
+const MAX_HEADERS = 20;
+const MAX_HEADER_VALUE_BYTES = 1024;
+const MAX_URL_LENGTH = 2048;
+const MASK = '***';
 
 // Headers we set ourselves, or whose wrong value breaks the request framing or the
 // connection: a user value would either be ignored, corrupt the request, or be refused by

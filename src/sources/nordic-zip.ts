@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 
-export interface ZipEntryStream {
+interface ZipEntryStream {
   entryName: string;
   stream: Readable;
   /** Closes the archive and removes the spooled temporary file, if any. Safe to call twice. */

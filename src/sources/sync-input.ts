@@ -11,9 +11,9 @@ import { meteredInput } from '../net/sync-meter.ts';
 
 export const SYNC_USER_AGENT = 'nordic-company-data';
 /** Time allowed for the response headers of a download (the body may take many minutes). */
-export const HEADERS_TIMEOUT_MS = 60_000;
+const HEADERS_TIMEOUT_MS = 60_000;
 /** Time allowed between two pieces of a download's body before it counts as broken off. */
-export const BODY_TIMEOUT_MS = 300_000;
+const BODY_TIMEOUT_MS = 300_000;
 
 /** Where the operator pointed the sync; neither means the job's default. */
 export interface InputChoice {
@@ -21,7 +21,7 @@ export interface InputChoice {
   url?: string;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** Neither file nor URL given: this URL (configuration), or an upstream client's download. */
   fallback?: string | (() => Promise<Readable>);
   /** The error when there is no file, no URL and no fallback. */
@@ -33,9 +33,9 @@ export interface OpenOptions {
   bodyTimeoutMs?: number;
 }
 
-export type InputKind = 'zip' | 'gzip' | 'plain';
+type InputKind = 'zip' | 'gzip' | 'plain';
 
-export interface SyncInput {
+interface SyncInput {
   /** The content: unzipped when the bytes were gzip; a ZIP as it is (see `zipSource`). */
   stream: Readable;
   /** What the bytes were, by their magic numbers. */
@@ -46,7 +46,7 @@ export interface SyncInput {
   location: string;
 }
 
-export function kindOf(head: Buffer): InputKind {
+function kindOf(head: Buffer): InputKind {
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'zip';
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
   return 'plain';

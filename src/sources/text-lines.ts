@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse, CsvError } from 'csv-parse';
 
-export interface TextLine {
+interface TextLine {
   /** 1-based physical line number in the file. */
   line: number;
   /** The line without its terminator (`\n` or `\r\n`) and, on line 1, without a BOM. */
@@ -34,7 +34,7 @@ export async function* readLines(input: Readable): AsyncGenerator<TextLine> {
   }
 }
 
-export interface CsvRecord {
+interface CsvRecord {
   /** 1-based physical line on which the record starts (a quoted field may span lines). */
   line: number;
   fields: string[];

@@ -16,7 +16,7 @@ export interface UpstreamGuardDeps {
   onStateChange?: (state: BreakerState) => void;
 }
 
-export type BreakerState = 'closed' | 'open' | 'half-open';
+type BreakerState = 'closed' | 'open' | 'half-open';
 
 export interface UpstreamGuardState {
   host: string;

@@ -26,7 +26,7 @@ export class UpstreamError extends Error {
   }
 }
 
-export interface UpstreamClientOptions {
+interface UpstreamClientOptions {
   baseUrl: string;
   timeoutMs?: number;
   maxBodyBytes?: number;

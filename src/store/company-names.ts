@@ -6,9 +6,9 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { PREPARED } from './engine/db.ts';
 import type { Database } from './engine/schema.ts';
 
-export type NameKind = 'former' | 'parallel' | 'auxiliary';
+type NameKind = 'former' | 'parallel' | 'auxiliary';
 
-export interface NameHistoryEntry {
+interface NameHistoryEntry {
   name: string;
   kind: NameKind;
   /** YYYY-MM-DD */
@@ -17,7 +17,7 @@ export interface NameHistoryEntry {
   validTo: string | null;
 }
 
-export interface CompanyNameHistory {
+interface CompanyNameHistory {
   orgNumber: string;
   names: NameHistoryEntry[];
 }
@@ -68,13 +68,13 @@ export interface CandidateProbe {
 }
 
 /** Candidates per probe (current names) and per query (former names). */
-export const CANDIDATES_PER_QUERY = 15;
+const CANDIDATES_PER_QUERY = 15;
 /**
  * pg_trgm similarity a former name must reach to be a candidate. Legal forms are left out of the
  * query key but not of the stored names, so a right name scores well below 1 ("fjord bygg"
  * against "fjord bygg as": 0.79); 0.4 keeps one typo and one extra or missing word.
  */
-export const CANDIDATE_SIMILARITY = 0.4;
+const CANDIDATE_SIMILARITY = 0.4;
 
 const lower = (s: string) => s.normalize('NFC').toLowerCase();
 

@@ -189,7 +189,7 @@ async function applyEffects(db: Db, effects: Map<number, Effects>, country: stri
 }
 
 /** A stored company and the parts a write brings for it (an omitted part is left as stored). */
-export interface PartTarget {
+interface PartTarget {
   id: number;
   orgNumber: string;
   storedRolesHash: string | null;
@@ -200,7 +200,7 @@ export interface PartTarget {
 }
 
 /** The parts a write brings for one company, by org number. */
-export type PartsOf = Pick<PartTarget, 'orgNumber' | 'roles' | 'financials' | 'subUnits'>;
+type PartsOf = Pick<PartTarget, 'orgNumber' | 'roles' | 'financials' | 'subUnits'>;
 
 /** The companies of `parts` found in the store, as targets with their stored part hashes. */
 export async function findTargets(

@@ -15,7 +15,7 @@ import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary 
 export type CompanyRow = Selectable<CompaniesTable>;
 
 /** The stored spellings of one municipality: its codes and, where addresses name only the town, its town names. */
-export interface MunicipalityMatch {
+interface MunicipalityMatch {
   codes: string[];
   towns: string[];
 }

@@ -41,7 +41,7 @@ export interface CompanyWrite {
   fetched?: boolean;
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   /**
    * The caller found no company of any country in the store when its load began (a first full
    * load): new rows are the rule, and reading stored hashes first is a wasted round trip.
@@ -49,7 +49,7 @@ export interface WriteOptions {
   storeWasEmpty?: boolean;
 }
 
-export interface CompanyWriteOptions {
+interface CompanyWriteOptions {
   /**
    * false: append no events and read no before-images (a bench-only seam: bench/events-updates.ts
    * measures what the event log costs a sync against this baseline). Default true.

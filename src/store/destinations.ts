@@ -6,7 +6,7 @@ import type { Database, DestinationsTable } from './engine/schema.ts';
 
 export type DestinationRow = Selectable<DestinationsTable>;
 
-export interface SealedConfig {
+interface SealedConfig {
   keyId: string;
   iv: string;
   tag: string;

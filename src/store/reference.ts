@@ -6,7 +6,7 @@ import type { ReferenceRows } from '../domain/reference-data.ts';
 type RefTable = 'ref_counties' | 'ref_municipalities' | 'ref_nace' | 'ref_org_forms' | 'ref_postal_codes';
 
 /** The reference lists as stored: the rows the in-memory view (domain/reference-data.ts) is built from. */
-export type ReferenceSnapshot = ReferenceRows;
+type ReferenceSnapshot = ReferenceRows;
 
 export function createReferenceRepository(db: Kysely<Database>) {
   return {

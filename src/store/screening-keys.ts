@@ -62,7 +62,7 @@ function phoneticPairs(significant: NameToken[], keys: Set<string>): void {
   }
 }
 
-export interface MatchKeys {
+interface MatchKeys {
   /** Sorted folded tokens: pg_trgm similarity() orders the candidates. */
   trigramKey: string;
   keys: string[];

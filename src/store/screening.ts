@@ -12,7 +12,7 @@ import type { Database } from './engine/schema.ts';
 const DELETE_CHUNK = 20_000;
 
 /** Candidates per subject: the README's bound, and what rankCandidates expects. */
-export const CANDIDATES_PER_SUBJECT = 50;
+const CANDIDATES_PER_SUBJECT = 50;
 
 /** The published runs, as an array: `run_id = ANY(…)` whatever the planner knows. */
 const VISIBLE = sql`ARRAY(SELECT run_id FROM sanction_lists)`;
@@ -48,13 +48,13 @@ export interface StoredSanctionEntity {
   versionKey: string;
 }
 
-export interface CandidateQuery {
+interface CandidateQuery {
   kind: NameKind;
   /** Subject name: its keys are computed like the listed names'. */
   name: string;
 }
 
-export interface Candidate {
+interface Candidate {
   /** Index of the subject in the query list. */
   subject: number;
   entity: StoredSanctionEntity;
@@ -68,7 +68,7 @@ interface NameRow {
 }
 
 /** One row per distinct key of the entity's matchable names (primary + strong aliases) and kind. */
-export function nameRows(e: SanctionEntity): NameRow[] {
+function nameRows(e: SanctionEntity): NameRow[] {
   const rows: NameRow[] = [];
   for (const kind of KINDS[e.schema] ?? []) {
     const seen = new Set<string>();

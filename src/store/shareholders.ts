@@ -34,7 +34,7 @@ interface HolderPosition {
 }
 
 /** One parsed line of the register (the shape of the aksjonaer parser's rows). */
-export interface ShareholdingInput extends HolderPosition {
+interface ShareholdingInput extends HolderPosition {
   orgNumber: string;
   companyName: string;
   totalSharesInCompany: number | null;
@@ -46,7 +46,7 @@ export interface PositionRow extends HolderPosition {
   totalShares: number;
 }
 
-export interface HoldingRow {
+interface HoldingRow {
   orgNumber: string;
   /** From the company store when the company is there, else as the file names it. */
   companyName: string;
@@ -58,7 +58,7 @@ export interface HoldingRow {
   year: number;
 }
 
-export interface Owner {
+interface Owner {
   name: string | null;
   /** Null for persons and foreign holders. */
   orgNumber: string | null;
@@ -71,7 +71,7 @@ export interface OwnerSummary {
   largestShareholder: Owner | null;
 }
 
-export interface PublishResult extends RecomputeResult {
+interface PublishResult extends RecomputeResult {
   /** The run whose rows the year showed before (now unreferenced; discard it). */
   previousRunId: number | null;
 }

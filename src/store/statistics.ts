@@ -14,7 +14,7 @@ export interface StatisticsFigureRow {
   fetchedAt: string;
 }
 
-export interface StatisticsTableRow {
+interface StatisticsTableRow {
   scope: 'municipality' | 'industry';
   measure: string;
   table: string;
@@ -28,7 +28,7 @@ export interface StatisticsTableRow {
   fetchedAt: string;
 }
 
-export interface StatisticsReplacement {
+interface StatisticsReplacement {
   source: string;
   licence: string;
   fetchedAt: Date;

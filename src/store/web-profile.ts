@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './engine/schema.ts';
 
-export type WebProfileStage = 'candidates' | 'probed' | 'scored' | 'done';
+type WebProfileStage = 'candidates' | 'probed' | 'scored' | 'done';
 export type WebProfileRowStatus = 'pending' | 'confirmed' | 'ambiguous' | 'rejected';
 
 export interface SeedSource {
@@ -50,7 +50,7 @@ export interface CompanyWebProfileFields {
   sources: Record<string, string>;
 }
 
-export interface WebProfileListQuery {
+interface WebProfileListQuery {
   /** Undefined: every status but pending. */
   status?: WebProfileRowStatus;
   minConfidence: number;

@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import { UsageError } from '../../ops/usage-error.ts';
 
-export interface CsvLayout {
+interface CsvLayout {
   header: string[];
   delimiter: string;
   columnIndex: number;

@@ -13,7 +13,7 @@ export interface CsvFormat {
   recordDelimiter: '\r\n' | '\n';
 }
 
-export interface ResumePoint {
+interface ResumePoint {
   /** Data rows already in the file. */
   rowsDone: number;
   /** The last written row, to check that the same input is being resumed. */

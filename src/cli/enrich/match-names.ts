@@ -8,7 +8,7 @@ import type { Country } from '../../domain/org-number.ts';
 export const MATCH_COLUMNS = ['match', 'matchCountry', 'matchScore', 'matchStatus'] as const;
 export const MATCH_BATCH = 100;
 
-export type MatchStatus = 'matched' | 'ambiguous' | 'none';
+type MatchStatus = 'matched' | 'ambiguous' | 'none';
 
 export interface NameQuery {
   name: string;

@@ -32,7 +32,7 @@ By default the output keeps the input's delimiter, byte order mark and line endi
 number cell is blank are marked empty; numbers that cannot be one (check digit) invalid.
   --list-fields     print the available fields and exit`;
 
-export interface MatchNamesOptions {
+interface MatchNamesOptions {
   nameColumn: string;
   cityColumn?: string;
   /** Only candidates of this country; all countries when not given. */

@@ -8,7 +8,7 @@ export interface Counts {
   failed: number;
 }
 
-export interface Progress {
+interface Progress {
   update(done: number, counts: Counts): void;
   note(message: string): void;
   finish(): void;

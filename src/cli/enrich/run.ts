@@ -13,8 +13,8 @@ import type { EnrichOptions } from './options.ts';
 import { normaliseOrgNumber } from './org-numbers.ts';
 import { createProgress, type Counts } from './progress.ts';
 
-export const STATUS_COLUMN = 'enrichStatus';
-export const BATCH_SIZE = 100;
+const STATUS_COLUMN = 'enrichStatus';
+const BATCH_SIZE = 100;
 /** Rows held before a write even when few of them need the API (invalid or repeated numbers). */
 const MAX_PENDING_ROWS = 1000;
 const MAX_CACHED = 100_000;

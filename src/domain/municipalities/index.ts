@@ -5,14 +5,14 @@ import { DK_MUNICIPALITIES } from './dk.ts';
 import { FI_MUNICIPALITIES } from './fi.ts';
 import { SE_MUNICIPALITIES } from './se.ts';
 
-export interface Municipality {
+interface Municipality {
   code: string;
   name: string;
   countyCode: string;
   countyName: string;
 }
 
-export interface CountyGroup {
+interface CountyGroup {
   countyCode: string;
   countyName: string;
   municipalities: { code: string; name: string }[];
@@ -58,7 +58,7 @@ const LISTS = {
   DK: new MunicipalityList(DK_MUNICIPALITIES),
 };
 
-export type ListedCountry = keyof typeof LISTS;
+type ListedCountry = keyof typeof LISTS;
 
 export function isListedCountry(country: string): country is ListedCountry {
   return country in LISTS;

@@ -3,7 +3,7 @@
 // write "Fjordlys Regnskap AS", "Fjordlys Regnskap" or "FJORDLYS REGNSKAP A/S".
 
 /** Legal-form words stripped from the start or end of a name (NO, plus SE/FI/DK forms seen in NO names). */
-export const LEGAL_FORM_WORDS: ReadonlySet<string> = new Set([
+const LEGAL_FORM_WORDS: ReadonlySet<string> = new Set([
   'as',
   'asa',
   'ans',
@@ -57,7 +57,7 @@ export function foldNordic(s: string): string {
 }
 
 /** Folded words of a text: letters and digits only; "&" becomes its own word. */
-export function words(s: string): string[] {
+function words(s: string): string[] {
   const folded = foldNordic(s)
     // "A/S", "A.S." and "A.S" are spellings of AS.
     .replace(/\ba\s*[/.]\s*s\b\.?/g, ' as ')

@@ -22,7 +22,7 @@ const THEME_CSS = `.swagger-ui .topbar{background:#1d232a;padding:8px 0}
 .swagger-ui .topbar-wrapper img{height:36px}
 .swagger-ui .info .title small pre{background:none}`;
 
-export const DOCS_TITLE = 'Nordic Company Data API · reference';
+const DOCS_TITLE = 'Nordic Company Data API · reference';
 
 export const docsTheme = {
   title: DOCS_TITLE,

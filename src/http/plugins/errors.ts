@@ -20,7 +20,7 @@ interface AjvLikeError {
   params?: Record<string, unknown>;
 }
 
-export function validationDetails(errors: AjvLikeError[], context: string | undefined): ErrorDetail[] {
+function validationDetails(errors: AjvLikeError[], context: string | undefined): ErrorDetail[] {
   const prefix = CONTEXT_PREFIX[context ?? ''] ?? context ?? 'request';
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
@@ -103,7 +103,7 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request|Command timed out|Redis connection is not ready/i;
 
-export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
+function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;
   const e = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;

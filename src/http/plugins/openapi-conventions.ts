@@ -30,7 +30,7 @@ const pascal = (word: string) =>
     .join('');
 
 /** `post` + `/api/keys/register` -> `postKeysRegister`; `{name}` / `:name` segments read `ByName`. */
-export function operationIdFor(method: string, path: string): string {
+function operationIdFor(method: string, path: string): string {
   const words = path
     .split('/')
     .filter((s, i) => s !== '' && !(i === 1 && s === 'api'))

@@ -6,7 +6,7 @@ import type { ErrorDetail } from '../../errors.ts';
 import { escapeHtml } from './html.ts';
 import { layout } from './layout.ts';
 
-export interface ConsentView {
+interface ConsentView {
   clientName: string | null;
   redirectUri: string;
   /** The authorization request, sent back with the user's choice. */

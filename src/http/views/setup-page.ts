@@ -7,8 +7,8 @@ import { escapeHtml } from './html.ts';
 import { copyable, layout } from './layout.ts';
 import { renderUsageChart } from './usage-chart.ts';
 
-export type SetupOverview = NonNullable<Awaited<ReturnType<KeyManagementService['setupOverview']>>>;
-export type InvalidLinkReason = 'missing' | 'malformed' | 'inactive';
+type SetupOverview = NonNullable<Awaited<ReturnType<KeyManagementService['setupOverview']>>>;
+type InvalidLinkReason = 'missing' | 'malformed' | 'inactive';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const limitText = (n: number | null) => (n === null ? 'unlimited' : fmt(n));
@@ -65,7 +65,7 @@ function quickStarts(base: string): string {
 }
 
 /** Links to the docs at the top of every page of the newcomer path. */
-export const docsNav = (baseUrl: string) => {
+const docsNav = (baseUrl: string) => {
   const base = escapeHtml(baseUrl);
   return `<nav class="docs-nav" aria-label="Documentation"><a href="${base}/docs">API reference</a> · <a href="${base}/openapi.json">OpenAPI document</a> · <a href="${base}/errors">Error codes</a></nav>`;
 };

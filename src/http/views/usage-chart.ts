@@ -2,7 +2,7 @@
 // no chart library and no CSP exception, and a screen reader gets a text summary and a table.
 import { escapeHtml } from './html.ts';
 
-export interface DayCount {
+interface DayCount {
   day: string;
   count: number;
 }

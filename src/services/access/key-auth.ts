@@ -55,7 +55,7 @@ export const KEY_CACHE_TTL_MS = 1000;
 const KEY_CACHE_MAX = 10_000;
 
 /** The per-minute window after one request: what the RateLimit-* headers report. */
-export interface RateWindowState {
+interface RateWindowState {
   limit: number;
   remaining: number;
   resetSec: number;

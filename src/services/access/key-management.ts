@@ -24,15 +24,15 @@ import type { UsageRepository } from '../../store/access/usage.ts';
 import { toAuthContext, type AuthContext, type KeyAuthService } from './key-auth.ts';
 
 /** Days of history the setup page charts. */
-export const USAGE_HISTORY_DAYS = 30;
+const USAGE_HISTORY_DAYS = 30;
 
 /** Registrations and access requests share this per-IP window. */
-export const SIGNUP_WINDOW = { name: 'signup-ip', points: 3, durationSec: 3600 };
+const SIGNUP_WINDOW = { name: 'signup-ip', points: 3, durationSec: 3600 };
 
-export class UnknownKeyError extends Error {}
-export class UnknownTierError extends Error {}
+class UnknownKeyError extends Error {}
+class UnknownTierError extends Error {}
 
-export function publicLimits(l: EffectiveLimits) {
+function publicLimits(l: EffectiveLimits) {
   return {
     rateLimitPerMinute: l.rateLimitPerMinute,
     dailyLimit: l.dailyLimit,
@@ -42,11 +42,11 @@ export function publicLimits(l: EffectiveLimits) {
 }
 
 /** Unicode-aware case folding for uniqueness of project names. */
-export function projectNameKey(name: string): string {
+function projectNameKey(name: string): string {
   return name.trim().normalize('NFC').toLocaleLowerCase('und');
 }
 
-export interface AccessRequestInput {
+interface AccessRequestInput {
   projectName: string;
   email: string;
   organisation?: string;

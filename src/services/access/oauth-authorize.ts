@@ -64,7 +64,7 @@ export const AUTHORIZE_FIELDS = [
   'scope',
 ] as const;
 
-export type RegistrationInput = Static<typeof KeyRegisterBody>;
+type RegistrationInput = Static<typeof KeyRegisterBody>;
 
 export interface OAuthAuthorizeDeps {
   oauth: OAuthRepository;

@@ -38,15 +38,15 @@ import type { RateWindows } from '../../store/access/rate-windows.ts';
 import { toAuthContext, type AuthContext } from './key-auth.ts';
 
 /** Dynamic client registrations per client network per hour. */
-export const CLIENT_REGISTRATION_WINDOW = { name: 'oauth-register-ip', points: 20, durationSec: 3600 };
+const CLIENT_REGISTRATION_WINDOW = { name: 'oauth-register-ip', points: 20, durationSec: 3600 };
 
 /** The MCP endpoint is the one protected resource; tokens are issued for it alone. */
-export const MCP_PATH = '/api/mcp';
+const MCP_PATH = '/api/mcp';
 export const mcpResource = (base: string) => `${base}${MCP_PATH}`;
 export const protectedResourceMetadataUrl = (base: string) => `${base}/.well-known/oauth-protected-resource${MCP_PATH}`;
 
 /** RFC 7591's error for a refused redirect URI (the SDK has no class of its own for it). */
-export class InvalidRedirectUriError extends OAuthError {
+class InvalidRedirectUriError extends OAuthError {
   static errorCode = 'invalid_redirect_uri';
 }
 
@@ -59,7 +59,7 @@ export interface OAuthServiceDeps {
   secretKey: string;
 }
 
-export interface TokenResponse {
+interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;

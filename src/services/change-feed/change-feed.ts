@@ -72,7 +72,7 @@ export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
 const SINCE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** ISO date (midnight UTC) or timestamp (UTC when no offset is given). */
-export function parseSince(raw: string): Date {
+function parseSince(raw: string): Date {
   const s = raw.trim();
   if (!SINCE.test(s))
     throw invalid('query.since', 'must be an ISO 8601 date (2026-04-20) or timestamp (2026-04-20T12:34:56Z)');

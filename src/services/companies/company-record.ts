@@ -93,12 +93,12 @@ export function licenseItem(l: LicenseRow) {
   };
 }
 
-export interface RecordOptions {
+interface RecordOptions {
   /** Classification labels, county hydration (lookup and search rows; not enrich). */
   labels?: boolean;
 }
 
-export interface RecordPartsInput {
+interface RecordPartsInput {
   row: RecordBasis;
   financials: FinancialRow[];
   roles: RoleRow[];

@@ -7,7 +7,7 @@ import { reasonOfFailure, type UnavailableReason } from '../../domain/unavailabl
 import { mapVirksomhed, type CvrCompany } from '../../sources/cvr/index.ts';
 import type { UpstreamClient } from '../../sources/upstream-http.ts';
 
-export interface DanishFetchOutcome {
+interface DanishFetchOutcome {
   found: CvrCompany[];
   notFound: string[];
   unavailable: string[];

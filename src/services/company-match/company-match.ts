@@ -25,7 +25,7 @@ export interface CompanyMatchDeps {
   names: CompanyNameRepository;
 }
 
-export const DEFAULT_CANDIDATES = 5;
+const DEFAULT_CANDIDATES = 5;
 /** Words of a name used for lookups (the rest still count in the score). */
 const MAX_LOOKUP_WORDS = 8;
 
@@ -34,7 +34,7 @@ const MAX_LOOKUP_WORDS = 8;
  * one of them (a typo, a word the register lacks, a city in the name). Two-word names are not
  * split into one-word lookups: one common word ("bygg") would rank tens of thousands of names.
  */
-export function probesOf(query: number, key: string, country: string | null): CandidateProbe[] {
+function probesOf(query: number, key: string, country: string | null): CandidateProbe[] {
   const words = [...new Set(key.split(' ').filter(Boolean))].slice(0, MAX_LOOKUP_WORDS);
   if (words.length === 0) return [];
   const probes: CandidateProbe[] = [{ query, words: words.join(' '), key, country }];
@@ -80,7 +80,7 @@ function candidateOf(r: MatchCandidateRow, others: StoredOtherName[]): Candidate
   };
 }
 
-export function candidateView(s: ScoredCandidate): MatchCandidate {
+function candidateView(s: ScoredCandidate): MatchCandidate {
   const { candidate: c, score, features } = s;
   return { orgNumber: c.orgNumber, country: c.country, name: c.name, score, features };
 }

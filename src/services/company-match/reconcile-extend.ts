@@ -17,13 +17,13 @@ export const EXTEND_PROPERTIES = [
   { id: 'website', name: 'Website' },
   { id: 'foundingDate', name: 'Founding date' },
 ] as const;
-export type ExtendPropertyId = (typeof EXTEND_PROPERTIES)[number]['id'];
+type ExtendPropertyId = (typeof EXTEND_PROPERTIES)[number]['id'];
 const KNOWN = new Set<string>(EXTEND_PROPERTIES.map((p) => p.id));
 export const isExtendProperty = (id: string): id is ExtendPropertyId => KNOWN.has(id);
 
-export type CellValue = { str: string } | { int: number } | { date: string };
+type CellValue = { str: string } | { int: number } | { date: string };
 
-export function statusOfRow(r: CompanyRow): string {
+function statusOfRow(r: CompanyRow): string {
   if (r.is_deleted) return 'deleted';
   if (r.is_bankrupt) return 'bankrupt';
   if (r.is_being_dissolved || r.is_in_forced_dissolution) return 'dissolving';
@@ -39,7 +39,7 @@ function dateOf(v: unknown): CellValue[] {
   return /^\d{4}-\d{2}-\d{2}$/.test(d) ? [{ date: `${d}T00:00:00Z` }] : [];
 }
 
-export function addressOf(r: CompanyRow): string | null {
+function addressOf(r: CompanyRow): string | null {
   const place = [r.business_address_postal_code, r.business_address_city].filter(Boolean).join(' ');
   const parts = [r.business_address_street, place].filter((p) => p && p.trim() !== '');
   return parts.length ? parts.join(', ') : null;

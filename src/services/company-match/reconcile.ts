@@ -37,8 +37,8 @@ const QUERY_PROPERTIES = [
 type QueryProperty = (typeof QUERY_PROPERTIES)[number]['id'];
 const QUERY_PROPERTY_IDS = new Set<string>(QUERY_PROPERTIES.map((p) => p.id));
 
-export const MAX_RECONCILE_QUERIES = 100;
-export const MAX_EXTEND_IDS = 100;
+const MAX_RECONCILE_QUERIES = 100;
+const MAX_EXTEND_IDS = 100;
 const MAX_CANDIDATES = 10;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +52,7 @@ function parseJson(field: string, text: string): unknown {
 }
 
 /** "NO:923609016" -> ["NO", "923609016"] */
-export function parseEntityId(id: string, path: string): [Country, string] {
+function parseEntityId(id: string, path: string): [Country, string] {
   const m = /^(NO|SE|FI|DK):([0-9A-Za-z-]{4,20})$/.exec(id.trim());
   if (!m) throw invalid(path, 'must be an entity id "CC:orgNumber", e.g. NO:923609016');
   return [m[1] as Country, m[2]];

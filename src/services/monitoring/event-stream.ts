@@ -7,12 +7,12 @@
 // its last id). Each stream is charged one request per minute open and closed when its quota is spent.
 import type { EventFilter, EventLogRepository, StoredEvent } from '../../store/events/event-log.ts';
 
-export const POLL_MS = 250;
+const POLL_MS = 250;
 const CHUNK = 1000;
 const MAX_BUFFERED = 1024 * 1024;
 const CHARGE_MS = 60_000;
 
-export interface StreamSink {
+interface StreamSink {
   /** Writes SSE text; returns the bytes still buffered on the socket. */
   write(text: string): number;
   close(): void;
@@ -41,7 +41,7 @@ function matches(f: EventFilter, e: StoredEvent): boolean {
   );
 }
 
-export function frame(e: StoredEvent): string {
+function frame(e: StoredEvent): string {
   return `id: ${e.seq}\nevent: ${e.category}\ndata: ${JSON.stringify(e)}\n\n`;
 }
 

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors.ts';
 import type { EventFilter, EventLogRepository } from '../../store/events/event-log.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 
-export interface EventQuery {
+interface EventQuery {
   after?: number;
   orgNumber?: string;
   country?: string;
@@ -20,10 +20,10 @@ export interface EventServiceDeps {
 }
 
 /** A page of events holds up to this many times the key's page size (events are small). */
-export const EVENT_PAGE_FACTOR = 50;
+const EVENT_PAGE_FACTOR = 50;
 
 /** Open streams per key and process, by tier. */
-export const STREAMS_PER_KEY: Record<string, number> = { free: 1, pro: 10, enterprise: 100, internal: 100 };
+const STREAMS_PER_KEY: Record<string, number> = { free: 1, pro: 10, enterprise: 100, internal: 100 };
 
 export function filterOf(q: EventQuery): EventFilter {
   return {

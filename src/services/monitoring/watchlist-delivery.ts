@@ -20,11 +20,11 @@ import type { EventCategory } from '../../domain/company-events.ts';
 import type { EventLogRepository } from '../../store/events/event-log.ts';
 import type { DeliveryRow, WatchlistRepository } from '../../store/watchlists.ts';
 
-export const BATCH = 500;
-export const LEASE_MS = 60_000;
-export const RETRY_BASE_MS = 10_000;
-export const RETRY_MAX_MS = 3_600_000;
-export const GIVE_UP_MS = 24 * 3_600_000;
+const BATCH = 500;
+const LEASE_MS = 60_000;
+const RETRY_BASE_MS = 10_000;
+const RETRY_MAX_MS = 3_600_000;
+const GIVE_UP_MS = 24 * 3_600_000;
 
 export interface WatchlistDeliveryDeps {
   watchlists: WatchlistRepository;
@@ -42,7 +42,7 @@ export interface WatchlistDeliveryDeps {
 }
 
 /** Delay before attempt n+1 after n failed ones: doubling from 10 s, at most 1 h, 50–100 % jitter. */
-export function retryDelay(failedAttempts: number, random: () => number): number {
+function retryDelay(failedAttempts: number, random: () => number): number {
   const full = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1));
   return Math.round(full * (0.5 + random() / 2));
 }

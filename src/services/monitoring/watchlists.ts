@@ -16,13 +16,13 @@ import {
 } from '../../store/watchlists.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 
-export interface WatchlistInput {
+interface WatchlistInput {
   name: string;
   categories: string[];
   destination: string;
 }
 
-export interface WatchlistPatch {
+interface WatchlistPatch {
   categories?: string[];
   destination?: string;
   paused?: boolean;
@@ -37,7 +37,7 @@ export interface WatchlistServiceDeps {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function deliveryView(d: DeliveryRow) {
+function deliveryView(d: DeliveryRow) {
   return {
     webhookId: d.webhook_id,
     fromSeq: d.from_seq,

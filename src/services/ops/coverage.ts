@@ -5,16 +5,16 @@ import { DATA_SOURCES } from '../../domain/data-sources.ts';
 import { COVERAGE_CATEGORIES, type CoverageCell, type CoverageRepository } from '../../store/ops/coverage.ts';
 import type { DataSourceStatus, LatestRun, SyncRunRepository } from '../../store/ops/sync-runs.ts';
 
-export const COVERAGE_CACHE_MS = 60 * 60 * 1000;
+const COVERAGE_CACHE_MS = 60 * 60 * 1000;
 
-export interface CoverageTable {
+interface CoverageTable {
   snapshotAt: string | null;
   countries: string[];
   categories: string[];
   rows: CoverageCell[];
 }
 
-export interface SourceStatus extends Omit<DataSourceStatus, 'lastSync' | 'status'> {
+interface SourceStatus extends Omit<DataSourceStatus, 'lastSync' | 'status'> {
   lastSync: string | null;
   status: DataSourceStatus['status'] | 'never';
 }

@@ -17,7 +17,7 @@ export function danishCvrNumber(raw: string, path: string): string {
 }
 
 /** CVR has no years: a year asked for a Danish company is a mistake the caller should see. */
-export function noYearForDk(year: number | undefined): void {
+function noYearForDk(year: number | undefined): void {
   if (year !== undefined)
     throw invalid('query.year', "Danish owners are CVR's current register: there are no years to choose from");
 }

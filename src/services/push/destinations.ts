@@ -30,16 +30,16 @@ import {
 } from '../../store/destinations.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 
-export type DestinationType = 'webhook';
+type DestinationType = 'webhook';
 
-export interface DestinationInput {
+interface DestinationInput {
   name: string;
   type: DestinationType;
   config: WebhookConfigInput;
   isActive?: boolean;
 }
 
-export interface DestinationPatch {
+interface DestinationPatch {
   type?: DestinationType;
   config?: WebhookConfigInput;
   isActive?: boolean;

@@ -11,7 +11,7 @@ import type { CompanyService } from '../companies/companies.ts';
 import type { DestinationService } from './destinations.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 
-export interface PushResult {
+interface PushResult {
   destination: string;
   /** Distinct org numbers asked for. */
   requested: number;

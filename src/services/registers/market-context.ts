@@ -22,19 +22,19 @@ const TTL_MS = 10 * 60_000;
 
 type Fig = FigureValue | null;
 
-export interface PlaceFigures {
+interface PlaceFigures {
   population: Fig;
   householdIncome: Fig;
   enterprises: Fig;
   enterprisesPer1000: Fig;
 }
-export interface IndustryFigures {
+interface IndustryFigures {
   averageMonthlyWage: Fig;
   enterprises: Fig;
   startupSurvivalRate: Fig;
 }
 
-export interface MarketContext {
+interface MarketContext {
   municipality: { code: string | null; companies: number; medianEmployees: number | null } & PlaceFigures;
   industry: { naceDivision: string | null; companies: number; medianEmployees: number | null } & IndustryFigures;
   /** The bureaus whose figures are in it (for `_sources`). */
@@ -82,7 +82,7 @@ function figuresOf(country: string, rows: StatisticsFigureRow[]) {
   return { place, industry, bureaus: rows.length ? [source] : [] };
 }
 
-export const divisionOf = (nace: string | null | undefined): string | null =>
+const divisionOf = (nace: string | null | undefined): string | null =>
   nace && /^\d{2}/.test(nace) ? nace.slice(0, 2) : null;
 
 export function createMarketContext(deps: MarketContextDeps) {

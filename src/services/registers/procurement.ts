@@ -40,7 +40,7 @@ export interface ProcurementServiceDeps {
 }
 
 /** The public page of a notice: Doffin's when it is there, else TED's. */
-export function noticeUrl(r: Pick<ProcurementRow, 'doffin_id' | 'ted_id' | 'eforms_id'>): string {
+function noticeUrl(r: Pick<ProcurementRow, 'doffin_id' | 'ted_id' | 'eforms_id'>): string {
   if (r.doffin_id) return `https://www.doffin.no/notices/${r.doffin_id}`;
   if (r.ted_id) return `https://ted.europa.eu/en/notice/-/detail/${r.ted_id}`;
   return `https://ted.europa.eu/en/search/result?search-scope=ALL&FT=${encodeURIComponent(r.eforms_id)}`;
@@ -49,7 +49,7 @@ export function noticeUrl(r: Pick<ProcurementRow, 'doffin_id' | 'ted_id' | 'efor
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 
-export function procurementItem(r: ProcurementRow, now: Date) {
+function procurementItem(r: ProcurementRow, now: Date) {
   return {
     noticeId: r.notice_id ?? r.eforms_id,
     doffinId: r.doffin_id,

@@ -2,7 +2,7 @@
 // outcome and the full candidate ledger. The pipeline itself is the `domains` job.
 import type { WebProfileListRow, WebProfileRepository, WebProfileRowStatus } from '../../store/web-profile.ts';
 
-export interface WebProfileListParams {
+interface WebProfileListParams {
   status?: WebProfileRowStatus;
   minConfidence?: number;
   limit?: number;
@@ -44,7 +44,7 @@ const CANDIDATE_FIELDS = [
 type Stored = Record<string, unknown> & { signals?: Record<string, unknown> | null };
 
 /** A candidate as served (http/schemas/web-profile.ts WebProfileCandidate). */
-export interface PublicCandidate {
+interface PublicCandidate {
   domain: string;
   host: string;
   origin: 'brreg-website' | 'email-domain' | 'name-guess';

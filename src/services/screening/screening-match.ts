@@ -6,7 +6,7 @@ import type { NameKind, ScreeningSubject } from '../../domain/screening/types.ts
 import { invalid } from '../../errors.ts';
 import type { SanctionList, StoredSanctionEntity } from '../../store/screening.ts';
 
-export type MatchSchema = 'Person' | 'Company' | 'Organization';
+type MatchSchema = 'Person' | 'Company' | 'Organization';
 
 export interface MatchQuery {
   schema: MatchSchema;
@@ -24,7 +24,7 @@ export interface MatchRequest {
   limit?: number;
 }
 
-export const DEFAULT_MATCH_LIMIT = 5;
+const DEFAULT_MATCH_LIMIT = 5;
 
 function subjectOf(q: MatchQuery, key: string): ScreeningSubject {
   const kind: NameKind = q.schema === 'Person' ? 'person' : 'organisation';

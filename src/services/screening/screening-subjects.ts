@@ -6,9 +6,9 @@ import type { NameKind } from '../../domain/screening/types.ts';
 import type { StoredCompany } from '../../store/company-reads.ts';
 import type { PositionRow } from '../../store/shareholders.ts';
 
-export type SubjectKind = 'company' | 'person' | 'organisation';
+type SubjectKind = 'company' | 'person' | 'organisation';
 
-export interface ScreenedSubject {
+interface ScreenedSubject {
   id: string;
   kind: SubjectKind;
   /** The first reason the subject is screened: 'company', 'role:DAGL', 'shareholder'. */
@@ -21,7 +21,7 @@ export interface ScreenedSubject {
 }
 
 /** A subject with what the matcher needs (not part of the response). */
-export interface Subject extends ScreenedSubject {
+interface Subject extends ScreenedSubject {
   nameKind: NameKind;
   countries: string[];
   key: string;

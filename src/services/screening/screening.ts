@@ -32,7 +32,7 @@ export interface ScreeningDeps {
   clock: Clock;
 }
 
-export interface ScreeningMatch {
+interface ScreeningMatch {
   subject: string;
   list: string;
   entityId: string;
@@ -65,7 +65,7 @@ class PreparedCache {
 }
 
 /** The audit trail of a screening answer: what was screened against, with which matcher. */
-export const listsOf = (lists: SanctionList[]) =>
+const listsOf = (lists: SanctionList[]) =>
   lists.map((l) => ({
     name: l.name,
     version: l.version,

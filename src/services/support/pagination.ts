@@ -8,11 +8,11 @@ import { ApiError } from '../../errors.ts';
 import type { RateWindows } from '../../store/access/rate-windows.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 
-export const CURSOR_DEPTH = { name: 'cursor-depth', points: 50, durationSec: 300 };
+const CURSOR_DEPTH = { name: 'cursor-depth', points: 50, durationSec: 300 };
 
 export type Position = [string | number | null, number];
 
-export interface PageRequest {
+interface PageRequest {
   /** Names the list, so a cursor of one list is refused by another. */
   scope: string;
   /** The query the cursor is bound to (filters, sort, order). */

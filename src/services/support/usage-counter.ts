@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import type { UsageRepository } from '../../store/access/usage.ts';
 
-export const USAGE_FLUSH_MS = 1000;
+const USAGE_FLUSH_MS = 1000;
 
 interface Pending {
   projectId: number;

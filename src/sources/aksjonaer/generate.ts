@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { FIRST_NAMES, LAST_NAMES, POSTAL_PLACES, seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { SHAREHOLDER_COLUMNS } from './parse.ts';
 
-export interface ShareholderGenerateOptions {
+interface ShareholderGenerateOptions {
   /** Investee companies; company holders are drawn from the same list. */
   companies: readonly { orgNumber: string; name: string }[];
   seed: number;

@@ -169,7 +169,7 @@ function toRow(f: string[], hasCountry: boolean, line: number): ShareholderRow {
 }
 
 /** Splits a data line on `;` and folds surplus fields (from `;` in foreign addresses) into Postnr/sted. */
-export function splitShareholderLine(text: string, expected: number): string[] | null {
+function splitShareholderLine(text: string, expected: number): string[] | null {
   const parts = text.split(';');
   if (parts.length < expected) return null;
   if (parts.length === expected) return parts;

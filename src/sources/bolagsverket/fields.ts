@@ -7,7 +7,7 @@
 // swallow the following lines. Here a record never spans more than the lines the caller joins,
 // and a quote only closes a field when it is followed by `;` or the end of the line.
 
-export interface SplitLine {
+interface SplitLine {
   fields: string[];
   /** True when the line ended inside a quoted field (a line break inside a value). */
   open: boolean;
@@ -75,7 +75,7 @@ export function codeOf(value: string): string | null {
   return dash === -1 ? v : v.slice(0, dash) || null;
 }
 
-export interface BolagsverketName {
+interface BolagsverketName {
   name: string;
   /** "FORETAGSNAMN", "NAMN", "FORNAMN_FRSPRAK", "SARS_FORNAMN", … (suffix "-ORGNAM" removed). */
   type: string | null;
@@ -97,7 +97,7 @@ export function primaryName(names: BolagsverketName[]): string | null {
   return (names.find((n) => n.type === 'FORETAGSNAMN') ?? names[0])?.name ?? null;
 }
 
-export interface BolagsverketIdentity {
+interface BolagsverketIdentity {
   number: string;
   /** "ORGNR", "PERSON", "SAMORDNR", "GDNR", … (suffix "-IDORG" removed). */
   type: string | null;
@@ -108,7 +108,7 @@ export function parseIdentity(value: string): BolagsverketIdentity {
   return { number: number.replace(/[\s-]/g, ''), type: codeOf(type) };
 }
 
-export interface BolagsverketPostalAddress {
+interface BolagsverketPostalAddress {
   street: string | null;
   careOf: string | null;
   city: string | null;
@@ -141,7 +141,7 @@ export function parsePostalAddress(value: string): BolagsverketPostalAddress | n
   };
 }
 
-export interface PendingProcedure {
+interface PendingProcedure {
   /** "KK" bankruptcy, "LI" liquidation, "FR" reconstruction, "FUOL" merging away, … */
   code: string;
   date: string | null;

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { randomDate, seededRng, type Rng } from '../nordic-generate.ts';
 import { BOLAGSVERKET_COLUMNS } from './map-row.ts';
 
-export interface GenerateBolagsverketOptions {
+interface GenerateBolagsverketOptions {
   /** Wrap every field in quotes as the real file does (default true). */
   quoted?: boolean;
 }

@@ -5,7 +5,7 @@
 // value; 0 marks an empty slot, which is safe because 0000000000 never reaches here (its month
 // digits "00" make it look like a personnummer, so it is skipped before).
 
-export type SeenState = 'absent' | 'plain' | 'numbered';
+type SeenState = 'absent' | 'plain' | 'numbered';
 
 export class OrgNumberSet {
   private slots = new Float64Array(1 << 16);

@@ -1,7 +1,7 @@
 // The parts of brreg's JSON we read (Enhetsregisteret v2, Regnskapsregisteret). Every field
 // is optional in practice: the adapters check before use.
 
-export interface BrregCode {
+interface BrregCode {
   kode?: string;
   beskrivelse?: string;
   utgaatt?: string;
@@ -58,7 +58,7 @@ export interface BrregUnderenhet extends BrregEnhet {
   oppstartsdato?: string;
 }
 
-export interface BrregRolle {
+interface BrregRolle {
   type?: BrregCode;
   person?: {
     fodselsdato?: string;

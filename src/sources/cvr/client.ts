@@ -9,7 +9,7 @@ export const CVR_DEFAULT_BASE_URL = 'http://distribution.virk.dk';
 export const CVR_COMPANY_INDEX = 'cvr-permanent/virksomhed';
 export const CVR_PUBLICATION_INDEX = 'offentliggoerelser';
 
-export type CvrFailure = 'credentials' | 'auth' | 'scroll-expired' | 'status' | 'network' | 'timeout' | 'malformed';
+type CvrFailure = 'credentials' | 'auth' | 'scroll-expired' | 'status' | 'network' | 'timeout' | 'malformed';
 
 export class CvrError extends Error {
   constructor(
@@ -21,7 +21,7 @@ export class CvrError extends Error {
   }
 }
 
-export interface CvrClientOptions {
+interface CvrClientOptions {
   baseUrl: string;
   username: string | undefined;
   password: string | undefined;

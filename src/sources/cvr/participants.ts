@@ -8,7 +8,7 @@ import { text } from '../nordic-record.ts';
 import { current, isCurrent, list } from './periods.ts';
 import type { CvrAttribut, CvrDeltager, CvrDeltagerRelation, CvrOrganisation } from './types.ts';
 
-export type CvrOwnerType = 'person' | 'company' | 'other';
+type CvrOwnerType = 'person' | 'company' | 'other';
 
 /** A legal owner of the company (EJERREGISTER), with the band CVR registers its share in. */
 export interface CvrOwner {

@@ -3,7 +3,7 @@
 // the JSON is untrusted and the mapper checks each value it uses. Historic values come as lists of
 // entries with a validity `periode`; the current one has `gyldigTil: null`. See README.md.
 
-export interface CvrPeriode {
+interface CvrPeriode {
   gyldigFra?: string | null;
   gyldigTil?: string | null;
 }
@@ -13,11 +13,11 @@ export interface CvrDated {
   sidstOpdateret?: string | null;
 }
 
-export interface CvrNavn extends CvrDated {
+interface CvrNavn extends CvrDated {
   navn?: string | null;
 }
 
-export interface CvrKommune {
+interface CvrKommune {
   kommuneKode?: number | string | null;
   kommuneNavn?: string | null;
 }
@@ -40,22 +40,22 @@ export interface CvrAdresse extends CvrDated {
   postdistrikt?: string | null;
 }
 
-export interface CvrBranche extends CvrDated {
+interface CvrBranche extends CvrDated {
   branchekode?: string | null;
   branchetekst?: string | null;
 }
 
-export interface CvrVirksomhedsform extends CvrDated {
+interface CvrVirksomhedsform extends CvrDated {
   virksomhedsformkode?: number | null;
   kortBeskrivelse?: string | null;
   langBeskrivelse?: string | null;
 }
 
-export interface CvrStatus extends CvrDated {
+interface CvrStatus extends CvrDated {
   status?: string | null;
 }
 
-export interface CvrKontakt extends CvrDated {
+interface CvrKontakt extends CvrDated {
   kontaktoplysning?: string | null;
   hemmelig?: boolean | null;
 }
@@ -70,7 +70,7 @@ export interface CvrBeskaeftigelse {
   sidstOpdateret?: string | null;
 }
 
-export interface CvrVaerdi extends CvrDated {
+interface CvrVaerdi extends CvrDated {
   vaerdi?: string | null;
 }
 
@@ -103,7 +103,7 @@ export interface CvrDeltagerRelation {
   organisationer?: CvrOrganisation[] | null;
 }
 
-export interface CvrPenhed extends CvrDated {
+interface CvrPenhed extends CvrDated {
   pNummer?: number | null;
 }
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { POSTAL_PLACES, seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { INSPECTION_COLUMNS } from './parse.ts';
 
-export interface InspectionGenerateOptions {
+interface InspectionGenerateOptions {
   /** Venues to inspect; orgNumber null gives the blank orgnummer seen upstream. */
   venues: readonly { orgNumber: string | null; name: string }[];
   seed: number;

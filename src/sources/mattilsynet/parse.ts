@@ -7,7 +7,7 @@ import { CsvSyntaxError, readCsvRecords } from '../text-lines.ts';
 
 export const DEFAULT_INSPECTIONS_URL = 'https://data.mattilsynet.no/smilefjes-tilsyn.csv';
 
-export interface InspectionTheme {
+interface InspectionTheme {
   number: 1 | 2 | 3 | 4;
   nameNo: string | null;
   nameNn: string | null;
@@ -122,7 +122,7 @@ function parseGrade(raw: string, line: number, column: string): number | null {
 }
 
 /** The worst graded theme (4 and 5 ignored); null when no theme has a real grade. */
-export function worstGrade(grades: (number | null)[]): 0 | 1 | 2 | 3 | null {
+function worstGrade(grades: (number | null)[]): 0 | 1 | 2 | 3 | null {
   const real = grades.filter((g): g is number => g !== null && g !== NOT_APPLICABLE && g !== NOT_ASSESSED);
   return real.length === 0 ? null : (Math.max(...real) as 0 | 1 | 2 | 3);
 }

@@ -35,7 +35,7 @@ export function prhCompaniesUrl(baseUrl: string, params: PrhQuery): string {
   return url.toString();
 }
 
-export interface PrhRateLimitRetry {
+interface PrhRateLimitRetry {
   /** Retries after a 429. */
   retries: number;
   /** A longer Retry-After is cut to this. */

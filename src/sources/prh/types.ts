@@ -24,7 +24,7 @@ export interface PrhCoded {
   endDate?: string | null;
 }
 
-export interface PrhPostOffice {
+interface PrhPostOffice {
   city?: string;
   languageCode?: string;
   municipalityCode?: string;

@@ -170,7 +170,7 @@ export function createDoffinSource(
 }
 
 /** The expert query of Nordic buyers' notices published since a date. */
-export const tedQuery = (since: string) =>
+const tedQuery = (since: string) =>
   `buyer-country IN (NOR SWE DNK FIN ISL) AND publication-date>=${since.replaceAll('-', '')}`;
 
 export function createTedSource(baseUrl: string): NoticeSource {

@@ -10,9 +10,9 @@
 import { isValidNorwegianOrgNumber } from '../../domain/org-number.ts';
 import { all, at, kids, readTree, text, type Node } from './xml-tree.ts';
 
-export type NoticeKind = 'competition' | 'result' | 'cancellation';
+type NoticeKind = 'competition' | 'result' | 'cancellation';
 
-export interface NoticeParty {
+interface NoticeParty {
   name: string | null;
   /** The Norwegian organisation number when the id is one (9 digits, valid mod-11 check). */
   orgNumber: string | null;
@@ -22,13 +22,13 @@ export interface NoticeParty {
   country: string | null;
 }
 
-export interface NoticeWinner extends NoticeParty {
+interface NoticeWinner extends NoticeParty {
   value: number | null;
   currency: string | null;
   lots: string[];
 }
 
-export interface NoticeLot {
+interface NoticeLot {
   lotId: string;
   title: string | null;
   cpvCodes: string[];
@@ -222,7 +222,7 @@ function kindOf(root: Node, ext: Node | undefined): NoticeKind | null {
 }
 
 /** Maps a parsed notice; throws NoticeSkipped for forms we do not keep (planning, corrections). */
-export function mapNotice(root: Node): ProcurementNotice {
+function mapNotice(root: Node): ProcurementNotice {
   const ext = at(root, 'UBLExtensions', 'UBLExtension', 'ExtensionContent', 'EformsExtension');
   const eformsId = text(root, 'ID');
   if (!eformsId) throw new Error('notice has no notice id (BT-701)');

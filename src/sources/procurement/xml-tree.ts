@@ -13,7 +13,7 @@ export interface Node {
   text: string;
 }
 
-export class NoticeXmlError extends Error {}
+class NoticeXmlError extends Error {}
 
 /** Parses one XML document into its root node; throws NoticeXmlError on malformed XML. */
 export async function readTree(input: AsyncIterable<Buffer | string>): Promise<Node> {

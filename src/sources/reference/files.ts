@@ -8,7 +8,7 @@ import { fromRoot } from '../../project-root.ts';
 
 export const REFERENCE_DIR = fromRoot('reference');
 
-export interface ReferenceFile<T> {
+interface ReferenceFile<T> {
   name: string;
   hash: string;
   rows: T[];

@@ -12,7 +12,7 @@ export class SanctionsParseError extends Error {
   }
 }
 
-export const SCREENED_SCHEMATA: ReadonlySet<string> = new Set<SanctionSchema>([
+const SCREENED_SCHEMATA: ReadonlySet<string> = new Set<SanctionSchema>([
   'Person',
   'Organization',
   'Company',

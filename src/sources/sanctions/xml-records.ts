@@ -17,7 +17,7 @@ export interface XmlElement {
   line: number;
 }
 
-export interface XmlRecordOptions {
+interface XmlRecordOptions {
   /** For error messages, e.g. "EU FSF XML". */
   source: string;
   /** Local name and namespace URI ('' for none) the root element must have. */

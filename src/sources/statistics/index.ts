@@ -8,7 +8,7 @@ import { naceDivision, type Bureau, type TableDef } from './tables.ts';
 export { JsonStatError, readJsonStat } from './json-stat.ts';
 export * from './tables.ts';
 
-export interface StatFigure {
+interface StatFigure {
   scope: 'municipality' | 'industry';
   measure: string;
   /** Municipality code (as our lists write it) or NACE division. */
@@ -19,7 +19,7 @@ export interface StatFigure {
   unit: string;
 }
 
-export interface StatTableInfo {
+interface StatTableInfo {
   scope: 'municipality' | 'industry';
   measure: string;
   table: string;
@@ -32,7 +32,7 @@ export interface StatTableInfo {
   updated: string | null;
 }
 
-export interface BureauData {
+interface BureauData {
   figures: StatFigure[];
   tables: StatTableInfo[];
   /** Tables that could not be fetched or read this run, with the reason; their stored figures stay. */

@@ -7,13 +7,13 @@
 
 export class JsonStatError extends Error {}
 
-export interface JsonStatCell {
+interface JsonStatCell {
   /** Category code per dimension id. */
   codes: Record<string, string>;
   value: number | null;
 }
 
-export interface JsonStatTable {
+interface JsonStatTable {
   label: string | null;
   source: string | null;
   updated: string | null;

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { POSTAL_PLACES, seededRandom, type SeededRandom } from '../seeded-random.ts';
 import { LICENSE_FIELDS, type LicenseField } from './license-types.ts';
 
-export interface LicenseGenerateOptions {
+interface LicenseGenerateOptions {
   /** Licence holders; a venue is usually the holder's own sub-unit-like place. */
   companies: readonly { orgNumber: string; name: string }[];
   seed: number;

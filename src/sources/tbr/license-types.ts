@@ -6,7 +6,7 @@ export const REGISTER_TYPES = ['Alkoholsbevilling', 'Tobakksbevilling'] as const
 export type RegisterType = (typeof REGISTER_TYPES)[number];
 
 /** Varegrupper. GRP1–3 follow alkoholloven § 1-3; TROY/TINN are the tobacco groups. */
-export const PRODUCT_GROUPS = {
+const PRODUCT_GROUPS = {
   GRP1: 'Alkoholholdig drikk over 2,5 og høyst 4,7 volumprosent alkohol',
   GRP2: 'Alkoholholdig drikk over 4,7 og under 22 volumprosent alkohol',
   GRP3: 'Alkoholholdig drikk fra 22 til og med 60 volumprosent alkohol',
@@ -21,7 +21,7 @@ export const isProductGroup = (s: string): s is ProductGroup => Object.hasOwn(PR
  * an import row has no description of its own. Only four codes are known; others stay null
  * rather than guessed.
  */
-export const LICENSE_TYPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+const LICENSE_TYPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '01SKJE': 'Skjenkebevilling', // on-premise serving; certain (both sources agree)
   '11ENGR': 'Engrosbevilling', // wholesale; certain
   '18TBIM': 'Tobakk import', // tobacco import; from a reseller's description, not Helsedirektoratet

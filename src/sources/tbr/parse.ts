@@ -10,7 +10,7 @@ import { LICENSE_FIELDS, REQUIRED_LICENSE_FIELDS, type LicenseField } from './li
 import { LicenseParseError, resolveField, toLicenseRecord, type LicenseRecord } from './validate.ts';
 
 export { LicenseParseError, type LicenseRecord } from './validate.ts';
-export type LicenseInputFormat = 'csv' | 'json' | 'auto';
+type LicenseInputFormat = 'csv' | 'json' | 'auto';
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const BOM = [0xef, 0xbb, 0xbf];

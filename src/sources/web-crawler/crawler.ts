@@ -65,7 +65,7 @@ const CACHE_ENTRIES = 64;
 const DNS_CACHE_ENTRIES = 10_000;
 
 /** A resolver that answers each name once per run (both the DNS probe and safeFetch ask). */
-export function cachingResolver(inner: Resolver): Resolver {
+function cachingResolver(inner: Resolver): Resolver {
   const cache = new Map<string, Promise<ResolvedAddress[]>>();
   return {
     lookup(hostname) {
@@ -93,7 +93,7 @@ function promiseCache<T>(max: number) {
   };
 }
 
-export function classifyFetchError(err: unknown): { error: ProbeError; code: string | null } {
+function classifyFetchError(err: unknown): { error: ProbeError; code: string | null } {
   if (err instanceof BlockedDestinationError) {
     if (err.reason === 'dns') return { error: 'dns', code: null };
     if (err.reason === 'private-address') return { error: 'private-address', code: null };

@@ -10,7 +10,7 @@ export interface HostPacer {
   setDelay(host: string, delayMs: number): void;
 }
 
-export interface PacerOptions {
+interface PacerOptions {
   delayMs: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<unknown>;

@@ -11,7 +11,7 @@ import { probeCandidate } from './probe.ts';
 import { scoreCompany } from './score.ts';
 import { listedCandidate, type StoredCandidate } from './types.ts';
 
-export interface CompanyOutcome {
+interface CompanyOutcome {
   status: 'confirmed' | 'ambiguous' | 'rejected';
   confidence: number;
   companyChanged: boolean;

@@ -13,7 +13,7 @@ export type RobotsState =
   | { kind: 'disallow-all' }
   | { kind: 'unreachable'; error: ProbeError; code: string | null };
 
-export interface RobotsAnswer {
+interface RobotsAnswer {
   status: number;
   body: string;
 }

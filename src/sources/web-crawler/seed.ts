@@ -9,13 +9,13 @@ import { listedCandidate } from './types.ts';
 
 const BATCH = 1000;
 
-export function inputHash(s: Pick<SeedSource, 'name' | 'orgFormCode' | 'website' | 'email'>): string {
+function inputHash(s: Pick<SeedSource, 'name' | 'orgFormCode' | 'website' | 'email'>): string {
   return createHash('sha1')
     .update(JSON.stringify([s.name, s.orgFormCode, s.website, s.email]))
     .digest('hex');
 }
 
-export function seedWrite(s: SeedSource, hash = inputHash(s)): SeedWrite {
+function seedWrite(s: SeedSource, hash = inputHash(s)): SeedWrite {
   const cands = candidateDomains({ name: s.name, orgFormCode: s.orgFormCode, website: s.website, email: s.email });
   return {
     companyId: s.companyId,

@@ -31,7 +31,7 @@ export interface KeyRecord {
   };
 }
 
-export interface NewProject {
+interface NewProject {
   name: string;
   nameKey: string;
   email: string;

@@ -12,7 +12,7 @@ export interface OAuthClientRow {
   createdAt: Date;
 }
 
-export interface NewCode {
+interface NewCode {
   codeHash: string;
   clientId: string;
   keyId: number;

@@ -30,7 +30,7 @@ export interface RateWindows {
   close(): Promise<void>;
 }
 
-export interface RateWindowOptions {
+interface RateWindowOptions {
   redisUrl?: string;
   pgPool?: pg.Pool;
   namespace: string;

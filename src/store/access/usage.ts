@@ -6,18 +6,18 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../engine/schema.ts';
 
-export interface UsageCounts {
+interface UsageCounts {
   today: number;
   thisMonth: number;
   total: number;
 }
 
-export interface DailyCount {
+interface DailyCount {
   day: string;
   count: number;
 }
 
-export type ConsumeResult =
+type ConsumeResult =
   ({ ok: true } & UsageCounts) | ({ ok: false; exhausted: 'daily' | 'monthly' } & UsageCounts);
 
 export function createUsageRepository(db: Kysely<Database>) {

@@ -16,7 +16,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
 
-export type Engine = 'embedded' | 'server';
+type Engine = 'embedded' | 'server';
 
 /**
  * SQL text that starts with this comment runs as a named (prepared) statement: parsed and
@@ -68,7 +68,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface OpenStoreOptions {
+interface OpenStoreOptions {
   databaseUrl?: string;
   dataDir: string;
   statementTimeoutMs: number;

@@ -19,7 +19,7 @@ export class MigrationError extends Error {
   }
 }
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

@@ -24,7 +24,7 @@ export interface PGliteMemory {
   heapTotal: number;
 }
 
-export interface PGliteThread {
+interface PGliteThread {
   waitReady: Promise<void>;
   execProtocolStream(message: Uint8Array, opts?: { throwOnError?: boolean }): Promise<BackendMessage[]>;
   /** Runs simple-protocol SQL directly (set-up and shutdown statements). */

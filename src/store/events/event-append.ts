@@ -15,7 +15,7 @@ import { PREPARED } from '../engine/db.ts';
 import { COPY_MIN_ROWS, copyText, jsonRows, type RecordShape, type RowSource } from '../engine/row-source.ts';
 
 /** The stored role holders of companies (by company id), named only: no birth year. */
-export async function rolesBefore(db: Db, ids: number[]): Promise<Map<number, RoleHolder[]>> {
+async function rolesBefore(db: Db, ids: number[]): Promise<Map<number, RoleHolder[]>> {
   const m = new Map<number, RoleHolder[]>();
   if (!ids.length) return m;
   const res = await sql<RoleHolder & { company_id: number }>`SELECT company_id, role_type_code AS "roleTypeCode",

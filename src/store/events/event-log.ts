@@ -28,13 +28,13 @@ export interface StoredEvent {
 }
 
 /** A read of the log: its events, and the seq up to which every match is among them. */
-export interface EventRead {
+interface EventRead {
   events: StoredEvent[];
   through: number;
 }
 
 /** A page of events already serialised as JSON by the database (the `/api/events` hot path). */
-export interface EventPageJson {
+interface EventPageJson {
   /** The events as a JSON array text. */
   json: string;
   /** How many the array holds. */
@@ -65,9 +65,9 @@ const EVENT_JSON = sql.raw(`json_build_object('seq', e.seq, 'id', ${EVENT_ID}, '
  * most this many seqs per read: a read's work stays bounded however rare its matches are (an
  * index on category cost every append more than the filter saves, migration 0025).
  */
-export const SCAN_WINDOW = 200_000;
+const SCAN_WINDOW = 200_000;
 
-export interface EventLogOptions {
+interface EventLogOptions {
   /** Seqs a read under a filter no index serves walks at most (default SCAN_WINDOW). */
   scanWindow?: number;
 }
@@ -98,7 +98,7 @@ function eventWhere(after: number, filter: EventFilter, top: number) {
   return where;
 }
 
-export interface EventBounds {
+interface EventBounds {
   /** Highest committed seq (0: none yet). */
   lastSeq: number;
   /** Highest seq removed by retention (0: none). */

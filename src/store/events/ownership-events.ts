@@ -11,7 +11,7 @@ import type { Db } from '../engine/db-type.ts';
 import { appendEvents } from './event-append.ts';
 
 /** The stake from which a holder is named in an event. */
-export const OWNERSHIP_EVENT_PCT = 5;
+const OWNERSHIP_EVENT_PCT = 5;
 /** Events appended per statement (a new year may change many companies). */
 const CHUNK = 5_000;
 

@@ -25,7 +25,7 @@ export interface CoverageCell extends MeasuredCell {
   sources: string[];
 }
 
-export interface CoverageSnapshot {
+interface CoverageSnapshot {
   id: number;
   takenAt: string;
   cells: CoverageCell[];

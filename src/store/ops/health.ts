@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../engine/schema.ts';
 
-export interface RecordCounts {
+interface RecordCounts {
   companies: number;
   financials: number;
   roles: number;

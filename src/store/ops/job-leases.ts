@@ -4,14 +4,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../engine/schema.ts';
 
-export interface JobLease {
+interface JobLease {
   job: string;
   holder: string | null;
   slot: string | null;
   expiresAt: string | null;
 }
 
-export interface ClaimRequest {
+interface ClaimRequest {
   job: string;
   holder: string;
   ttlMs: number;

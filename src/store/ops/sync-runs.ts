@@ -20,7 +20,7 @@ export interface LatestRun extends DataSourceStatus {
   runId: number;
 }
 
-export interface JobRunSummary {
+interface JobRunSummary {
   status: 'running' | 'ok' | 'error';
   startedAt: string;
   finishedAt: string | null;

@@ -7,15 +7,15 @@ export type Generated<T> =
 
 export type Json = JsonValue;
 
-export type JsonArray = JsonValue[];
+type JsonArray = JsonValue[];
 
-export type JsonObject = {
+type JsonObject = {
   [x: string]: JsonValue | undefined;
 };
 
-export type JsonPrimitive = boolean | number | string | null;
+type JsonPrimitive = boolean | number | string | null;
 
-export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Numeric = ColumnType<number, number | string, number | string>;
 

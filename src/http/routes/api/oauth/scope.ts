@@ -5,7 +5,7 @@
 import { InvalidRequestError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-export function parseForm(text: string): Record<string, string | string[]> {
+function parseForm(text: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of new URLSearchParams(text)) {
     const prev = out[k];
