@@ -89,7 +89,7 @@ export const MatchCandidate = Type.Object({
 });
 export type MatchCandidate = Static<typeof MatchCandidate>;
 
-export const CompanyMatchResult = Type.Object({
+const CompanyMatchResult = Type.Object({
   query: CompanyMatchQuery,
   match: Type.Union([MatchCandidate, Type.Null()], {
     description: 'The top candidate when its score clears the threshold with the margin, else null',

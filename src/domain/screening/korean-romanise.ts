@@ -183,7 +183,7 @@ const SURNAMES: Record<string, string[]> = {
 /** Two-syllable surnames (rare, but they must not be split as surname + given name). */
 const DOUBLE_SURNAMES = new Set(['남궁', '황보', '제갈', '선우', '독고', '사공', '서문']);
 
-export type KoreanSystem = 'rr' | 'mr' | 'common';
+type KoreanSystem = 'rr' | 'mr' | 'common';
 
 export const KOREAN_SYSTEM_NAMES: Record<KoreanSystem, string> = {
   rr: 'Revised Romanization',
@@ -214,7 +214,7 @@ function romaniseWord(word: string, system: KoreanSystem, voicedStart: boolean):
 /** Splits a Korean person name written as one word into surname and given-name syllables. */
 function personParts(word: string): { surname: string; given: string[] } {
   const chars = [...word];
-  const n = chars.length >= 4 && DOUBLE_SURNAMES.has(chars.slice(0, 2).join('')) ? 2 : 1;
+  const n = chars.length >= 3 && DOUBLE_SURNAMES.has(chars.slice(0, 2).join('')) ? 2 : 1;
   return { surname: chars.slice(0, n).join(''), given: chars.slice(n) };
 }
 

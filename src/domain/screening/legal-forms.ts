@@ -202,7 +202,7 @@ const asciiTokens = (s: string) =>
   );
 
 /** Family of each form phrase; null when the ELF list gives one spelling several families. */
-export const FAMILY = new Map<string, FormFamily>();
+const FAMILY = new Map<string, FormFamily>();
 const elfEdge: string[] = [];
 const elfAnywhere: string[] = [];
 const edgeSet = new Set(EDGE_ONLY);

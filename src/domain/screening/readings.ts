@@ -8,7 +8,7 @@ import { hasKana, japaneseReadings } from './japanese-romanise.ts';
 import { isHangul, KOREAN_SYSTEM_NAMES, koreanReadings } from './korean-romanise.ts';
 import type { NameKind } from './types.ts';
 
-export interface Reading {
+interface Reading {
   /** The romanised name (ASCII, words separated by spaces). */
   text: string;
   /** How it was read, as explained to people: "Hangul → Revised Romanization". */

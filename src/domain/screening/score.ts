@@ -27,13 +27,13 @@ export type ScreenableEntity = Pick<SanctionEntity, 'name' | 'schema'> &
   Partial<Pick<SanctionEntity, 'id' | 'aliases' | 'birthDates' | 'countries'>>;
 
 /** A romanised reading of a name in Han, Hangul or Kana (readings.ts), analysed as a Latin name. */
-export interface PreparedReading {
+interface PreparedReading {
   via: string;
   text: string;
   analysed: AnalysedName;
 }
 
-export interface PreparedName {
+interface PreparedName {
   name: string;
   primary: boolean;
   analysed: AnalysedName;

@@ -43,7 +43,7 @@ const PAIR_FLOOR = 0.4;
 /** Credit of an aligned pair: its similarity, fading to 0 between 0.6 and PAIR_FLOOR. */
 const credit = (s: number) => (s >= 0.6 ? s : s <= PAIR_FLOOR ? 0 : (s - PAIR_FLOOR) * 3);
 
-export interface TokenPair {
+interface TokenPair {
   a: NameToken;
   b: NameToken;
   similarity: number;

@@ -18,7 +18,7 @@ const TRANSLATED_SIMILARITY = 0.9;
 /** A similarity that no alignment accepts. */
 const NOT_THE_SAME = 0.3;
 
-export interface WordSimilarity {
+interface WordSimilarity {
   similarity: number;
   how: TokenHow;
   phonetic: boolean;

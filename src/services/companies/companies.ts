@@ -45,7 +45,7 @@ export interface CompanyServiceDeps {
   procurement?: { forCompanies(orgNumbers: string[]): Promise<Map<string, CompanyProcurementFields>> };
 }
 
-export interface Pair {
+interface Pair {
   orgNumber: string;
   country: Country;
 }

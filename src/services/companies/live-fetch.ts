@@ -9,7 +9,7 @@ import type { BrregClient } from '../../sources/brreg/client.ts';
 import type { BrregEnhet } from '../../sources/brreg/types.ts';
 import { reasonOfFailure, type UnavailableReason } from '../../domain/unavailable-reasons.ts';
 
-export interface FetchOutcome {
+interface FetchOutcome {
   found: CompanyWrite[];
   /** Unknown to the registry (404). */
   notFound: string[];
@@ -27,7 +27,7 @@ export type LiveFetchClient = Pick<
   'getEnhet' | 'searchEnheter' | 'subUnitsOf' | 'getRoller' | 'getRegnskap'
 >;
 
-export interface FetchOptions {
+interface FetchOptions {
   concurrency?: number;
   /** Called as soon as a company is complete, so storing overlaps with the other fetches. */
   onFound?: (write: CompanyWrite) => void;
