@@ -1,0 +1,330 @@
+// Projects, keys, tiers and usage in memory, with the rules the SQL keeps: one active project per
+// folded name, unique key prefixes, only active keys found, a key's project and tier joined on
+// every read, and quotas checked and counted in one step (limits of 0 are unlimited).
+import type { Clock } from '../../../src/domain/clock.ts';
+import {
+  KeyPrefixCollisionError,
+  ProjectNameTakenError,
+  type ApiKeyRepository,
+  type KeyRecord,
+} from '../../../src/store/access/api-keys.ts';
+import type { UsageRepository } from '../../../src/store/access/usage.ts';
+import type { Logger } from 'pino';
+import type { Mailer, SetupMail } from '../../../src/mail/mailer.ts';
+
+type NewProject = Parameters<ApiKeyRepository['createProject']>[0];
+type UsageCounts = Awaited<ReturnType<UsageRepository['read']>>;
+type ConsumeResult = Awaited<ReturnType<UsageRepository['consume']>>;
+type DailyCount = Awaited<ReturnType<UsageRepository['history']>>[number];
+type Overrides = KeyRecord['overrides'];
+type TierRow = KeyRecord['tierDefaults'];
+
+interface Project {
+  id: number;
+  name: string;
+  nameKey: string;
+  email: string;
+  tier: string;
+  createdAt: Date;
+  overrides: Overrides;
+}
+
+interface Key {
+  id: number;
+  projectId: number;
+  hash: string;
+  prefix: string;
+  active: boolean;
+  createdAt: Date;
+  deactivatedAt: Date | null;
+  rotatedFrom: string | null;
+}
+
+/** The tiers the first migration seeds (0001_foundation.sql). */
+export const SEEDED_TIERS: Record<string, TierRow> = {
+  free: {
+    rateLimitPerMinute: 20,
+    dailyLimit: 500,
+    monthlyLimit: 5000,
+    maxPageSize: 20,
+    canPush: false,
+    requireFilterOnSearch: true,
+  },
+  pro: {
+    rateLimitPerMinute: 60,
+    dailyLimit: 5000,
+    monthlyLimit: 50000,
+    maxPageSize: 100,
+    canPush: true,
+    requireFilterOnSearch: false,
+  },
+  enterprise: {
+    rateLimitPerMinute: 120,
+    dailyLimit: 0,
+    monthlyLimit: 0,
+    maxPageSize: 100,
+    canPush: true,
+    requireFilterOnSearch: false,
+  },
+  internal: {
+    rateLimitPerMinute: 120,
+    dailyLimit: 0,
+    monthlyLimit: 0,
+    maxPageSize: 100,
+    canPush: true,
+    requireFilterOnSearch: false,
+  },
+};
+
+const NO_OVERRIDES: Overrides = { rateLimitPerMinute: null, dailyLimit: null, monthlyLimit: null, maxPageSize: null };
+
+export class FakeUsage implements UsageRepository {
+  /** Calls of `add` (the unmetered batch writes) and `consume`, in order. */
+  readonly writes: { op: 'add' | 'consume'; projectId: number; n: number }[] = [];
+  private readonly rows = new Map<
+    number,
+    { day: string; dayCount: number; month: string; monthCount: number; total: number }
+  >();
+  private readonly daily = new Map<string, number>();
+
+  open(projectId: number, day: string, month: string) {
+    this.rows.set(projectId, { day, dayCount: 0, month, monthCount: 0, total: 0 });
+  }
+
+  total(projectId: number): number {
+    return this.rows.get(projectId)?.total ?? 0;
+  }
+
+  private bump(projectId: number, today: string, monthStart: string, n: number, daily: number, monthly: number) {
+    const r = this.rows.get(projectId);
+    if (!r) return undefined;
+    if (daily !== 0 && r.day >= today && r.dayCount >= daily) return undefined;
+    if (monthly !== 0 && r.month >= monthStart && r.monthCount >= monthly) return undefined;
+    r.dayCount = r.day >= today ? r.dayCount + n : n;
+    r.day = r.day > today ? r.day : today;
+    r.monthCount = r.month >= monthStart ? r.monthCount + n : n;
+    r.month = r.month > monthStart ? r.month : monthStart;
+    r.total += n;
+    const key = `${projectId}:${r.day}`;
+    this.daily.set(key, (this.daily.get(key) ?? 0) + n);
+    return { today: r.dayCount, thisMonth: r.monthCount, total: r.total };
+  }
+
+  async read(projectId: number, today: string, monthStart: string): Promise<UsageCounts> {
+    const r = this.rows.get(projectId);
+    if (!r) return { today: 0, thisMonth: 0, total: 0 };
+    return {
+      today: r.day === today ? r.dayCount : 0,
+      thisMonth: r.month === monthStart ? r.monthCount : 0,
+      total: r.total,
+    };
+  }
+
+  async add(projectId: number, day: string, monthStart: string, n: number): Promise<void> {
+    this.writes.push({ op: 'add', projectId, n });
+    this.bump(projectId, day, monthStart, n, 0, 0);
+  }
+
+  async history(projectId: number, fromDay: string, toDay: string): Promise<DailyCount[]> {
+    return [...this.daily.entries()]
+      .map(([k, count]) => ({ project: Number(k.split(':')[0]), day: k.split(':')[1], count }))
+      .filter((d) => d.project === projectId && d.day >= fromDay && d.day <= toDay)
+      .sort((a, b) => a.day.localeCompare(b.day))
+      .map(({ day, count }) => ({ day, count }));
+  }
+
+  async consume(
+    projectId: number,
+    today: string,
+    monthStart: string,
+    daily: number,
+    monthly: number,
+  ): Promise<ConsumeResult> {
+    this.writes.push({ op: 'consume', projectId, n: 1 });
+    const r = this.bump(projectId, today, monthStart, 1, daily, monthly);
+    if (r) return { ok: true, ...r };
+    const counts = await this.read(projectId, today, monthStart);
+    return { ok: false, exhausted: monthly !== 0 && counts.thisMonth >= monthly ? 'monthly' : 'daily', ...counts };
+  }
+}
+
+export class FakeApiKeys implements ApiKeyRepository {
+  readonly tiers = new Map(Object.entries(SEEDED_TIERS));
+  /** Projects that have a push destination (a used project is never reclaimed). */
+  readonly withDestinations = new Set<number>();
+  /** The next this many new keys collide with an existing prefix. */
+  collisions = 0;
+  private readonly projects: Project[] = [];
+  private readonly keys: Key[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly usage: FakeUsage,
+  ) {}
+
+  /** Every key hash stored (a raw key must never be among them). */
+  storedHashes(): string[] {
+    return this.keys.map((k) => k.hash);
+  }
+
+  private newKey(projectId: number, hash: string, prefix: string, rotatedFrom: string | null) {
+    if (this.collisions > 0 || this.keys.some((k) => k.prefix === prefix)) {
+      this.collisions = Math.max(0, this.collisions - 1);
+      throw new KeyPrefixCollisionError();
+    }
+    const id = this.keys.length + 1;
+    this.keys.push({
+      id,
+      projectId,
+      hash,
+      prefix,
+      active: true,
+      createdAt: this.clock.now(),
+      deactivatedAt: null,
+      rotatedFrom,
+    });
+  }
+
+  private record(k: Key | undefined): KeyRecord | undefined {
+    if (!k?.active) return undefined;
+    const p = this.projects.find((x) => x.id === k.projectId)!;
+    return {
+      keyId: k.id,
+      keyPrefix: k.prefix,
+      projectId: p.id,
+      projectName: p.name,
+      tier: p.tier,
+      projectCreatedAt: p.createdAt,
+      overrides: { ...p.overrides },
+      tierDefaults: { ...this.tiers.get(p.tier)! },
+    };
+  }
+
+  private deactivate(k: Key) {
+    k.active = false;
+    k.deactivatedAt = this.clock.now();
+  }
+
+  async findActiveByHash(keyHash: string) {
+    return this.record(this.keys.find((k) => k.active && k.hash === keyHash));
+  }
+
+  async findActiveById(keyId: number) {
+    return this.record(this.keys.find((k) => k.id === keyId));
+  }
+
+  async findActiveByPrefix(keyPrefix: string) {
+    return this.record(this.keys.find((k) => k.active && k.prefix === keyPrefix));
+  }
+
+  async createProject(p: NewProject): Promise<{ projectId: number }> {
+    if (this.projects.some((x) => x.nameKey === p.nameKey)) throw new ProjectNameTakenError();
+    const id = this.projects.length + 1;
+    this.newKey(id, p.keyHash, p.keyPrefix, null); // first: a collision rolls the whole project back
+    this.projects.push({
+      id,
+      name: p.name,
+      nameKey: p.nameKey,
+      email: p.email,
+      tier: p.tier,
+      createdAt: this.clock.now(),
+      overrides: { ...NO_OVERRIDES },
+    });
+    this.usage.open(id, p.today, p.monthStart);
+    return { projectId: id };
+  }
+
+  async reclaimUnused(p: Pick<NewProject, 'nameKey' | 'email' | 'keyHash' | 'keyPrefix'>) {
+    const project = this.projects.find(
+      (x) => x.nameKey === p.nameKey && x.email.toLowerCase() === p.email.toLowerCase(),
+    );
+    if (!project || this.usage.total(project.id) !== 0 || this.withDestinations.has(project.id)) return undefined;
+    const keys = this.keys.filter((k) => k.projectId === project.id);
+    if (keys.length !== 1 || !keys[0].active) return undefined;
+    this.newKey(project.id, p.keyHash, p.keyPrefix, null);
+    this.deactivate(keys[0]);
+    return { projectId: project.id, deactivated: keys[0].prefix };
+  }
+
+  async listKeys(opts: { project?: string; includeInactive?: boolean } = {}) {
+    return this.keys
+      .filter((k) => opts.includeInactive || k.active)
+      .map((k) => ({ k, p: this.projects.find((x) => x.id === k.projectId)! }))
+      .filter(({ p }) => !opts.project || p.nameKey === opts.project)
+      .sort((a, b) => b.k.createdAt.getTime() - a.k.createdAt.getTime() || b.k.id - a.k.id)
+      .map(({ k, p }) => ({
+        keyPrefix: k.prefix,
+        projectName: p.name,
+        tier: p.tier,
+        active: k.active,
+        createdAt: k.createdAt,
+        deactivatedAt: k.deactivatedAt,
+        requests: this.usage.total(p.id),
+      }));
+  }
+
+  async deactivateByPrefix(keyPrefix: string): Promise<boolean> {
+    const k = this.keys.find((x) => x.active && x.prefix === keyPrefix);
+    if (k) this.deactivate(k);
+    return k !== undefined;
+  }
+
+  async rotate(oldKeyId: number, newHash: string, newPrefix: string) {
+    const old = this.keys.find((k) => k.id === oldKeyId && k.active);
+    if (!old) return undefined;
+    this.newKey(old.projectId, newHash, newPrefix, old.prefix);
+    this.deactivate(old);
+    return { rotatedFrom: old.prefix };
+  }
+
+  async tierExists(tier: string): Promise<boolean> {
+    return this.tiers.has(tier);
+  }
+
+  async setTier(projectId: number, tier: string): Promise<void> {
+    this.projects.find((p) => p.id === projectId)!.tier = tier;
+  }
+
+  async setLimits(projectId: number, limits: Partial<Overrides>): Promise<void> {
+    const p = this.projects.find((x) => x.id === projectId)!;
+    for (const [k, v] of Object.entries(limits) as [keyof Overrides, number | null | undefined][])
+      if (v !== undefined) p.overrides[k] = v;
+  }
+}
+
+/** Requests for a higher tier, as stored. */
+export class FakeAccessRequests {
+  readonly rows: { id: number; status: string; created_at: Date; projectName: string; email: string }[] = [];
+  constructor(private readonly clock: Clock) {}
+  async create(r: {
+    projectName: string;
+    email: string;
+    organisation: string | null;
+    requestedTier: string;
+    message: string | null;
+  }) {
+    const row = { id: this.rows.length + 1, status: 'pending', created_at: this.clock.now(), ...r };
+    this.rows.push(row);
+    return { id: row.id, status: row.status, created_at: row.created_at };
+  }
+}
+
+/** Setup e-mails, kept instead of sent; `failing` makes the next sends throw. */
+export class FakeMailer implements Mailer {
+  readonly sent: SetupMail[] = [];
+  failing = false;
+  async sendSetupLink(mail: SetupMail): Promise<void> {
+    if (this.failing) throw new Error('smtp: connection refused');
+    this.sent.push(mail);
+  }
+  async close(): Promise<void> {}
+}
+
+/** A logger that keeps what it was told (pino's overloads accept the object-then-message form used here). */
+export function fakeLog() {
+  const lines: { level: 'info' | 'warn'; obj: Record<string, unknown>; msg: string }[] = [];
+  const at = (level: 'info' | 'warn') => (obj: Record<string, unknown>, msg: string) =>
+    void lines.push({ level, obj, msg });
+  const log = { info: at('info'), warn: at('warn') } as unknown as Pick<Logger, 'info' | 'warn'>;
+  return Object.assign(log, { lines });
+}
