@@ -71,7 +71,7 @@ const WG_FINAL: [RegExp, string][] = [
 ];
 
 export function wadeGiles(pinyin: string): string {
-  const whole = WG_SYLLABLES[pinyin];
+  const whole = Object.hasOwn(WG_SYLLABLES, pinyin) ? WG_SYLLABLES[pinyin] : undefined;
   if (whole) return whole;
   const init = WG_INITIAL.find(([p]) => pinyin.startsWith(p));
   const [pi, wi] = init ?? ['', ''];

@@ -239,7 +239,9 @@ export function koreanReadings(name: string, person: boolean): { system: KoreanS
   out.push({ system: 'rr', text: [romaniseWord(surname, 'rr', false), ...givenIn('rr', false)].join(' ') });
   out.push({ system: 'mr', text: [romaniseWord(surname, 'mr', false), ...givenIn('mr', false)].join(' ') });
   // Customary: the usual surname spelling with a given name voiced as it is pronounced after it.
-  for (const s of SURNAMES[surname] ?? [romaniseWord(surname, 'mr', false)]) {
+  for (const s of (Object.hasOwn(SURNAMES, surname) ? SURNAMES[surname] : undefined) ?? [
+    romaniseWord(surname, 'mr', false),
+  ]) {
     out.push({ system: 'common', text: [s, ...givenIn('mr', true)].join(' ') });
     out.push({ system: 'common', text: [s, ...givenIn('rr', false)].join(' ') });
   }

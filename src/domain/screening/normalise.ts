@@ -85,7 +85,11 @@ const ARABIC_ARTICLE = /^\u0627\u0644(?=\p{Script=Arabic}{2})/u;
  * Arabic words for "son of" / "daughter of": read as the particles Latin spellings use, so that
  * they are particles (and the nasab the order guard reads) in both scripts.
  */
-const ARABIC_NASAB: Record<string, string> = { بن: 'bin', ابن: 'ibn', بنت: 'bint' };
+const ARABIC_NASAB = new Map([
+  ['بن', 'bin'],
+  ['ابن', 'ibn'],
+  ['بنت', 'bint'],
+]);
 
 /**
  * عبد ("servant of") is the first half of a compound name with the next word (عبد الله, عبد
@@ -113,7 +117,7 @@ const THAI_SILENT = /[\u0e01-\u0e2e]{1,2}\u0e4c/gu;
 function partsOf(word: string): Part[] {
   const w = word.replace(THAI_SILENT, '');
   const script = scriptOf(w);
-  const nasab = ARABIC_NASAB[w];
+  const nasab = ARABIC_NASAB.get(w);
   if (nasab) return [{ text: nasab, script, skeleton: '' }];
   if (script === 'syllabic') {
     return syllablesOf(w).map((c) => ({ text: asciiParts(c).join(''), script, orig: c }));

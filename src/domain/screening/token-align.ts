@@ -121,13 +121,12 @@ function mergeCompounds(kind: NameKind, side: NameToken[], other: NameToken[]): 
       let compound = false;
       if (!acronym && !translation && !partnered.slice(i, i + n).some(Boolean)) {
         const folded = foldToken(run.map((t) => t.raw).join(''));
-        const skeleton = skeletonOfAscii(folded);
         compound = other.some(
           (o) =>
             (Math.min(folded.length, o.folded.length) / Math.max(folded.length, o.folded.length) >= 0.75 &&
               spellingSimilarity(folded, o.folded) >= MERGE_LEVEL) ||
             // A vowel-less word (عبد الله read as one) is met by the joined Latin words' skeleton.
-            (o.script === 'vowelless' && o.skeleton.length >= 3 && o.skeleton === skeleton),
+            (o.script === 'vowelless' && o.skeleton.length >= 3 && o.skeleton === skeletonOfAscii(folded)),
         );
       }
       if (acronym || translation || compound) {
