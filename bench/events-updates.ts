@@ -14,7 +14,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { cpus, loadavg } from 'node:os';
-import { runJob } from '../src/jobs/registry.ts';
+import { runJob } from '../src/jobs/runner.ts';
 import { mapEnhet } from '../src/sources/brreg/map.ts';
 import { UPDATES_STATE } from '../src/jobs/brreg.ts';
 import { createCompanyWriteRepository } from '../src/store/company-writes.ts';

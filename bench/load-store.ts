@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildContext, closeContext } from '../src/app.ts';
+import { buildContext, closeContext } from '../src/runtime/build-context.ts';
 import { loadConfig } from '../src/config/index.ts';
-import { runJob } from '../src/jobs/registry.ts';
+import { runJob } from '../src/jobs/runner.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeDumpFiles } from '../src/sources/brreg/dump-files.ts';
 

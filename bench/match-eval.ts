@@ -9,7 +9,7 @@
 // of 100-query batches through the service (the same call POST /api/companies/match makes),
 // after --warmup queries of other companies' names (untimed: the state of a running server).
 import { parseArgs } from 'node:util';
-import { buildContext, closeContext } from '../src/app.ts';
+import { buildContext, closeContext } from '../src/runtime/build-context.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { MATCH_MARGIN, MATCH_THRESHOLD } from '../src/domain/company-match/index.ts';
 import { createLogger } from '../src/logger.ts';

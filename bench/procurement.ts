@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/index.ts';
-import { runJob } from '../src/jobs/registry.ts';
+import { runJob } from '../src/jobs/runner.ts';
 import { createLogger } from '../src/logger.ts';
 import { procurementDataset, writeDataset } from '../test/fakes/procurement/dataset.ts';
 

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RoleInput } from '../src/domain/company.ts';
-import { runJob } from '../src/jobs/registry.ts';
+import { runJob } from '../src/jobs/runner.ts';
 import '../src/jobs/sanctions.ts';
 import '../src/jobs/shareholders.ts';
 import { orgNumberFor } from '../src/sources/brreg/generate.ts';
@@ -206,11 +206,31 @@ console.log(
 console.log(
   `| 100 entities, ${list.entityCount} list entities | ${matchResult.p50} | ${matchResult.p95} | ${matchResult.p99} | ${matchFlags} | ${matchPlanted}/${matchResult.planted} |`,
 );
+// Memory of the server process (this process serves the API): after the timed runs, then after
+// one call with names in Han, Hangul and Kana, which loads the romanisation dictionaries.
+const mb = () => Math.round(process.memoryUsage().rss / 1_048_576);
+const rssAfterRuns = mb();
+const scripts = { k1: '김정은', k2: '習近平', k3: '岸田文雄', k4: 'やまもと たろう', k5: 'Kim Jong Un' };
+const st = performance.now();
+const sres = await postJson(`${base}/api/screening/match`, key, {
+  queries: Object.fromEntries(Object.entries(scripts).map(([k, name]) => [k, { schema: 'Person', name }])),
+});
+const scriptMs = +(performance.now() - st).toFixed(1);
+if (sres.status !== 200) throw new Error(`match: ${sres.status}`);
+const memory = { rssAfterRunsMb: rssAfterRuns, rssWithDictionariesMb: mb(), firstNonLatinCallMs: scriptMs };
+console.log(
+  `\nRSS after the timed runs ${memory.rssAfterRunsMb} MB; after one POST /api/screening/match with Hangul, Han and Kana names ` +
+    `${memory.rssWithDictionariesMb} MB (that first call ${scriptMs} ms, dictionary load included)`,
+);
 mkdirSync('bench/results', { recursive: true });
 const out = `bench/results/screening-${ctx.store.engine === 'embedded' ? 'pglite' : 'postgresql'}.json`;
 writeFileSync(
   out,
-  JSON.stringify({ at: new Date().toISOString(), engine: ctx.store.engine, node: process.version, result }, null, 2),
+  JSON.stringify(
+    { at: new Date().toISOString(), engine: ctx.store.engine, node: process.version, result, memory },
+    null,
+    2,
+  ),
 );
 console.log(`\nwritten ${out}`);
 await built.close();

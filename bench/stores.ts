@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { buildContext, closeContext } from '../src/app.ts';
+import { buildContext, closeContext } from '../src/runtime/build-context.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { createLogger } from '../src/logger.ts';
 import { createServices } from '../src/runtime/services.ts';

@@ -4,15 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { Config } from './config/index.ts';
-import type { AppContext, Upstreams } from './runtime/context.ts';
-import { createBrregClient } from './sources/brreg/client.ts';
-import { createUpstreamClient } from './sources/upstream-http.ts';
-import { createCvrGuard, guardUpstream } from './sources/upstream-guard.ts';
-import { systemResolver, type Resolver } from './net/index.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
-import { ReferenceData } from './domain/reference-data.ts';
+import type { AppContext } from './runtime/context.ts';
+import { buildContext, closeContext, type AppOverrides } from './runtime/build-context.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerDocs } from './http/plugins/docs.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/plugins/errors.ts';
@@ -24,27 +18,10 @@ import { ApiError } from './errors.ts';
 import { KeyLimits } from './contract/keys.ts';
 import { COMPANY_SCHEMAS } from './contract/company.ts';
 import type { Api } from './http/types.ts';
-import './jobs/all.ts';
-import { loadReferenceData } from './sources/reference/load.ts';
-import { createLogger } from './logger.ts';
-import { createLogMailer, createSmtpMailer, type Mailer } from './mail/mailer.ts';
 import { createServices, type Services } from './runtime/services.ts';
-import { openStore, type Store } from './store/engine/db.ts';
-import { migrate } from './store/engine/migrate.ts';
-import { createRateWindows, type RateWindows } from './store/access/rate-windows.ts';
-import { createRepositories } from './store/repositories.ts';
+import { backgroundWorkers, createWorkerSet, type WorkerName, type WorkerSet } from './runtime/workers.ts';
 
-const REDIS_STARTUP_WAIT_MS = 5000;
-
-export interface AppOverrides {
-  clock?: Clock;
-  upstreams?: Partial<Upstreams>;
-  mailer?: Mailer;
-  rateWindows?: RateWindows;
-  logger?: Logger;
-  resolver?: Resolver;
-  crawlerNet?: AppContext['crawlerNet'];
-}
+export type { AppOverrides };
 
 /** One route as Fastify registered it (HEAD twins of GET routes included). */
 export interface RegisteredRoute {
@@ -59,81 +36,14 @@ export interface BuiltApp {
   /** Every registered route, for the auth suite that checks each one is documented or known internal. */
   routes: readonly RegisteredRoute[];
   close(): Promise<void>;
+  /** The background workers of runtime/workers.ts; closing the app stops them. */
+  workers: WorkerSet;
 }
+
+/** The workers every app runs while open (tests included); see runtime/workers.ts. */
+export const SERVING_WORKERS: readonly WorkerName[] = ['usage-flush', 'record-cache', 'event-stream'];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/** Opens the store, migrates it and loads reference data: everything but HTTP. */
-export async function buildContext(config: Config, overrides: AppOverrides = {}): Promise<AppContext> {
-  const log = overrides.logger ?? createLogger(config.logLevel, undefined, config.logFormat);
-  const store: Store = await openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    statementTimeoutMs: config.statementTimeoutMs,
-    lockInfo: { host: config.host, port: config.port },
-  });
-  try {
-    const applied = await migrate(store.pool);
-    if (applied.length) log.info({ applied }, 'database migrated');
-    const repos = createRepositories(store.db, store.engine === 'server' ? store.pool : undefined);
-    const rebuilt = await repos.deferredIndexes.restoreAll();
-    if (rebuilt) log.warn({ rebuilt }, 'rebuilt indexes left dropped by an interrupted first load');
-    const loaded = await loadReferenceData(repos.reference);
-    if (loaded.length) log.info({ loaded }, 'reference data loaded');
-    const reference = new ReferenceData(await repos.reference.snapshot());
-    const rateWindows =
-      overrides.rateWindows ??
-      createRateWindows({
-        redisUrl: config.redisUrl,
-        pgPool: store.engine === 'server' ? store.pool : undefined,
-        namespace: config.redisPrefix,
-      });
-    // Commands are not queued while Redis connects (they fail fast in an outage), so wait for the
-    // first connection before serving; a Redis that is down at start-up is reported by 503s.
-    await rateWindows.ready(REDIS_STARTUP_WAIT_MS);
-    const mailer =
-      overrides.mailer ?? (config.smtpUrl ? createSmtpMailer(config.smtpUrl, config.mailFrom) : createLogMailer(log));
-    const brregGuard = guardUpstream(
-      createUpstreamClient({ baseUrl: config.brregBaseUrl, timeoutMs: config.brregTimeoutMs }),
-      {
-        windows: rateWindows,
-        host: new URL(config.brregBaseUrl).host,
-        limits: config.liveFetch,
-        onStateChange: (breaker) => log.warn({ upstream: 'brreg', breaker }, 'upstream circuit breaker changed'),
-      },
-    );
-    const cvrGuard = createCvrGuard(config, rateWindows, log);
-    const upstreams: Upstreams = {
-      brreg: overrides.upstreams?.brreg ?? createBrregClient({ baseUrl: config.brregBaseUrl, http: brregGuard.client }),
-      cvr: cvrGuard?.client ?? null,
-      guards: cvrGuard ? [brregGuard, cvrGuard] : [brregGuard],
-    };
-    return {
-      config,
-      clock: overrides.clock ?? systemClock,
-      log,
-      store,
-      repos,
-      reference,
-      rateWindows,
-      mailer,
-      upstreams,
-      resolver: overrides.resolver ?? systemResolver,
-      crawlerNet: overrides.crawlerNet ?? {},
-    };
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-}
-
-export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.upstreams.brreg.close().catch(() => undefined);
-  for (const guard of ctx.upstreams.guards) guard.shutdown();
-  await ctx.rateWindows.close().catch(() => undefined);
-  await ctx.mailer.close().catch(() => undefined);
-  await ctx.store.close();
-}
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<BuiltApp> {
   const ctx = await buildContext(config, overrides);
@@ -180,16 +90,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // (found by the reliability suite's SIGTERM scenario): answers sent while closing end
     // their connection.
     let closing = false;
+    const workers = createWorkerSet(backgroundWorkers(ctx, services));
     app.addHook('preClose', async () => {
       closing = true;
+      await workers.stopBeforeDrain();
     });
-    // Usage of unmetered projects is counted in memory for up to a second (services/usage-counter.ts).
-    app.addHook('onClose', async () => {
-      await services.keyAuth
-        .flushUsage()
-        .catch((err: Error) => ctx.log.warn({ err: err.message }, 'usage counts could not be written at shutdown'));
-    });
-    app.addHook('onClose', async () => services.recordCache.stop());
+    app.addHook('onClose', async () => workers.stopAll());
     app.addHook('onSend', async (req, reply) => {
       reply.header('X-Request-Id', req.id);
       if (closing) reply.header('Connection', 'close');
@@ -205,14 +111,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     registerAuth(plain, services.keyAuth, services.oauth, config);
     registerRoutes(app, { ctx, services });
     await app.ready();
-    // The record cache follows the store's changes while the app is open (record-cache.ts).
-    await services.recordCache.start();
+    // What every app runs while it is open; the server adds deliveries and the scheduler.
+    await workers.start(SERVING_WORKERS);
 
     return {
       app,
       ctx,
       services,
       routes,
+      workers,
       async close() {
         await app.close();
         await closeContext(ctx);

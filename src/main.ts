@@ -3,8 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, configWarnings, loadConfig } from './config/index.ts';
 import { DataDirBusyError } from './store/engine/data-dir-lock.ts';
 import { MigrationError } from './store/engine/migrate.ts';
-import { loadDemoData, storeIsEmpty } from './jobs/demo-data.ts';
-import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
+import { loadDemoData } from './jobs/demo-data.ts';
 
 async function main() {
   let config;
@@ -29,20 +28,18 @@ async function main() {
   }
   const { app, ctx } = built;
   for (const warning of configWarnings(config)) app.log.warn(warning);
-  if (config.demoData === 'auto' && (await storeIsEmpty(ctx))) {
+  if (config.demoData === 'auto' && (await ctx.repos.demoData.storeIsEmpty())) {
     console.log('The store is empty: loading the demo dataset (DEMO_DATA=off skips this)…');
     await loadDemoData(ctx, (m) => app.log.info(m));
   }
-  let scheduler: Scheduler | undefined;
   try {
-    scheduler = config.syncSchedule ? startScheduler(ctx) : undefined;
+    await built.workers.start(config.syncSchedule ? ['watchlist-delivery', 'scheduler'] : ['watchlist-delivery']);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message); // e.g. a SYNC_CRON_<JOB> naming no job
     await built.close();
     process.exit(78);
   }
-  const delivery = built.services.watchlistDelivery.start(config.monitoring.deliveryIntervalMs);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -54,8 +51,7 @@ async function main() {
     }, 25_000);
     force.unref();
     try {
-      await scheduler?.stop(); // runs in progress end before the store closes
-      delivery.stop();
+      // Closing stops the workers: the scheduler's runs in progress end before the store closes.
       await built.close();
       app.log.info({ signal }, 'shutdown complete');
       process.exit(0);

@@ -17,19 +17,19 @@ import { withSyncMeter } from '../net/sync-meter.ts';
 // The server's modules load only for the commands that need them: `ncd enrich` is a plain API
 // client and starts in a fraction of the time without them.
 const serverModules = async () => {
-  const [app, logger, commands, services] = await Promise.all([
-    import('../app.ts'),
+  const [app, logger, commands, services, workers] = await Promise.all([
+    import('../runtime/build-context.ts'),
     import('../logger.ts'),
     import('../ops/commands.ts'),
     import('../runtime/services.ts'),
+    import('../runtime/workers.ts'),
   ]);
-  return { ...app, ...logger, ...commands, ...services };
+  return { ...app, ...logger, ...commands, ...services, ...workers };
 };
 
-/** The job names `ncd sync` takes, as the help lists them (registered by importing every job). */
+/** The job names `ncd sync` takes, as the help lists them. */
 async function sources(): Promise<string[]> {
-  await import('../jobs/all.ts');
-  return Object.keys((await import('../jobs/registry.ts')).JOBS);
+  return (await import('../jobs/runner.ts')).jobNames();
 }
 
 /** Which store a command opened, for the operator to see (no credentials: host, port, database). */
@@ -86,20 +86,31 @@ async function withProgress<T>(
 }
 
 async function runLocally(config: Config, command: OperatorCommand, argv: string[]): Promise<number> {
-  const { buildContext, closeContext, createLogger, createServices, runOperatorCommand } = await serverModules();
+  const {
+    buildContext,
+    closeContext,
+    createLogger,
+    createServices,
+    runOperatorCommand,
+    backgroundWorkers,
+    createWorkerSet,
+  } = await serverModules();
   const ctx = await buildContext(config, {
     logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
   });
   console.error(`store: ${storeName(config)}`);
+  const services = createServices(ctx);
+  // A command counts usage like a server does (key commands read it), so it stops the same worker.
+  const workers = createWorkerSet(backgroundWorkers(ctx, services));
   try {
-    const result = await withProgress(command, argv, (log) =>
-      runOperatorCommand(ctx, createServices(ctx), command, log),
-    );
+    await workers.start(['usage-flush']);
+    const result = await withProgress(command, argv, (log) => runOperatorCommand(ctx, services, command, log));
     print(result);
     // Operators (and the bounded-memory tests) read this: ingest must not grow with the file.
     if (command.command === 'sync') console.error(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
     return 0;
   } finally {
+    await workers.stopAll();
     await closeContext(ctx);
   }
 }

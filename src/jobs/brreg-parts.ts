@@ -10,15 +10,23 @@ import type { BrregRegnskap, BrregRoller } from '../sources/brreg/types.ts';
 import { readJsonArrayBatches } from '../sources/json-array.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
 import { overlapped } from './brreg.ts';
-import { defineJob } from './registry.ts';
+import { defineJob, pick, type JobPorts } from './job.ts';
+
+/** What the job uses. */
+const brregPartsDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'companyReads', 'companyWrites'),
+  upstreams: p.upstreams,
+});
 
 const BATCH = 1000;
 
-defineJob('brreg-roles', {
+export const brregRolesJob = defineJob({
+  name: 'brreg-roles',
+  deps: brregPartsDeps,
   description: 'Roles of all units (brreg roller/totalbestand)',
   options: ['file'],
-  async run(ctx, opts, job) {
-    const { stream: input } = await openSyncInput(opts, { fallback: () => ctx.upstreams.brreg.downloadRoles() });
+  async run(deps, opts, job) {
+    const { stream: input } = await openSyncInput(opts, { fallback: () => deps.upstreams.brreg.downloadRoles() });
     let processed = 0;
     let changed = 0;
     let unknown = 0;
@@ -28,7 +36,7 @@ defineJob('brreg-roles', {
       const parts = batch
         .filter((r) => typeof r?.organisasjonsnummer === 'string')
         .map((r) => ({ orgNumber: r.organisasjonsnummer!, roles: mapRoller(r) }));
-      const res = await ctx.repos.companyWrites.writeParts('NO', parts);
+      const res = await deps.repos.companyWrites.writeParts('NO', parts);
       processed += batch.length;
       changed += res.changed;
       unknown += res.unknown;
@@ -39,10 +47,12 @@ defineJob('brreg-roles', {
   },
 });
 
-defineJob('regnskap', {
+export const regnskapJob = defineJob({
+  name: 'regnskap',
+  deps: brregPartsDeps,
   description: 'Annual accounts from Regnskapsregisteret',
   options: ['file', 'limit'],
-  async run(ctx, opts, job) {
+  async run(deps, opts, job) {
     if (opts.file) {
       const { stream: input } = await openSyncInput({ file: opts.file });
       let processed = 0;
@@ -53,7 +63,7 @@ defineJob('regnskap', {
           const n = r?.virksomhet?.organisasjonsnummer;
           if (n) byCompany.set(n, [...(byCompany.get(n) ?? []), r]);
         }
-        const res = await ctx.repos.companyWrites.writeParts(
+        const res = await deps.repos.companyWrites.writeParts(
           'NO',
           [...byCompany].map(([orgNumber, list]) => ({ orgNumber, financials: mapRegnskap(list) })),
         );
@@ -64,7 +74,7 @@ defineJob('regnskap', {
       job.progress(`accounts: ${processed} records read, ${changed} companies changed`);
       return { recordsProcessed: processed, details: { changed } };
     }
-    const due = await ctx.repos.companyReads.companiesDueForAccounts(opts.limit ?? 2000);
+    const due = await deps.repos.companyReads.companiesDueForAccounts(opts.limit ?? 2000);
     const slot = pLimit(10);
     let done = 0;
     let changed = 0;
@@ -72,10 +82,10 @@ defineJob('regnskap', {
       const chunk = due.slice(i, i + 100);
       const parts = await Promise.all(
         chunk.map((n) =>
-          slot(async () => ({ orgNumber: n, financials: mapRegnskap(await ctx.upstreams.brreg.getRegnskap(n)) })),
+          slot(async () => ({ orgNumber: n, financials: mapRegnskap(await deps.upstreams.brreg.getRegnskap(n)) })),
         ),
       );
-      changed += (await ctx.repos.companyWrites.writeParts('NO', parts)).changed;
+      changed += (await deps.repos.companyWrites.writeParts('NO', parts)).changed;
       done += chunk.length;
       job.report(done);
     }

@@ -4,11 +4,17 @@
 // (removed for legal reasons) purges our copy. Accounts are fetched again when a unit's
 // latest filed year moved on. Without a position (no full `brreg` sync yet) it does nothing.
 import pLimit from 'p-limit';
-import type { AppContext } from '../runtime/context.ts';
 import { mapEnhet, mapRegnskap, mapRoller, mapUnderenhet } from '../sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet, BrregUpdate } from '../sources/brreg/types.ts';
 import { UPDATES_STATE, type UpdatesState } from './brreg.ts';
-import { defineJob, type JobRun } from './registry.ts';
+import { defineJob, pick, type JobPorts, type JobRun } from './job.ts';
+
+/** What the job uses. */
+const brregUpdatesDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'companyReads', 'companyWrites', 'syncRuns'),
+  upstreams: p.upstreams,
+});
+type BrregUpdatesDeps = ReturnType<typeof brregUpdatesDeps>;
 
 const PAGE = 1000;
 const DEFAULT_LIMIT = 20_000;
@@ -32,8 +38,8 @@ interface FetchedPage<T> {
   units: T[];
 }
 
-async function fetchEnheter(ctx: AppContext, latest: BrregUpdate[]): Promise<FetchedPage<BrregEnhet>> {
-  const brreg = ctx.upstreams.brreg;
+async function fetchEnheter(deps: BrregUpdatesDeps, latest: BrregUpdate[]): Promise<FetchedPage<BrregEnhet>> {
+  const brreg = deps.upstreams.brreg;
   const purge = latest.filter((x) => x.endringstype === 'Fjernet').map((x) => x.organisasjonsnummer);
   const refetch = latest.filter((x) => x.endringstype !== 'Fjernet').map((x) => x.organisasjonsnummer);
   if (!refetch.length) return { latest, purge, units: [] };
@@ -54,12 +60,12 @@ async function fetchEnheter(ctx: AppContext, latest: BrregUpdate[]): Promise<Fet
   return { latest, purge, units: [...found.values()] as BrregEnhet[] };
 }
 
-async function storeEnheter(ctx: AppContext, { latest, purge, units: enheter }: FetchedPage<BrregEnhet>) {
-  const brreg = ctx.upstreams.brreg;
-  for (const n of purge) await ctx.repos.companyWrites.purge('NO', n);
+async function storeEnheter(deps: BrregUpdatesDeps, { latest, purge, units: enheter }: FetchedPage<BrregEnhet>) {
+  const brreg = deps.upstreams.brreg;
+  for (const n of purge) await deps.repos.companyWrites.purge('NO', n);
   if (!enheter.length) return;
   // Accounts again when the unit filed a newer year than we hold.
-  const stored = await ctx.repos.companyReads.findRows(
+  const stored = await deps.repos.companyReads.findRows(
     'NO',
     enheter.map((e) => e.organisasjonsnummer),
   );
@@ -89,7 +95,7 @@ async function storeEnheter(ctx: AppContext, { latest, purge, units: enheter }: 
       .filter((s) => s.roles_hash !== null && changedUnits.has(s.org_number) && found.has(s.org_number))
       .map((s) => slot(async () => roles.set(s.org_number, mapRoller(await brreg.getRoller(s.org_number))))),
   );
-  await ctx.repos.companyWrites.write(
+  await deps.repos.companyWrites.write(
     enheter.map((e) => ({
       core: mapEnhet(e),
       financials: accounts.get(e.organisasjonsnummer),
@@ -98,8 +104,8 @@ async function storeEnheter(ctx: AppContext, { latest, purge, units: enheter }: 
   );
 }
 
-async function fetchUnderenheter(ctx: AppContext, latest: BrregUpdate[]): Promise<FetchedPage<BrregUnderenhet>> {
-  const brreg = ctx.upstreams.brreg;
+async function fetchUnderenheter(deps: BrregUpdatesDeps, latest: BrregUpdate[]): Promise<FetchedPage<BrregUnderenhet>> {
+  const brreg = deps.upstreams.brreg;
   const purge = latest.filter((x) => x.endringstype === 'Fjernet').map((x) => x.organisasjonsnummer);
   const slot = pLimit(10);
   const units: BrregUnderenhet[] = [];
@@ -117,21 +123,21 @@ async function fetchUnderenheter(ctx: AppContext, latest: BrregUpdate[]): Promis
   return { latest, purge, units };
 }
 
-async function storeUnderenheter(ctx: AppContext, { purge, units }: FetchedPage<BrregUnderenhet>) {
-  for (const n of purge) await ctx.repos.companyWrites.purgeSubUnit('NO', n);
-  await ctx.repos.companyWrites.writeSubUnits('NO', units.map(mapUnderenhet));
+async function storeUnderenheter(deps: BrregUpdatesDeps, { purge, units }: FetchedPage<BrregUnderenhet>) {
+  for (const n of purge) await deps.repos.companyWrites.purgeSubUnit('NO', n);
+  await deps.repos.companyWrites.writeSubUnits('NO', units.map(mapUnderenhet));
 }
 
 /** How one feed's pages are read from brreg (no store change) and then written. */
 interface FeedSteps<T> {
-  fetch: (ctx: AppContext, latest: BrregUpdate[]) => Promise<FetchedPage<T>>;
-  store: (ctx: AppContext, page: FetchedPage<T>) => Promise<void>;
+  fetch: (deps: BrregUpdatesDeps, latest: BrregUpdate[]) => Promise<FetchedPage<T>>;
+  store: (deps: BrregUpdatesDeps, page: FetchedPage<T>) => Promise<void>;
 }
 const ENHETER: FeedSteps<BrregEnhet> = { fetch: fetchEnheter, store: storeEnheter };
 const UNDERENHETER: FeedSteps<BrregUnderenhet> = { fetch: fetchUnderenheter, store: storeUnderenheter };
 
 async function follow<T>(
-  ctx: AppContext,
+  deps: BrregUpdatesDeps,
   kind: 'enheter' | 'underenheter',
   steps: FeedSteps<T>,
   from: number,
@@ -140,8 +146,8 @@ async function follow<T>(
   already: number,
 ) {
   const read = async (at: number, size: number) => {
-    const page = await ctx.upstreams.brreg.updates(kind, at, size);
-    return { page, fetched: await steps.fetch(ctx, latestPerUnit(page)) };
+    const page = await deps.upstreams.brreg.updates(kind, at, size);
+    return { page, fetched: await steps.fetch(deps, latestPerUnit(page)) };
   };
   let position = from;
   let processed = 0;
@@ -155,12 +161,12 @@ async function follow<T>(
     // A failed write ends the loop before the read ahead is awaited: its own error is reported
     // (the read's, if any, is dropped rather than left unhandled).
     next?.catch(() => undefined);
-    await steps.store(ctx, fetched);
+    await steps.store(deps, fetched);
     processed += page.length;
     position = after;
     // The position is saved after every applied page: a killed run resumes here.
-    const state = (await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE))!;
-    await ctx.repos.syncRuns.setState(UPDATES_STATE, {
+    const state = (await deps.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE))!;
+    await deps.repos.syncRuns.setState(UPDATES_STATE, {
       ...state,
       [kind === 'enheter' ? 'enheterId' : 'underenheterId']: position,
     });
@@ -169,22 +175,24 @@ async function follow<T>(
   return { processed, position };
 }
 
-defineJob('brreg-updates', {
+export const brregUpdatesJob = defineJob({
+  name: 'brreg-updates',
+  deps: brregUpdatesDeps,
   description: 'Follow the brreg update feeds (every 15 minutes)',
   schedule: '*/15 * * * *',
   options: ['limit'],
   // Follows the feed once a full load (download or a real dump file) has set its position.
-  scheduled: async (ctx) => (await ctx.repos.syncRuns.getState(UPDATES_STATE)) !== undefined,
-  async run(ctx, opts, job) {
-    const state = await ctx.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE);
+  scheduled: async (deps) => (await deps.repos.syncRuns.getState(UPDATES_STATE)) !== undefined,
+  async run(deps, opts, job) {
+    const state = await deps.repos.syncRuns.getState<UpdatesState>(UPDATES_STATE);
     if (!state) {
       job.progress('no feed position yet: run `ncd sync brreg` (a full dump) first');
       return { recordsProcessed: 0, details: { skipped: 'no position' } };
     }
     const limit = opts.limit ?? DEFAULT_LIMIT;
-    const enheter = await follow(ctx, 'enheter', ENHETER, state.enheterId, limit, job, 0);
+    const enheter = await follow(deps, 'enheter', ENHETER, state.enheterId, limit, job, 0);
     const underenheter = await follow(
-      ctx,
+      deps,
       'underenheter',
       UNDERENHETER,
       state.underenheterId,

@@ -2,10 +2,16 @@
 // the share of companies covered and each category's freshness (last successful sync of its
 // sources, their schedules), and saves it for GET /api/coverage. Reads only the store, so it
 // is scheduled on every install (nothing is downloaded).
-import type { AppContext } from '../runtime/context.ts';
 import type { CoverageCategory, CoverageCell, MeasuredCell } from '../store/ops/coverage.ts';
 import { DATA_SOURCES } from '../domain/data-sources.ts';
-import { defineJob, effectiveSchedule } from './registry.ts';
+import { defineJob, pick, type JobPorts } from './job.ts';
+
+/** What the job uses. */
+const coverageDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'coverage', 'syncRuns'),
+  scheduleOf: p.scheduleOf,
+});
+type CoverageDeps = ReturnType<typeof coverageDeps>;
 
 export const COVERAGE_COUNTRIES = ['NO', 'FI', 'SE', 'DK'] as const;
 /** Snapshots kept: more than a year of nights. */
@@ -42,9 +48,9 @@ function sourcesOf(country: string, category: CoverageCategory): string[] {
   return CELL_SOURCES[country]?.[category] ?? [];
 }
 
-export async function takeCoverageSnapshot(ctx: AppContext) {
-  const measured = await ctx.repos.coverage.measure(COVERAGE_COUNTRIES);
-  const runs = await ctx.repos.syncRuns.latestBySource();
+export async function takeCoverageSnapshot(deps: CoverageDeps) {
+  const measured = await deps.repos.coverage.measure(COVERAGE_COUNTRIES);
+  const runs = await deps.repos.syncRuns.latestBySource();
   const companies = new Map(measured.filter((c) => c.category === 'companies').map((c) => [c.country, c.records]));
   const cell = (m: MeasuredCell): CoverageCell => {
     const sources = sourcesOf(m.country, m.category);
@@ -59,27 +65,29 @@ export async function takeCoverageSnapshot(ctx: AppContext) {
       share: m.companiesWith === null || total === 0 ? null : Math.round((m.companiesWith / total) * 10_000) / 10_000,
       lastSync: successes.at(-1) ?? null,
       cadence: jobs.flatMap((job) => {
-        const cron = effectiveSchedule(ctx.config, job);
+        const cron = deps.scheduleOf(job);
         return cron ? [{ job, cron }] : [];
       }),
       sources,
     };
   };
-  const snapshot = await ctx.repos.coverage.save(measured.map(cell));
-  await ctx.repos.coverage.prune(KEEP);
+  const snapshot = await deps.repos.coverage.save(measured.map(cell));
+  await deps.repos.coverage.prune(KEEP);
   return snapshot;
 }
 
-defineJob('coverage', {
+export const coverageJob = defineJob({
+  name: 'coverage',
+  deps: coverageDeps,
   description: 'Completeness snapshot per country and category (GET /api/coverage); reads the store only',
   schedule: '0 2 * * *', // nightly 02:00 UTC
   scheduled: async () => true,
   // A new install (or one upgraded to this version) has no table to serve until the first night.
-  runAtStart: async (ctx) => (await ctx.repos.coverage.latest()) === undefined,
+  runAtStart: async (deps) => (await deps.repos.coverage.latest()) === undefined,
   vacuum: false,
   options: [],
-  async run(ctx, _opts, job) {
-    const snapshot = await takeCoverageSnapshot(ctx);
+  async run(deps, _opts, job) {
+    const snapshot = await takeCoverageSnapshot(deps);
     job.progress(`coverage: ${snapshot.cells.length} cells measured`);
     return { recordsProcessed: snapshot.cells.length, details: { snapshotId: snapshot.id } };
   },

@@ -13,22 +13,30 @@ import {
   toFinancialInput,
 } from '../sources/cvr/index.ts';
 import { cvrClientOf } from './cvr.ts';
-import { defineJob } from './registry.ts';
+import { defineJob, pick, type JobPorts } from './job.ts';
+
+/** What the job uses. */
+const cvrFinancialsDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'companyWrites', 'syncRuns'),
+  config: pick(p.config, 'cvr'),
+});
 
 export const CVR_FINANCIALS_STATE = 'cvr-financials';
 /** Reports whose figures are written in one transaction. */
 const WRITE_BATCH = 200;
 
-defineJob('cvr-financials', {
+export const cvrFinancialsJob = defineJob({
+  name: 'cvr-financials',
+  deps: cvrFinancialsDeps,
   description:
     'Danish annual reports: key figures from the XBRL of reports filed since the last run (CVR offentliggoerelser)',
   schedule: '30 4 * * *', // daily 04:30 UTC
   options: ['limit'],
-  scheduled: async (ctx) => Boolean(ctx.config.cvr.username && ctx.config.cvr.password),
+  scheduled: async (deps) => Boolean(deps.config.cvr.username && deps.config.cvr.password),
   vacuum: false,
-  async run(ctx, opts, job) {
-    const client = cvrClientOf(ctx);
-    const stored = await ctx.repos.syncRuns.getState<{ since: string }>(CVR_FINANCIALS_STATE);
+  async run(deps, opts, job) {
+    const client = cvrClientOf(deps);
+    const stored = await deps.repos.syncRuns.getState<{ since: string }>(CVR_FINANCIALS_STATE);
     const rejects = newCvrRejectLog();
     const query = {
       bool: {
@@ -44,7 +52,7 @@ defineJob('cvr-financials', {
     let pending: { orgNumber: string; financials: ReturnType<typeof toFinancialInput>[] }[] = [];
     const flush = async () => {
       if (!pending.length) return;
-      const w = await ctx.repos.companyWrites.writeParts('DK', pending);
+      const w = await deps.repos.companyWrites.writeParts('DK', pending);
       out.changed += w.changed;
       out.unknownCompanies += w.unknown;
       out.stored += pending.length - w.unknown;
@@ -76,7 +84,7 @@ defineJob('cvr-financials', {
     } finally {
       await client.close();
     }
-    if (complete && newest) await ctx.repos.syncRuns.setState(CVR_FINANCIALS_STATE, { since: newest });
+    if (complete && newest) await deps.repos.syncRuns.setState(CVR_FINANCIALS_STATE, { since: newest });
     if (rejects.rejected)
       job.progress(`DK: ${rejects.rejected} annual reports could not be read; first: ${rejects.samples.join(' | ')}`);
     return {

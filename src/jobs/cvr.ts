@@ -6,7 +6,6 @@
 // Both need CVR_USERNAME/CVR_PASSWORD to reach the network and are not scheduled without them.
 // Every batch is written (one transaction) before the next page is asked for, so a walk that
 // breaks off (401, an expired scroll, a timeout) keeps everything written before it.
-import type { AppContext } from '../runtime/context.ts';
 import type { RejectLog } from '../sources/nordic-record.ts';
 import {
   createCvrClient,
@@ -22,7 +21,15 @@ import { inBatches } from '../sources/json-array.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
 import type { CompanyWrite } from '../store/company-writes.ts';
 import { NORDIC_BATCH, syncFullWrites } from './nordic-sync.ts';
-import { defineJob } from './registry.ts';
+import { defineJob, pick, type JobPorts } from './job.ts';
+
+/** What the job uses. */
+const cvrDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'companyWrites', 'cvrOwners', 'syncRuns', 'syncSeen'),
+  config: pick(p.config, 'cvr'),
+  clock: p.clock,
+});
+type CvrDeps = ReturnType<typeof cvrDeps>;
 
 export const CVR_UPDATES_STATE = 'cvr-updates';
 
@@ -31,18 +38,18 @@ export interface CvrUpdatesState extends Record<string, unknown> {
   since: string;
 }
 
-const hasCredentials = (ctx: AppContext) => Boolean(ctx.config.cvr.username && ctx.config.cvr.password);
+const hasCredentials = (deps: CvrDeps) => Boolean(deps.config.cvr.username && deps.config.cvr.password);
 
-export function cvrClientOf(ctx: AppContext): CvrClient {
-  requireCredentials(ctx.config.cvr);
-  return createCvrClient(ctx.config.cvr);
+export function cvrClientOf(deps: { config: Pick<CvrDeps['config'], 'cvr'> }): CvrClient {
+  requireCredentials(deps.config.cvr);
+  return createCvrClient(deps.config.cvr);
 }
 
 export const cvrWrite = (c: CvrCompany): CompanyWrite => ({ core: c.core, roles: c.roles, subUnits: c.subUnits });
 
 /** Legal owners of the batch's companies, replaced after their companies are written. */
-export async function writeOwners(ctx: AppContext, batch: CvrCompany[]): Promise<void> {
-  await ctx.repos.cvrOwners.replace(batch.map((c) => ({ cvr: c.core.orgNumber, owners: c.owners })));
+export async function writeOwners(deps: CvrDeps, batch: CvrCompany[]): Promise<void> {
+  await deps.repos.cvrOwners.replace(batch.map((c) => ({ cvr: c.core.orgNumber, owners: c.owners })));
 }
 
 /** The companies of a scroll's pages; `seen` gets each document's sidstOpdateret. */
@@ -70,31 +77,33 @@ async function* scrolledCompanies(
 const later = (a: string | null, b: string | null) =>
   a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a;
 
-defineJob('cvr', {
+export const cvrJob = defineJob({
+  name: 'cvr',
+  deps: cvrDeps,
   description:
     'Danish companies: the whole CVR register (scroll, or --file NDJSON of Vrvirksomhed); absent companies are marked deregistered',
   schedule: '30 3 * * 1', // weekly, Monday 03:30 UTC
   options: ['file', 'url', 'limit'],
-  scheduled: async (ctx) => hasCredentials(ctx),
-  async run(ctx, opts, job) {
+  scheduled: async (deps) => hasCredentials(deps),
+  async run(deps, opts, job) {
     const rejects = newCvrRejectLog();
-    const startedAt = ctx.clock.now().toISOString();
+    const startedAt = deps.clock.now().toISOString();
     let newest: string | null = null;
     const local = Boolean(opts.file || opts.url);
-    const client = local ? null : cvrClientOf(ctx);
+    const client = local ? null : cvrClientOf(deps);
     try {
       const records = client
         ? scrolledCompanies(client, { match_all: {} }, rejects, (t) => (newest = later(newest, t)))
         : parseCvrNdjson((await openSyncInput(opts, {})).stream, rejects);
-      const result = await syncFullWrites(ctx, job, 'DK', records, cvrWrite, {
+      const result = await syncFullWrites(deps.repos, job, 'DK', records, cvrWrite, {
         limit: opts.limit,
-        afterBatch: (batch) => writeOwners(ctx, batch),
+        afterBatch: (batch) => writeOwners(deps, batch),
       });
       if (rejects.rejected)
         job.progress(`DK: ${rejects.rejected} documents could not be read; first: ${rejects.samples.join(' | ')}`);
       // A complete walk of the register: the update walk continues from its start.
       if (client && result.absentMarked)
-        await ctx.repos.syncRuns.setState(CVR_UPDATES_STATE, { since: startedAt } satisfies CvrUpdatesState);
+        await deps.repos.syncRuns.setState(CVR_UPDATES_STATE, { since: startedAt } satisfies CvrUpdatesState);
       return {
         recordsProcessed: result.processed,
         details: { ...result, newestDocument: newest, rejected: rejects.rejected, rejectSamples: rejects.samples },
@@ -105,17 +114,19 @@ defineJob('cvr', {
   },
 });
 
-defineJob('cvr-updates', {
+export const cvrUpdatesJob = defineJob({
+  name: 'cvr-updates',
+  deps: cvrDeps,
   description: 'Danish companies changed since the last run (CVR range query on sidstOpdateret)',
   schedule: '15 * * * *', // hourly
   options: ['limit'],
-  scheduled: async (ctx) => hasCredentials(ctx),
+  scheduled: async (deps) => hasCredentials(deps),
   vacuum: false,
-  async run(ctx, opts, job) {
-    const client = cvrClientOf(ctx);
-    const stored = await ctx.repos.syncRuns.getState<CvrUpdatesState>(CVR_UPDATES_STATE);
+  async run(deps, opts, job) {
+    const client = cvrClientOf(deps);
+    const stored = await deps.repos.syncRuns.getState<CvrUpdatesState>(CVR_UPDATES_STATE);
     // Without a position (no full walk yet): the last day.
-    const since = stored?.since ?? new Date(ctx.clock.now().getTime() - 86_400_000).toISOString();
+    const since = stored?.since ?? new Date(deps.clock.now().getTime() - 86_400_000).toISOString();
     const rejects = newCvrRejectLog();
     let newest: string | null = null;
     const out = { processed: 0, inserted: 0, changed: 0 };
@@ -125,8 +136,8 @@ defineJob('cvr-updates', {
       const companies = scrolledCompanies(client, query, rejects, (t) => (newest = later(newest, t)));
       for await (const batch of inBatches(companies, NORDIC_BATCH)) {
         const byNumber = new Map(batch.map((c) => [c.core.orgNumber, c]));
-        const w = await ctx.repos.companyWrites.write([...byNumber.values()].map(cvrWrite));
-        await writeOwners(ctx, [...byNumber.values()]);
+        const w = await deps.repos.companyWrites.write([...byNumber.values()].map(cvrWrite));
+        await writeOwners(deps, [...byNumber.values()]);
         out.processed += batch.length;
         out.inserted += w.inserted;
         out.changed += w.changed;
@@ -142,7 +153,7 @@ defineJob('cvr-updates', {
     // The position moves only after a complete walk (pages come in no time order); documents
     // stamped in the same second as the newest one are walked again, which changes nothing.
     if (complete && newest !== null)
-      await ctx.repos.syncRuns.setState(CVR_UPDATES_STATE, { since: newest } satisfies CvrUpdatesState);
+      await deps.repos.syncRuns.setState(CVR_UPDATES_STATE, { since: newest } satisfies CvrUpdatesState);
     job.progress(
       `DK updates since ${since}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed` +
         (complete ? '' : ` (stopped at --limit ${opts.limit}; the position stays at ${since})`),

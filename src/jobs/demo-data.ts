@@ -5,22 +5,17 @@ import path from 'node:path';
 import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { sql } from 'kysely';
-import type { AppContext } from '../runtime/context.ts';
 import { writeDumpFiles } from '../sources/brreg/dump-files.ts';
 import { generateInspectionsCsv } from '../sources/mattilsynet/generate.ts';
 import { generateLicensesCsv } from '../sources/tbr/generate.ts';
-import { runJob, type Progress } from './registry.ts';
+import type { JobPorts, Progress } from './job.ts';
+import { runJob } from './runner.ts';
 
 export const DEMO_COMPANIES = 3000;
 const DEMO_SEED = 2024;
 
-export async function storeIsEmpty(ctx: AppContext): Promise<boolean> {
-  const r = await sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM companies) AS any`.execute(ctx.store.db);
-  return !r.rows[0].any;
-}
-
-export async function loadDemoData(ctx: AppContext, progress: Progress, count = DEMO_COMPANIES): Promise<void> {
+/** Loads the demo through the jobs themselves, so it takes the ports the runner hands them. */
+export async function loadDemoData(ctx: JobPorts, progress: Progress, count = DEMO_COMPANIES): Promise<void> {
   const dir = path.join(ctx.config.dataDir, 'demo-files');
   const files = await writeDumpFiles(dir, count, DEMO_SEED);
   try {
@@ -39,13 +34,8 @@ export async function loadDemoData(ctx: AppContext, progress: Progress, count = 
  * shops) and licences for those that serve or sell alcohol or tobacco, in the upstream formats
  * and through the same sync jobs as real files.
  */
-async function loadDemoLicensesAndInspections(ctx: AppContext, dir: string, progress: Progress): Promise<void> {
-  const pick = async (prefixes: string[]) =>
-    (
-      await sql<{ orgNumber: string; name: string }>`SELECT org_number AS "orgNumber", name FROM companies
-        WHERE country = 'NO' AND NOT is_deleted AND nace_code1 LIKE ANY (${prefixes.map((p) => `${p}%`)}::text[])
-        ORDER BY org_number`.execute(ctx.store.db)
-    ).rows;
+async function loadDemoLicensesAndInspections(ctx: JobPorts, dir: string, progress: Progress): Promise<void> {
+  const pick = (prefixes: string[]) => ctx.repos.demoData.companiesInIndustries(prefixes);
   const write = async (name: string, data: Readable) => {
     const file = path.join(dir, name);
     await pipeline(data, createWriteStream(file));

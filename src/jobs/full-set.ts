@@ -1,13 +1,11 @@
 // The load of a file that is the whole set of one kind of row (inspections, licences): every
 // record is upserted (content-hashed: unchanged rows are not written) and its key marked seen
-// under the run; then the stored rows the file no longer holds are removed — unless the file
-// holds under half of the stored set, which looks like a truncated download rather than the truth.
+// under the run; then the snapshot loader removes the stored rows the file no longer holds.
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../runtime/context.ts';
-import type { JobRun } from './registry.ts';
+import type { SyncSeenRepository } from '../store/ops/sync-seen.ts';
+import type { JobRun } from './job.ts';
+import { loadSnapshot } from './snapshot-load.ts';
 
-/** A file holding fewer than this share of the stored rows is suspect: absent rows are kept. */
-export const MIN_FULL_FILE_SHARE = 0.5;
 const PROGRESS_EVERY = 20_000;
 
 export interface FullSetLoad<B> {
@@ -28,35 +26,36 @@ export interface FullSetLoad<B> {
   read(): number;
 }
 
-export async function loadFullSet<B>(ctx: AppContext, job: JobRun, load: FullSetLoad<B>) {
+export async function loadFullSet<B>(seen: SyncSeenRepository, job: JobRun, load: FullSetLoad<B>) {
   const { name, noun, input, store } = load;
-  await ctx.repos.syncSeen.clearLeftovers(job.id);
   const before = await store.count();
   let inserted = 0;
   let changed = 0;
-  let removed = 0;
-  let absentKept = false;
   try {
-    for await (const batch of load.batches) {
-      const r = await load.write(batch, before === 0);
-      await ctx.repos.syncSeen.mark(job.id, r.keys);
-      inserted += r.inserted;
-      changed += r.changed;
-      const read = load.read();
-      job.report(read);
-      if (read % PROGRESS_EVERY < batch.length) job.progress(`${name}: ${read} read`);
-    }
-    const seen = await ctx.repos.syncSeen.count(job.id);
-    if (before === 0 || seen >= before * MIN_FULL_FILE_SHARE) removed = await store.removeAbsent(job.id);
-    else {
-      absentKept = true;
-      job.progress(`${name}: the file holds ${seen} ${noun} against ${before} stored; absent ones are NOT removed`);
-    }
+    const r = await loadSnapshot({
+      seen,
+      run: job.id,
+      track: true,
+      async load(mark) {
+        for await (const batch of load.batches) {
+          const w = await load.write(batch, before === 0);
+          await mark(w.keys);
+          inserted += w.inserted;
+          changed += w.changed;
+          const read = load.read();
+          job.report(read);
+          if (read % PROGRESS_EVERY < batch.length) job.progress(`${name}: ${read} read`);
+        }
+        return { value: undefined, complete: true };
+      },
+      stored: async () => before,
+      sweep: () => store.removeAbsent(job.id),
+      truncated: (n, stored) =>
+        job.progress(`${name}: the file holds ${n} ${noun} against ${stored} stored; absent ones are NOT removed`),
+    });
+    return { inserted, changed, removed: r.swept, absentKept: r.absentKept };
   } catch (err) {
     input.destroy();
     throw err;
-  } finally {
-    await ctx.repos.syncSeen.clear(job.id);
   }
-  return { inserted, changed, removed, absentKept };
 }

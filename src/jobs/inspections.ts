@@ -3,20 +3,20 @@
 // are upserted on tilsynid with a content hash (unchanged rows are not written), and stored
 // inspections the file no longer holds are removed — unless the file holds under half of the
 // stored set, which looks like a truncated download rather than the truth.
-import type { AppContext } from '../runtime/context.ts';
+import type { ReferenceData } from '../domain/reference-data.ts';
 import { inspectionOfficeForMunicipality } from '../domain/mattilsynet-offices.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { parseInspectionsCsv, type InspectionParseStats, type InspectionRecord } from '../sources/mattilsynet/parse.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
 import type { InspectionWrite } from '../store/inspections.ts';
 import { loadFullSet } from './full-set.ts';
-import { defineJob } from './registry.ts';
+import { defineJob, pick } from './job.ts';
 
 const BATCH = 2000;
 
 /** The stored row: municipality from the postal code, the Mattilsynet region from that. */
-export function inspectionWrite(ctx: AppContext, r: InspectionRecord): InspectionWrite {
-  const municipalityNo = ctx.reference.postalPlace(r.postnr)?.municipalityCode ?? null;
+export function inspectionWrite(reference: ReferenceData, r: InspectionRecord): InspectionWrite {
+  const municipalityNo = reference.postalPlace(r.postnr)?.municipalityCode ?? null;
   return {
     upstreamId: r.upstreamId,
     venueId: r.venueId,
@@ -36,19 +36,25 @@ export function inspectionWrite(ctx: AppContext, r: InspectionRecord): Inspectio
   };
 }
 
-defineJob('inspections', {
+export const inspectionsJob = defineJob({
+  name: 'inspections',
   description:
     'Mattilsynet smilefjes inspections (tilsyn CSV; INSPECTIONS_URL, --url or --file): replaces the stored set',
   schedule: '0 5 * * 1', // weekly, Monday 05:00 UTC
   options: ['file', 'url'],
-  async run(ctx, opts, job) {
-    const repo = ctx.repos.inspections;
+  deps: (p) => ({
+    ...pick(p.repos, 'inspections', 'syncSeen'),
+    reference: p.reference,
+    inspectionsUrl: p.config.inspectionsUrl,
+  }),
+  async run(deps, opts, job) {
+    const repo = deps.inspections;
     const { stream: input } = await openSyncInput(opts, {
-      fallback: ctx.config.inspectionsUrl,
+      fallback: deps.inspectionsUrl,
       missing: 'No inspections source',
     });
     const stats: InspectionParseStats = { records: 0, duplicatesDropped: 0 };
-    const { inserted, changed, removed, absentKept } = await loadFullSet(ctx, job, {
+    const { inserted, changed, removed, absentKept } = await loadFullSet(deps.syncSeen, job, {
       name: 'inspections',
       noun: 'inspections',
       input,
@@ -56,7 +62,7 @@ defineJob('inspections', {
       store: repo,
       write: async (batch, firstLoad) => ({
         ...(await repo.upsert(
-          batch.map((rec) => inspectionWrite(ctx, rec)),
+          batch.map((rec) => inspectionWrite(deps.reference, rec)),
           { firstLoad },
         )),
         keys: batch.map((rec) => rec.upstreamId),

@@ -3,13 +3,13 @@
 // download, so there is no default: --file, --url or LICENSES_URL. The file is the whole set:
 // rows are upserted on (licenseNumber, registerType) with a content hash, and stored licences
 // the file no longer holds are removed — unless it holds under half of them (a truncated file).
-import type { AppContext } from '../runtime/context.ts';
+import type { ReferenceData } from '../domain/reference-data.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { parseLicenses, type LicenseRecord } from '../sources/tbr/parse.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
 import { licenseKey, type LicenseWrite } from '../store/licenses.ts';
 import { loadFullSet } from './full-set.ts';
-import { defineJob } from './registry.ts';
+import { defineJob, pick } from './job.ts';
 
 const BATCH = 2000;
 
@@ -18,8 +18,8 @@ export const NO_LICENSE_SOURCE =
   '(or set LICENSES_URL) with a file in the format of docs/licenses-import-format.md';
 
 /** The stored row: a missing municipality number comes from the postal code, a missing name from the number. */
-export function licenseWrite(ctx: AppContext, r: LicenseRecord): LicenseWrite {
-  const municipalityNo = r.municipalityNo ?? ctx.reference.postalPlace(r.postnr)?.municipalityCode ?? null;
+export function licenseWrite(reference: ReferenceData, r: LicenseRecord): LicenseWrite {
+  const municipalityNo = r.municipalityNo ?? reference.postalPlace(r.postnr)?.municipalityCode ?? null;
   return {
     licenseNumber: r.licenseNumber,
     registerType: r.registerType,
@@ -33,7 +33,7 @@ export function licenseWrite(ctx: AppContext, r: LicenseRecord): LicenseWrite {
     address: r.address,
     postnr: r.postnr,
     poststed: r.poststed,
-    municipality: r.municipality ?? ctx.reference.municipality(municipalityNo)?.name ?? null,
+    municipality: r.municipality ?? reference.municipality(municipalityNo)?.name ?? null,
     municipalityNo,
     issuingAuthority: r.issuingAuthority,
     validFrom: r.validFrom,
@@ -41,20 +41,26 @@ export function licenseWrite(ctx: AppContext, r: LicenseRecord): LicenseWrite {
   };
 }
 
-defineJob('licenses', {
+export const licensesJob = defineJob({
+  name: 'licenses',
   description:
     'Alcohol and tobacco licences (TBR import format, CSV or JSON; --file, --url or LICENSES_URL): replaces the stored set',
   schedule: '0 7 * * 1', // weekly, Monday 07:00 UTC
-  scheduled: async (ctx) => ctx.config.licensesUrl !== undefined,
   options: ['file', 'url'],
-  async run(ctx, opts, job) {
-    const repo = ctx.repos.licenses;
+  deps: (p) => ({
+    ...pick(p.repos, 'licenses', 'syncSeen'),
+    reference: p.reference,
+    licensesUrl: p.config.licensesUrl,
+  }),
+  scheduled: async (deps) => deps.licensesUrl !== undefined,
+  async run(deps, opts, job) {
+    const repo = deps.licenses;
     const { stream: input } = await openSyncInput(opts, {
-      fallback: ctx.config.licensesUrl,
+      fallback: deps.licensesUrl,
       missing: NO_LICENSE_SOURCE,
     });
     let records = 0;
-    const { inserted, changed, removed, absentKept } = await loadFullSet(ctx, job, {
+    const { inserted, changed, removed, absentKept } = await loadFullSet(deps.syncSeen, job, {
       name: 'licenses',
       noun: 'licences',
       input,
@@ -64,7 +70,8 @@ defineJob('licenses', {
         // One key twice in a batch cannot be upserted in one statement: the later record wins,
         // as it would when loaded one after the other.
         const byKey = new Map<string, LicenseWrite>();
-        for (const rec of batch) byKey.set(licenseKey(rec.registerType, rec.licenseNumber), licenseWrite(ctx, rec));
+        for (const rec of batch)
+          byKey.set(licenseKey(rec.registerType, rec.licenseNumber), licenseWrite(deps.reference, rec));
         const r = await repo.upsert([...byKey.values()], { firstLoad });
         records += batch.length;
         return { ...r, keys: [...byKey.keys()] };

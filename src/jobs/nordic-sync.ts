@@ -1,16 +1,18 @@
 // Shared by the Finnish (prh), Swedish (bolagsverket) and Danish (cvr) full syncs: writing mapped
 // records in batches, and marking the companies a complete file no longer holds as deregistered.
-import type { AppContext } from '../runtime/context.ts';
+import type { Repositories } from '../store/repositories.ts';
 import type { Country } from '../domain/org-number.ts';
 import type { CompanyWrite } from '../store/company-writes.ts';
 import type { NordicCompanyRecord } from '../sources/nordic-record.ts';
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
 import { inBatches } from '../sources/json-array.ts';
-import type { JobRun } from './registry.ts';
+import type { JobRun } from './job.ts';
+import { loadSnapshot } from './snapshot-load.ts';
 
 export const NORDIC_BATCH = 2000;
-/** A file holding fewer than this share of the live store is suspect: absent companies are kept. */
-const MIN_FILE_SHARE = 0.5;
+/** What the full syncs write through. */
+export type NordicSyncRepos = Pick<Repositories, 'companyWrites' | 'syncSeen' | 'companyNames'>;
+
 export interface FullSyncResult {
   processed: number;
   inserted: number;
@@ -23,10 +25,10 @@ export interface FullSyncResult {
 }
 
 /** The other names of the records whose source keeps them (PRH), for name matching. */
-async function writeNameHistory(ctx: AppContext, country: 'FI' | 'SE', records: NordicCompanyRecord[]) {
+async function writeNameHistory(repos: NordicSyncRepos, country: 'FI' | 'SE', records: NordicCompanyRecord[]) {
   const kept = records.filter((r) => r.otherNames !== undefined);
   if (kept.length === 0) return;
-  await ctx.repos.companyNames.replaceHistory(
+  await repos.companyNames.replaceHistory(
     country,
     country === 'FI' ? 'prh' : 'bolagsverket',
     kept.map((r) => ({ orgNumber: r.orgNumber, names: r.otherNames ?? [] })),
@@ -39,21 +41,21 @@ async function writeNameHistory(ctx: AppContext, country: 'FI' | 'SE', records: 
  * companies (a truncated download must not deregister half a country) or `limit` cut it short.
  */
 export function syncFullFile(
-  ctx: AppContext,
+  repos: NordicSyncRepos,
   job: JobRun,
   country: 'FI' | 'SE',
   records: AsyncIterable<NordicCompanyRecord>,
   options: { limit?: number } = {},
 ): Promise<FullSyncResult> {
-  return syncFullWrites(ctx, job, country, records, (r) => ({ core: nordicToCompanyCore(r) }), {
+  return syncFullWrites(repos, job, country, records, (r) => ({ core: nordicToCompanyCore(r) }), {
     ...options,
-    afterBatch: (batch) => writeNameHistory(ctx, country, batch),
+    afterBatch: (batch) => writeNameHistory(repos, country, batch),
   });
 }
 
 /** The same for any record shape: `toWrite` gives the store write of one record. */
 export async function syncFullWrites<T>(
-  ctx: AppContext,
+  repos: Pick<NordicSyncRepos, 'companyWrites' | 'syncSeen'>,
   job: JobRun,
   country: Country,
   records: AsyncIterable<T>,
@@ -70,52 +72,51 @@ export async function syncFullWrites<T>(
     absentMarked: false,
   };
   let cut = false;
-  await ctx.repos.syncSeen.clearLeftovers(run);
-  try {
-    for await (let batch of inBatches(records, NORDIC_BATCH)) {
-      if (options.limit !== undefined && out.processed + batch.length >= options.limit) {
-        batch = batch.slice(0, options.limit - out.processed);
-        cut = true;
+  const snapshot = await loadSnapshot({
+    seen: repos.syncSeen,
+    run,
+    track: true,
+    async load(mark) {
+      for await (let batch of inBatches(records, NORDIC_BATCH)) {
+        if (options.limit !== undefined && out.processed + batch.length >= options.limit) {
+          batch = batch.slice(0, options.limit - out.processed);
+          cut = true;
+        }
+        // One org number twice in one INSERT … ON CONFLICT is an error; the later row wins.
+        const byNumber = new Map<string, { r: T; w: CompanyWrite }>();
+        for (const r of batch) {
+          const w = toWrite(r);
+          byNumber.set(w.core.orgNumber, { r, w });
+        }
+        const w = await repos.companyWrites.write([...byNumber.values()].map((x) => x.w));
+        await options.afterBatch?.([...byNumber.values()].map((x) => x.r));
+        await mark([...byNumber.keys()]);
+        out.processed += batch.length;
+        out.inserted += w.inserted;
+        out.changed += w.changed;
+        out.unchanged += w.unchanged;
+        report(out.processed);
+        if (out.processed % 100_000 < NORDIC_BATCH)
+          progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed`);
+        if (cut) break;
       }
-      // One org number twice in one INSERT … ON CONFLICT is an error; the later row wins.
-      const byNumber = new Map<string, { r: T; w: CompanyWrite }>();
-      for (const r of batch) {
-        const w = toWrite(r);
-        byNumber.set(w.core.orgNumber, { r, w });
-      }
-      const w = await ctx.repos.companyWrites.write([...byNumber.values()].map((x) => x.w));
-      await options.afterBatch?.([...byNumber.values()].map((x) => x.r));
-      await ctx.repos.syncSeen.mark(run, [...byNumber.keys()]);
-      out.processed += batch.length;
-      out.inserted += w.inserted;
-      out.changed += w.changed;
-      out.unchanged += w.unchanged;
-      report(out.processed);
-      if (out.processed % 100_000 < NORDIC_BATCH)
-        progress(`${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed`);
-      if (cut) break;
-    }
-    if (cut) {
+      return { value: undefined, complete: !cut };
+    },
+    stored: () => repos.syncSeen.liveCount(country),
+    sweep: () => repos.syncSeen.markAbsentCompanies(run, country, 'deregistered'),
+    truncated: (seen, live) =>
       progress(
-        `${country}: stopped after ${out.processed} records (--limit); absent companies are NOT marked deregistered`,
-      );
-    } else {
-      const live = await ctx.repos.syncSeen.liveCount(country);
-      const seen = await ctx.repos.syncSeen.count(run);
-      if (live === 0 || seen >= live * MIN_FILE_SHARE) {
-        out.deregistered = await ctx.repos.syncSeen.markAbsentCompanies(run, country, 'deregistered');
-        out.absentMarked = true;
-      } else {
-        progress(
-          `${country}: the file holds ${seen} companies against ${live} live ones; it looks truncated, so absent companies are NOT marked deregistered`,
-        );
-      }
-    }
+        `${country}: the file holds ${seen} companies against ${live} live ones; it looks truncated, so absent companies are NOT marked deregistered`,
+      ),
+  });
+  out.deregistered = snapshot.swept;
+  out.absentMarked = snapshot.sweptAbsent;
+  if (cut)
     progress(
-      `${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed, ${out.deregistered} marked deregistered`,
+      `${country}: stopped after ${out.processed} records (--limit); absent companies are NOT marked deregistered`,
     );
-    return out;
-  } finally {
-    await ctx.repos.syncSeen.clear(run);
-  }
+  progress(
+    `${country}: ${out.processed} read, ${out.inserted} new, ${out.changed} changed, ${out.deregistered} marked deregistered`,
+  );
+  return out;
 }

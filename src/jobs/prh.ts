@@ -5,7 +5,6 @@
 //                companies registered since the last file. The API has no "changed since"
 //                filter, so changes to older companies arrive with the next full file.
 import { stat } from 'node:fs/promises';
-import type { AppContext } from '../runtime/context.ts';
 import type { NordicCompanyRecord, RejectLog } from '../sources/nordic-record.ts';
 import {
   fetchPrhPage,
@@ -17,7 +16,15 @@ import {
 import { nordicToCompanyCore } from '../sources/nordic-map.ts';
 import { openSyncInput, SYNC_USER_AGENT, zipSource, type InputChoice } from '../sources/sync-input.ts';
 import { syncFullFile } from './nordic-sync.ts';
-import { defineJob, type JobRun } from './registry.ts';
+import { defineJob, pick, type JobPorts, type JobRun } from './job.ts';
+
+/** What the job uses. */
+const prhDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'companyWrites', 'syncRuns', 'syncSeen', 'companyNames'),
+  config: pick(p.config, 'prhBaseUrl'),
+  clock: p.clock,
+});
+type PrhDeps = ReturnType<typeof prhDeps>;
 
 export const PRH_UPDATES_STATE = 'prh-updates';
 
@@ -42,34 +49,36 @@ const day = (d: Date, minusDays = 0) => new Date(d.getTime() - minusDays * 86_40
 
 /** `--file` (the ZIP, or the JSON array plain or gzipped), `--url`, or `${PRH_BASE_URL}/all_companies`. */
 async function openAllCompanies(
-  ctx: AppContext,
+  deps: PrhDeps,
   opts: InputChoice,
   rejects: RejectLog,
 ): Promise<AsyncIterable<NordicCompanyRecord>> {
   const input = await openSyncInput(opts, {
-    fallback: `${ctx.config.prhBaseUrl}/all_companies`,
+    fallback: `${deps.config.prhBaseUrl}/all_companies`,
     accept: 'application/zip',
   });
   if (input.kind === 'zip') return parsePrhAllCompaniesZip(zipSource(input), { rejects });
   return parsePrhJsonArray(input.stream, { rejects });
 }
 
-defineJob('prh', {
+export const prhJob = defineJob({
+  name: 'prh',
+  deps: prhDeps,
   description: 'Finnish companies: the PRH/YTJ all_companies file (absent companies are marked deregistered)',
   schedule: '0 3 * * 1', // weekly, Monday 03:00 UTC
   options: ['file', 'url', 'limit'],
-  async run(ctx, opts, job) {
+  async run(deps, opts, job) {
     // A local file may be older than today: the page walk must start from the file's date.
-    const fileTime = opts.file ? (await stat(opts.file)).mtime : ctx.clock.now();
+    const fileTime = opts.file ? (await stat(opts.file)).mtime : deps.clock.now();
     const rejects = newPrhRejectLog();
-    const result = await syncFullFile(ctx, job, 'FI', await openAllCompanies(ctx, opts, rejects), {
+    const result = await syncFullFile(deps.repos, job, 'FI', await openAllCompanies(deps, opts, rejects), {
       limit: opts.limit,
     });
     if (rejects.rejected)
       job.progress(`FI: ${rejects.rejected} companies could not be read; first: ${rejects.samples.join(' | ')}`);
     // The page walk continues from the file: companies registered since shortly before it.
     if (result.absentMarked) {
-      await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, {
+      await deps.repos.syncRuns.setState(PRH_UPDATES_STATE, {
         registrationDateStart: day(fileTime, OVERLAP_DAYS),
         page: 1,
         seen: 0,
@@ -82,10 +91,10 @@ defineJob('prh', {
   },
 });
 
-function fetchPage(ctx: AppContext, registrationDateStart: string, page: number, progress: JobRun['progress']) {
+function fetchPage(deps: PrhDeps, registrationDateStart: string, page: number, progress: JobRun['progress']) {
   // The same user agent as the file downloads (sources/sync-input.ts).
   return fetchPrhPage(
-    ctx.config.prhBaseUrl,
+    deps.config.prhBaseUrl,
     { registrationDateStart, page },
     (url, init) => fetch(url, { ...init, headers: { ...init?.headers, 'user-agent': SYNC_USER_AGENT } }),
     {
@@ -98,14 +107,16 @@ function fetchPage(ctx: AppContext, registrationDateStart: string, page: number,
   );
 }
 
-defineJob('prh-updates', {
+export const prhUpdatesJob = defineJob({
+  name: 'prh-updates',
+  deps: prhDeps,
   description: 'Finnish companies registered since the last run (PRH /companies pages; --limit caps one run)',
   schedule: '0 4 * * *', // daily 04:00 UTC
   options: ['limit'],
-  async run(ctx, opts, job) {
+  async run(deps, opts, job) {
     const limit = opts.limit ?? DEFAULT_UPDATES_LIMIT;
-    const now = ctx.clock.now();
-    const stored = await ctx.repos.syncRuns.getState<PrhUpdatesState>(PRH_UPDATES_STATE);
+    const now = deps.clock.now();
+    const stored = await deps.repos.syncRuns.getState<PrhUpdatesState>(PRH_UPDATES_STATE);
     const state: PrhUpdatesState = stored
       ? {
           registrationDateStart: stored.registrationDateStart,
@@ -123,7 +134,7 @@ defineJob('prh-updates', {
       const wait = lastRequest + MIN_REQUEST_INTERVAL_MS - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       lastRequest = Date.now();
-      const { totalResults, companies } = await fetchPage(ctx, state.registrationDateStart, state.page, job.progress);
+      const { totalResults, companies } = await fetchPage(deps, state.registrationDateStart, state.page, job.progress);
       const records = new Map<string, NordicCompanyRecord>();
       for (const [i, raw] of companies.entries()) {
         try {
@@ -133,7 +144,7 @@ defineJob('prh-updates', {
           rejects.add(`page ${state.page} item ${i}`, (err as Error).message);
         }
       }
-      const w = await ctx.repos.companyWrites.write(
+      const w = await deps.repos.companyWrites.write(
         [...records.values()].map((r) => ({ core: nordicToCompanyCore(r) })),
       );
       processed += companies.length;
@@ -149,11 +160,11 @@ defineJob('prh-updates', {
         break;
       }
       // Saved after every applied page: a killed or limited run resumes at the next page.
-      await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, state);
+      await deps.repos.syncRuns.setState(PRH_UPDATES_STATE, state);
     }
     // The next walk starts shortly before today; hash-compared writes make the overlap free.
     if (complete)
-      await ctx.repos.syncRuns.setState(PRH_UPDATES_STATE, {
+      await deps.repos.syncRuns.setState(PRH_UPDATES_STATE, {
         registrationDateStart: day(now, OVERLAP_DAYS),
         page: 1,
         seen: 0,

@@ -15,7 +15,6 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../runtime/context.ts';
 import { normaliseCompanyName } from '../domain/company.ts';
 import {
   createDoffinSource,
@@ -25,7 +24,16 @@ import {
 } from '../sources/procurement/clients.ts';
 import { NoticeSkipped, parseNotice, type ProcurementNotice } from '../sources/procurement/eforms.ts';
 import type { ProcurementWrite } from '../store/procurement.ts';
-import { defineJob, type JobRun } from './registry.ts';
+import { defineJob, pick, type JobPorts, type JobRun } from './job.ts';
+
+/** What the job uses. */
+const procurementDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'procurement', 'syncRuns'),
+  config: pick(p.config, 'procurement'),
+  clock: p.clock,
+  log: p.log,
+});
+type ProcurementDeps = ReturnType<typeof procurementDeps>;
 
 const BATCH = 200;
 const FIRST_RUN_DAYS = 30;
@@ -79,8 +87,8 @@ interface Tally {
 }
 
 /** Buffers writes and stores them in batches; one eForms id twice in a batch is merged. */
-function createWriter(ctx: AppContext, tally: Tally) {
-  const repo = ctx.repos.procurement;
+function createWriter(deps: ProcurementDeps, tally: Tally) {
+  const repo = deps.repos.procurement;
   let pending = new Map<string, ProcurementWrite>();
   async function flush() {
     if (!pending.size) return;
@@ -109,7 +117,7 @@ function createWriter(ctx: AppContext, tally: Tally) {
 
 /** Parses one notice; a notice that cannot be read is logged by its id and counted as skipped. */
 async function readOne(
-  ctx: AppContext,
+  deps: ProcurementDeps,
   source: string,
   id: string,
   open: () => Promise<Readable>,
@@ -123,8 +131,8 @@ async function readOne(
   } catch (err) {
     tally.skipped++;
     const reason = (err instanceof Error ? err.message : String(err)).slice(0, 200);
-    if (err instanceof NoticeSkipped) ctx.log.info({ source, noticeId: id, reason }, 'procurement notice not kept');
-    else ctx.log.warn({ source, noticeId: id, reason }, 'procurement notice skipped: unreadable or malformed');
+    if (err instanceof NoticeSkipped) deps.log.info({ source, noticeId: id, reason }, 'procurement notice not kept');
+    else deps.log.warn({ source, noticeId: id, reason }, 'procurement notice skipped: unreadable or malformed');
     return undefined;
   }
 }
@@ -137,11 +145,11 @@ async function noticeFiles(file: string): Promise<string[]> {
 
 const newTally = (): Tally => ({ read: 0, skipped: 0, inserted: 0, changed: 0, linked: 0, newest: null });
 
-async function loadFiles(ctx: AppContext, file: string, job: JobRun, tally: Tally) {
-  const writer = createWriter(ctx, tally);
+async function loadFiles(deps: ProcurementDeps, file: string, job: JobRun, tally: Tally) {
+  const writer = createWriter(deps, tally);
   for (const f of await noticeFiles(file)) {
     const name = path.basename(f);
-    const notice = await readOne(ctx, 'file', name, async () => createReadStream(f), tally);
+    const notice = await readOne(deps, 'file', name, async () => createReadStream(f), tally);
     if (notice) await writer.add(procurementWrite(notice, DOFFIN_FILE.exec(name)?.[1] ?? null));
     job.report(tally.read);
   }
@@ -154,17 +162,23 @@ const dayBefore = (day: string, days: number) =>
   new Date(Date.parse(`${day.slice(0, 10)}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 
 /** One source since its last newest notice: recorded as a run of its own data source. */
-async function loadSource(ctx: AppContext, src: NoticeSource, since: string | undefined, job: JobRun, total: Tally) {
-  const state = await ctx.repos.syncRuns.getState<{ since?: string }>(STATE(src.name));
+async function loadSource(
+  deps: ProcurementDeps,
+  src: NoticeSource,
+  since: string | undefined,
+  job: JobRun,
+  total: Tally,
+) {
+  const state = await deps.repos.syncRuns.getState<{ since?: string }>(STATE(src.name));
   const resumed = state?.since && (src.name === 'doffin' ? dayBefore(state.since, DOFFIN_OVERLAP_DAYS) : state.since);
-  const from = since ?? resumed ?? dayBefore(ctx.clock.now().toISOString(), FIRST_RUN_DAYS);
-  const runId = await ctx.repos.syncRuns.start(src.name, 'upstream');
+  const from = since ?? resumed ?? dayBefore(deps.clock.now().toISOString(), FIRST_RUN_DAYS);
+  const runId = await deps.repos.syncRuns.start(src.name, 'upstream');
   const tally = newTally();
   try {
-    const writer = createWriter(ctx, tally);
+    const writer = createWriter(deps, tally);
     for await (const ref of src.list(from) as AsyncGenerator<NoticeRef>) {
-      if (!since && (await ctx.repos.procurement.known(src.name, ref.id))) continue;
-      const notice = await readOne(ctx, src.name, ref.id, ref.open, tally);
+      if (!since && (await deps.repos.procurement.known(src.name, ref.id))) continue;
+      const notice = await readOne(deps, src.name, ref.id, ref.open, tally);
       if (notice) await writer.add(procurementWrite(notice, src.name === 'doffin' ? ref.id : null));
       job.report(total.read + tally.read);
     }
@@ -174,31 +188,33 @@ async function loadSource(ctx: AppContext, src: NoticeSource, since: string | un
       .filter((d): d is string => !!d)
       .sort()
       .pop();
-    if (newest) await ctx.repos.syncRuns.setState(STATE(src.name), { since: newest.slice(0, 10) });
-    await ctx.repos.syncRuns.finish(runId, 'ok', tally.read, null);
+    if (newest) await deps.repos.syncRuns.setState(STATE(src.name), { since: newest.slice(0, 10) });
+    await deps.repos.syncRuns.finish(runId, 'ok', tally.read, null);
   } catch (err) {
-    await ctx.repos.syncRuns.finish(runId, 'error', tally.read, (err as Error).message.slice(0, 200));
+    await deps.repos.syncRuns.finish(runId, 'error', tally.read, (err as Error).message.slice(0, 200));
     throw err;
   } finally {
     for (const k of ['read', 'skipped', 'inserted', 'changed', 'linked'] as const) total[k] += tally[k];
   }
 }
 
-defineJob('procurement', {
+export const procurementJob = defineJob({
+  name: 'procurement',
+  deps: procurementDeps,
   description: 'Public procurement notices (eForms) from Doffin and TED, incremental by publication date',
   schedule: '23 * * * *', // hourly
   options: ['file', 'since'],
   vacuum: false,
-  async run(ctx, opts, job) {
+  async run(deps, opts, job) {
     const tally = newTally();
-    if (opts.file) await loadFiles(ctx, opts.file, job, tally);
+    if (opts.file) await loadFiles(deps, opts.file, job, tally);
     else {
-      const { doffinBaseUrl, doffinApiKey, tedBaseUrl } = ctx.config.procurement;
+      const { doffinBaseUrl, doffinApiKey, tedBaseUrl } = deps.config.procurement;
       const sources = [
-        createDoffinSource(doffinBaseUrl, doffinApiKey, () => ctx.clock.now()),
+        createDoffinSource(doffinBaseUrl, doffinApiKey, () => deps.clock.now()),
         createTedSource(tedBaseUrl),
       ];
-      for (const src of sources) await loadSource(ctx, src, opts.since, job, tally);
+      for (const src of sources) await loadSource(deps, src, opts.since, job, tally);
     }
     const { read, skipped, inserted, changed, linked } = tally;
     job.progress(

@@ -1,12 +1,18 @@
 // The re-screening that follows every sanctions/PEP list sync: the companies on any
 // watchlist are screened against the lists as they now stand (services/rescreening.ts).
-import type { AppContext } from '../runtime/context.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Repositories } from '../store/repositories.ts';
 import { createRescreeningService } from '../services/monitoring/rescreening.ts';
 import { createScreeningService } from '../services/screening/screening.ts';
-import type { JobRun } from './registry.ts';
+import type { JobRun } from './job.ts';
 
-export async function rescreenWatched(ctx: AppContext, job: JobRun) {
-  const { repos, clock } = ctx;
+/** What the re-screening reads and writes. */
+export interface RescreenDeps {
+  repos: Pick<Repositories, 'sanctions' | 'companyReads' | 'shareholders' | 'cvrOwners' | 'screeningStates'>;
+  clock: Clock;
+}
+
+export async function rescreenWatched({ repos, clock }: RescreenDeps, job: JobRun) {
   const screening = createScreeningService({
     sanctions: repos.sanctions,
     companyReads: repos.companyReads,

@@ -9,7 +9,6 @@
 // Every list also gets its own sync run (`sanctions:<list>`) for health's dataSources.
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { AppContext } from '../runtime/context.ts';
 import type { SanctionEntity } from '../domain/screening/types.ts';
 import { inBatches } from '../sources/json-array.ts';
 import {
@@ -23,8 +22,16 @@ import {
   type SanctionsFormat,
 } from '../sources/sanctions/index.ts';
 import { openSyncInput, peek, type InputChoice } from '../sources/sync-input.ts';
-import { defineJob, type JobRun, type OptionsOf } from './registry.ts';
+import { defineJob, pick, type JobPorts, type JobRun, type OptionsOf } from './job.ts';
 import { rescreenWatched } from './rescreen.ts';
+
+/** What the job uses. */
+const sanctionsDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'sanctions', 'syncRuns', 'companyReads', 'shareholders', 'cvrOwners', 'screeningStates'),
+  config: pick(p.config, 'sanctionsUrl'),
+  clock: p.clock,
+});
+type SanctionsDeps = ReturnType<typeof sanctionsDeps>;
 
 export const JOB_NAME = 'sanctions';
 const BATCH = 1000;
@@ -127,8 +134,8 @@ function entitiesOf(input: SanctionsInput): AsyncGenerator<SanctionEntity> {
 const latest = (a: string | null, b: string | undefined) => (b && (!a || b > a) ? b : a);
 
 /** Streams a full list into rows staged under the job's run; one batch is written while the next is parsed. */
-async function stageFull(ctx: AppContext, input: SanctionsInput, job: JobRun, list: string) {
-  const repo = ctx.repos.sanctions;
+async function stageFull(deps: SanctionsDeps, input: SanctionsInput, job: JobRun, list: string) {
+  const repo = deps.repos.sanctions;
   let read = 0;
   let stored = 0;
   let lastChange: string | null = null;
@@ -153,8 +160,8 @@ async function stageFull(ctx: AppContext, input: SanctionsInput, job: JobRun, li
   return { read, stored, lastChange };
 }
 
-async function stageDelta(ctx: AppContext, input: SanctionsInput, job: JobRun, list: string) {
-  const repo = ctx.repos.sanctions;
+async function stageDelta(deps: SanctionsDeps, input: SanctionsInput, job: JobRun, list: string) {
+  const repo = deps.repos.sanctions;
   const ops = { ADD: 0, MOD: 0, DEL: 0 };
   let read = 0;
   let lastChange: string | null = null;
@@ -177,9 +184,9 @@ async function stageDelta(ctx: AppContext, input: SanctionsInput, job: JobRun, l
   return { read, ops, lastChange };
 }
 
-export async function runSanctionsSync(ctx: AppContext, opts: SanctionsOptions, job: JobRun) {
-  const repo = ctx.repos.sanctions;
-  const input = await openSanctionsInput(opts, ctx.config.sanctionsUrl);
+export async function runSanctionsSync(deps: SanctionsDeps, opts: SanctionsOptions, job: JobRun) {
+  const repo = deps.repos.sanctions;
+  const input = await openSanctionsInput(opts, deps.config.sanctionsUrl);
   let list: string;
   try {
     list = listNameFor(opts, input);
@@ -193,28 +200,28 @@ export async function runSanctionsSync(ctx: AppContext, opts: SanctionsOptions, 
     throw err;
   }
   const source = `${JOB_NAME}:${list}`;
-  await ctx.repos.syncRuns.markInterrupted(source);
-  const listRun = await ctx.repos.syncRuns.start(source);
+  await deps.repos.syncRuns.markInterrupted(source);
+  const listRun = await deps.repos.syncRuns.start(source);
   let count = 0;
   try {
     const leftovers = await repo.discardLeftovers(job.id, JOB_NAME);
     if (leftovers) job.progress(`removed ${leftovers} rows left by an interrupted import`);
     const urlVersion = versionOf(input);
     if (input.format === 'ftm-delta') {
-      const staged = await stageDelta(ctx, input, job, list);
+      const staged = await stageDelta(deps, input, job, list);
       count = staged.read;
       const applied = await repo.applyDelta(list, job.id, urlVersion ?? staged.lastChange);
       await repo.cleanIndexes();
       job.progress(
         `sanctions ${list}: delta of ${staged.read} records (${staged.ops.ADD} ADD, ${staged.ops.MOD} MOD, ${staged.ops.DEL} DEL) applied; ${applied.entityCount} entities`,
       );
-      await ctx.repos.syncRuns.finish(listRun, 'ok', count, null);
+      await deps.repos.syncRuns.finish(listRun, 'ok', count, null);
       return {
         recordsProcessed: count,
         details: { list, format: input.format, delta: staged.ops, entityCount: applied.entityCount },
       };
     }
-    const staged = await stageFull(ctx, input, job, list);
+    const staged = await stageFull(deps, input, job, list);
     count = staged.read;
     // An empty list is more likely a wrong or broken file than the truth: keep the old one.
     if (staged.stored === 0)
@@ -234,7 +241,7 @@ export async function runSanctionsSync(ctx: AppContext, opts: SanctionsOptions, 
     job.progress(
       `sanctions ${list}: ${staged.stored} entities (${input.format}${version ? `, version ${version}` : ''})${previousRunId !== null ? ', replacing the previous import' : ''}`,
     );
-    await ctx.repos.syncRuns.finish(listRun, 'ok', staged.stored, null);
+    await deps.repos.syncRuns.finish(listRun, 'ok', staged.stored, null);
     return {
       recordsProcessed: count,
       details: {
@@ -248,23 +255,25 @@ export async function runSanctionsSync(ctx: AppContext, opts: SanctionsOptions, 
   } catch (err) {
     input.stream.destroy();
     await repo.discardRun(job.id).catch(() => undefined);
-    await ctx.repos.syncRuns
+    await deps.repos.syncRuns
       .finish(listRun, 'error', count, (err as Error).message.slice(0, 500))
       .catch(() => undefined);
     throw err;
   }
 }
 
-defineJob(JOB_NAME, {
+export const sanctionsJob = defineJob({
+  name: JOB_NAME,
+  deps: sanctionsDeps,
   description:
     'PEP/sanctions list (SANCTIONS_URL, --url or --file; FtM entities or delta, targets.simple.csv, EU FSF XML, UN XML; gzip ok; --list NAME): replaces the list atomically, a delta patches it',
   schedule: '30 4 * * *', // daily 04:30 UTC (OpenSanctions publishes daily)
   options: ['file', 'url', 'list'],
-  async run(ctx, opts, job) {
-    const result = await runSanctionsSync(ctx, opts, job);
+  async run(deps, opts, job) {
+    const result = await runSanctionsSync(deps, opts, job);
     // The list changed, so watched companies are screened again. After the
     // list is published: a failure here fails the run but leaves the new list in place.
-    const rescreened = await rescreenWatched(ctx, job);
+    const rescreened = await rescreenWatched(deps, job);
     return { ...result, details: { ...result.details, rescreened } };
   },
 });

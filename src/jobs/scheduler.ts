@@ -7,20 +7,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Cron } from 'croner';
 import { ConfigError } from '../config/index.ts';
-import type { AppContext } from '../runtime/context.ts';
-import { effectiveSchedule, JobBusyError, JOBS, runJob } from './registry.ts';
+import { findJob, JOBS } from './index.ts';
+import type { JobPorts } from './job.ts';
+import { effectiveSchedule, JobBusyError, jobNames, runJob } from './runner.ts';
 
 /** Whether a scheduled job should run now (see the file comment). */
-export async function isDue(ctx: AppContext, name: string): Promise<boolean> {
-  const def = JOBS[name];
+export async function isDue(ctx: JobPorts, name: string): Promise<boolean> {
+  const def = findJob(name);
   if (!def || !effectiveSchedule(ctx.config, name)) return false;
-  return def.scheduled ? def.scheduled(ctx) : ctx.repos.syncRuns.syncedFromNetwork(name);
+  return def.scheduled ? def.scheduled(def.deps(ctx)) : ctx.repos.syncRuns.syncedFromNetwork(name);
 }
 
 export type SlotOutcome = 'ran' | 'failed' | 'skipped' | 'not-due';
 
 /** One scheduled slot of one job, as every scheduling process calls it. */
-export async function runSlot(ctx: AppContext, name: string, slot: Date): Promise<SlotOutcome> {
+export async function runSlot(ctx: JobPorts, name: string, slot: Date): Promise<SlotOutcome> {
   try {
     if (!(await isDue(ctx, name))) return 'not-due';
     const r = await runJob(ctx, name, {}, (m) => ctx.log.info({ job: name }, m), { slot });
@@ -40,18 +41,18 @@ export async function runSlot(ctx: AppContext, name: string, slot: Date): Promis
 }
 
 /** Throws ConfigError for a SYNC_CRON_<JOB> that names no job (a typo would silently do nothing). */
-export function checkScheduleOverrides(ctx: AppContext): void {
+export function checkScheduleOverrides(ctx: Pick<JobPorts, 'config'>): void {
   for (const job of Object.keys(ctx.config.syncCron)) {
-    if (!JOBS[job])
+    if (!findJob(job))
       throw new ConfigError(
         `SYNC_CRON_${job.toUpperCase().replace(/-/g, '_')}`,
-        `names no job (jobs: ${Object.keys(JOBS).sort().join(', ')})`,
+        `names no job (jobs: ${jobNames().join(', ')})`,
       );
   }
 }
 
 /** The next time each job's schedule fires (null: not scheduled). */
-export function nextRun(ctx: AppContext, name: string, after: Date): Date | null {
+export function nextRun(ctx: Pick<JobPorts, 'config'>, name: string, after: Date): Date | null {
   const cron = effectiveSchedule(ctx.config, name);
   return cron ? new Cron(cron, { timezone: 'UTC', paused: true }).nextRun(after) : null;
 }
@@ -69,7 +70,7 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-export function startScheduler(ctx: AppContext): Scheduler {
+export function startScheduler(ctx: JobPorts): Scheduler {
   checkScheduleOverrides(ctx);
   const inFlight = new Set<Promise<unknown>>();
   const track = (run: Promise<unknown>) => {
@@ -78,7 +79,7 @@ export function startScheduler(ctx: AppContext): Scheduler {
     return run;
   };
   const crons: Cron[] = [];
-  for (const name of Object.keys(JOBS)) {
+  for (const { name } of JOBS) {
     const schedule = effectiveSchedule(ctx.config, name);
     if (!schedule) continue;
     crons.push(
@@ -105,11 +106,12 @@ export function startScheduler(ctx: AppContext): Scheduler {
 }
 
 /** Jobs that ask to run once at start (e.g. a coverage table that does not exist yet). */
-async function runStartupJobs(ctx: AppContext): Promise<void> {
-  for (const [name, def] of Object.entries(JOBS)) {
+async function runStartupJobs(ctx: JobPorts): Promise<void> {
+  for (const def of JOBS) {
+    const { name } = def;
     if (!def.runAtStart || !effectiveSchedule(ctx.config, name)) continue;
     try {
-      if (!(await def.runAtStart(ctx))) continue;
+      if (!(await def.runAtStart(def.deps(ctx)))) continue;
       await runJob(ctx, name, {}, (m) => ctx.log.info({ job: name }, m));
     } catch (err) {
       if (!(err instanceof JobBusyError))

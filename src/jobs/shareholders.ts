@@ -5,11 +5,16 @@
 // stops the import and discards the run: the year keeps its previous data. Also `groups`, which
 // recomputes derived parents and group flags alone (after a registry load).
 import path from 'node:path';
-import type { AppContext } from '../runtime/context.ts';
 import { parseShareholderCsv, ShareholderParseError } from '../sources/aksjonaer/parse.ts';
 import { inBatches } from '../sources/json-array.ts';
 import { openSyncInput } from '../sources/sync-input.ts';
-import { defineJob, type OptionsOf } from './registry.ts';
+import { defineJob, pick, type JobPorts, type OptionsOf } from './job.ts';
+
+/** What the job uses. */
+const shareholdersDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'groups', 'shareholders'),
+});
+type ShareholdersDeps = ReturnType<typeof shareholdersDeps>;
 
 const BATCH = 5000;
 const PROGRESS_EVERY = 100_000;
@@ -40,13 +45,15 @@ export function redactPersonalNumbers(message: string): string {
     .replace(/"(\d{6})"/g, '"[number removed]"');
 }
 
-defineJob('shareholders', {
+export const shareholdersJob = defineJob({
+  name: 'shareholders',
+  deps: shareholdersDeps,
   description:
     'Aksjonærregisteret (Skatteetaten aksjeeierbok CSV, --file or --url, --year): replaces that year atomically',
   options: ['file', 'url', 'year'],
-  async run(ctx: AppContext, opts: ShareholdersOptions, job) {
+  async run(deps: ShareholdersDeps, opts: ShareholdersOptions, job) {
     const year = importYear(opts);
-    const repo = ctx.repos.shareholders;
+    const repo = deps.repos.shareholders;
     const { stream: input } = await openSyncInput(opts, { missing: NOT_DOWNLOADED });
     const leftovers = await repo.discardLeftovers(job.id);
     if (leftovers) job.progress(`removed ${leftovers} rows left by an interrupted import`);
@@ -100,11 +107,13 @@ defineJob('shareholders', {
   },
 });
 
-defineJob('groups', {
+export const groupsJob = defineJob({
+  name: 'groups',
+  deps: shareholdersDeps,
   description: 'Recompute derived group parents (registry parent, else majority shareholder) and isInGroup',
   options: [],
-  async run(ctx) {
-    const r = await ctx.repos.groups.recompute();
+  async run(deps) {
+    const r = await deps.repos.groups.recompute();
     return { recordsProcessed: r.parentsChanged + r.groupFlagsChanged, details: { ...r } };
   },
 });

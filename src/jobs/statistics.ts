@@ -6,9 +6,16 @@
 // the bureau's other tables are replaced (the run is ok, its message names the failed tables); a
 // bureau whose every table failed fails alone and keeps all its figures; the job fails when
 // every bureau asked for failed.
-import type { AppContext } from '../runtime/context.ts';
 import { BUREAUS, fetchBureau, STAT_COUNTRIES, type StatCountry } from '../sources/statistics/index.ts';
-import { defineJob, shortReason } from './registry.ts';
+import { defineJob, pick, type JobPorts, shortReason } from './job.ts';
+
+/** What the job uses. */
+const statisticsDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'statistics', 'syncRuns'),
+  config: pick(p.config, 'statistics'),
+  clock: p.clock,
+});
+type StatisticsDeps = ReturnType<typeof statisticsDeps>;
 
 export const STATISTICS_JOB = 'statistics';
 
@@ -22,17 +29,20 @@ function countriesOf(country: string | undefined): StatCountry[] {
   return [c as StatCountry];
 }
 
-async function syncBureau(ctx: AppContext, country: StatCountry): Promise<{ figures: number; failedTables: string[] }> {
+async function syncBureau(
+  deps: StatisticsDeps,
+  country: StatCountry,
+): Promise<{ figures: number; failedTables: string[] }> {
   const bureau = BUREAUS[country];
   const source = `${STATISTICS_JOB}:${country}`;
-  await ctx.repos.syncRuns.markInterrupted(source);
-  const run = await ctx.repos.syncRuns.start(source, 'upstream');
+  await deps.repos.syncRuns.markInterrupted(source);
+  const run = await deps.repos.syncRuns.start(source, 'upstream');
   try {
-    const data = await fetchBureau(bureau, ctx.config.statistics[country]);
-    await ctx.repos.statistics.replaceCountry(country, {
+    const data = await fetchBureau(bureau, deps.config.statistics[country]);
+    await deps.repos.statistics.replaceCountry(country, {
       source: bureau.name,
       licence: bureau.licence,
-      fetchedAt: ctx.clock.now(),
+      fetchedAt: deps.clock.now(),
       figures: data.figures,
       tables: data.tables,
       keep: data.failedTables,
@@ -42,7 +52,7 @@ async function syncBureau(ctx: AppContext, country: StatCountry): Promise<{ figu
       ? `${data.failedTables.length} of ${bureau.tables.length} tables failed, their previous figures kept: ` +
         data.failedTables.map((t) => t.reason).join('; ')
       : null;
-    await ctx.repos.syncRuns.finish(
+    await deps.repos.syncRuns.finish(
       run,
       'ok',
       data.figures.length,
@@ -50,24 +60,26 @@ async function syncBureau(ctx: AppContext, country: StatCountry): Promise<{ figu
     );
     return { figures: data.figures.length, failedTables: data.failedTables.map((t) => t.table) };
   } catch (err) {
-    await ctx.repos.syncRuns.finish(run, 'error', 0, shortReason(err));
+    await deps.repos.syncRuns.finish(run, 'error', 0, shortReason(err));
     throw err;
   }
 }
 
-defineJob('statistics', {
+export const statisticsJob = defineJob({
+  name: 'statistics',
+  deps: statisticsDeps,
   description: 'Market context from SSB, SCB, Statistics Finland and Statistics Denmark (--country XX: one bureau)',
   schedule: '0 5 3 * *', // monthly, the 3rd at 05:00 UTC
   options: ['country'],
   vacuum: false,
-  async run(ctx, opts, job) {
+  async run(deps, opts, job) {
     const countries = countriesOf(opts.country);
     const stored: Record<string, number> = {};
     const failed: Record<string, string> = {};
     const failedTables: Record<string, string[]> = {};
     for (const country of countries) {
       try {
-        const outcome = await syncBureau(ctx, country);
+        const outcome = await syncBureau(deps, country);
         stored[country] = outcome.figures;
         if (outcome.failedTables.length) failedTables[country] = outcome.failedTables;
         job.progress(

@@ -8,31 +8,43 @@ import pLimit from 'p-limit';
 import { createCrawler } from '../sources/web-crawler/crawler.ts';
 import { processCompany } from '../sources/web-crawler/pipeline.ts';
 import { seedCandidates } from '../sources/web-crawler/seed.ts';
-import { defineJob } from './registry.ts';
+import { defineJob, pick, type JobPorts } from './job.ts';
+
+/** What the job uses. */
+const webProfileDeps = (p: JobPorts) => ({
+  repos: pick(p.repos, 'webProfile'),
+  config: pick(p.config, 'baseUrl', 'webProfile'),
+  clock: p.clock,
+  log: p.log,
+  resolver: p.resolver,
+  crawlerNet: p.crawlerNet,
+});
 
 const DEFAULT_LIMIT = 2000;
 /** robots.txt groups for us start `User-agent: ncd-enrichment` (published crawler name, kept). */
 export const CRAWLER_AGENT = 'ncd-enrichment';
 
-defineJob('domains', {
+export const domainsJob = defineJob({
+  name: 'domains',
+  deps: webProfileDeps,
   description: 'Domain enrichment (NO): candidate domains, DNS/HTTP probes, scoring, technologies and social handles',
   schedule: '0 1 * * 1-6', // daily chunks Monday–Saturday, 01:00 UTC
   options: ['limit'],
-  async run(ctx, opts, job) {
-    const repo = ctx.repos.webProfile;
-    const { concurrency, hostDelayMs, timeoutMs } = ctx.config.webProfile;
+  async run(deps, opts, job) {
+    const repo = deps.repos.webProfile;
+    const { concurrency, hostDelayMs, timeoutMs } = deps.config.webProfile;
     const seed = await seedCandidates(repo, (seen) => job.progress(`candidates: ${seen} companies read`));
     job.progress(`candidates: ${seed.seeded} companies (re)seeded of ${seed.seen} read, ${seed.pruned} gone`);
 
     const due = await repo.due(opts.limit ?? DEFAULT_LIMIT);
     const crawler = createCrawler({
-      resolver: ctx.resolver,
-      allowedAddresses: ctx.crawlerNet.allowedAddresses,
-      dial: ctx.crawlerNet.dial,
+      resolver: deps.resolver,
+      allowedAddresses: deps.crawlerNet.allowedAddresses,
+      dial: deps.crawlerNet.dial,
       concurrency,
       hostDelayMs,
       timeoutMs,
-      userAgent: `${CRAWLER_AGENT}/1.0 (+${ctx.config.baseUrl})`,
+      userAgent: `${CRAWLER_AGENT}/1.0 (+${deps.config.baseUrl})`,
     });
     const counts = { confirmed: 0, ambiguous: 0, rejected: 0, failed: 0, companiesChanged: 0 };
     let done = 0;
@@ -42,13 +54,13 @@ defineJob('domains', {
       due.map((row) =>
         slot(async () => {
           try {
-            const outcome = await processCompany(repo, crawler, ctx.clock, row);
+            const outcome = await processCompany(repo, crawler, deps.clock, row);
             counts[outcome.status]++;
             if (outcome.companyChanged) counts.companiesChanged++;
           } catch (err) {
             // One company's failure (a database hiccup) must not cost the rest of the batch.
             counts.failed++;
-            ctx.log.warn(
+            deps.log.warn(
               { orgNumber: row.orgNumber, err: (err as Error).message },
               'domain enrichment failed for a company',
             );

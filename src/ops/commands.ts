@@ -3,7 +3,7 @@
 // (operator endpoint); both paths share this code.
 import type { AppContext } from '../runtime/context.ts';
 import { sourceOfJob } from '../domain/data-sources.ts';
-import { effectiveSchedule, JOBS, runJob } from '../jobs/registry.ts';
+import { effectiveSchedule, jobNames, runJob } from '../jobs/runner.ts';
 import { isDue, nextRun } from '../jobs/scheduler.ts';
 import type { Services } from '../runtime/services.ts';
 import type { OperatorCommand } from './command.ts';
@@ -25,7 +25,7 @@ async function listJobs(ctx: AppContext) {
       .map((l) => [l.job, l.holder]),
   );
   const jobs = [];
-  for (const name of Object.keys(JOBS).sort()) {
+  for (const name of jobNames()) {
     const schedule = effectiveSchedule(ctx.config, name) ?? null;
     jobs.push({
       name,

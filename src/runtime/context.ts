@@ -36,4 +36,8 @@ export interface AppContext {
   resolver: Resolver;
   /** Web-profile crawler test seams: exact loopback addresses allowed, and the raw dialler. */
   crawlerNet: Pick<SafeFetchOptions, 'allowedAddresses' | 'dial'>;
+  /** This process, as lease holders and sync_runs name it (runtime/process-identity.ts). */
+  holder: string;
+  /** The cron schedule a job runs on here (SYNC_CRON_<JOB> applied). */
+  scheduleOf(job: string): string | undefined;
 }

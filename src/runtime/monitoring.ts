@@ -1,7 +1,5 @@
 // Composition of the monitoring use cases: the event log reader, the SSE hub,
 // watchlists and their alert delivery. Kept apart so services/index.ts changes by one line.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { AppContext } from './context.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createEventStreamHub } from '../services/monitoring/event-stream.ts';
@@ -9,9 +7,6 @@ import { createEventService } from '../services/monitoring/events.ts';
 import type { KeyAuthService } from '../services/access/key-auth.ts';
 import { createWatchlistDelivery } from '../services/monitoring/watchlist-delivery.ts';
 import { createWatchlistService } from '../services/monitoring/watchlists.ts';
-
-/** This process as a delivery lease holder (the pid lets an operator find it). */
-const HOLDER = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthService, 'chargeQuota'>) {
   const { repos, config, clock, log } = ctx;
@@ -33,7 +28,7 @@ export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthS
       resolver: ctx.resolver,
       secretKey: config.secretKey,
       config,
-      holder: HOLDER,
+      holder: ctx.holder,
       log,
     }),
   };

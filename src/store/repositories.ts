@@ -33,6 +33,7 @@ import { createWatchlistRepository } from './watchlists.ts';
 import { createCvrOwnerRepository } from './cvr-owners.ts';
 import { createCompanyNameRepository } from './company-names.ts';
 import { createScreeningStateRepository } from './events/screening-states.ts';
+import { createDemoDataRepository } from './demo-data.ts';
 
 /** `copyPool`: the pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
 export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
@@ -70,6 +71,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     cvrOwners: createCvrOwnerRepository(db),
     companyNames: createCompanyNameRepository(db),
     screeningStates: createScreeningStateRepository(db),
+    demoData: createDemoDataRepository(db),
   };
 }
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldedWords, retrievalKey } from '../../src/domain/company-match/index.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import { startFakePrh, type FakePrh } from '../fakes/prh/server.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';

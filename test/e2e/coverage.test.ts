@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
 import { generateInspectionsCsv } from '../../src/sources/mattilsynet/generate.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import '../../src/jobs/sanctions.ts';
 import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
 import { ftm, ndjson, removeListFiles, writeListFile } from '../fixtures/screening/ftm.ts';

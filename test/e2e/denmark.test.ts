@@ -4,7 +4,7 @@
 // nothing already stored.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';

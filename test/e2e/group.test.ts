@@ -2,8 +2,7 @@
 // generated shareholder register (3-level group, a cross-holding cycle, a group over the cap).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
-import '../../src/jobs/shareholders.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import {
   byCompany,
   byForeign,

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { generateLicensesCsv } from '../../src/sources/tbr/generate.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';

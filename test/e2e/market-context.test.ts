@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { BUREAUS, STAT_COUNTRIES, type StatCountry } from '../../src/sources/statistics/index.ts';

@@ -2,7 +2,7 @@
 // and a company changed by one process is served by the others within 1 s (record caches).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContext, closeContext } from '../../src/app.ts';
+import { buildContext, closeContext } from '../../src/runtime/build-context.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createServices } from '../../src/runtime/services.ts';
 import { company, org } from '../fixtures/aksjonaer/build.ts';

@@ -3,7 +3,7 @@
 // change feed — and never fetched live: the fakes count every request.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { generatedOrgNumber } from '../../src/sources/bolagsverket/index.ts';
 import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';

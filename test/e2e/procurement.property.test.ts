@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { procurementDataset, writeDataset } from '../fakes/procurement/dataset.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';
 import { http } from '../helpers/http.ts';

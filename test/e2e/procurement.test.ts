@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { procurementDataset, writeDataset } from '../fakes/procurement/dataset.ts';
 import { noticeXml } from '../fakes/procurement/notices.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';

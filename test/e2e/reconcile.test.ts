@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startFakePrh, type FakePrh } from '../fakes/prh/server.ts';
 import { loadGeneratedCompanies } from '../helpers/dataset.ts';

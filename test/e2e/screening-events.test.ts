@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import type { StoredEvent } from '../../src/store/events/event-log.ts';

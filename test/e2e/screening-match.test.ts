@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHM } from '../../src/domain/screening/rank.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import '../../src/jobs/sanctions.ts';
 import { fillers, ftm, ndjson, removeListFiles, writeListFile, type FtmInput } from '../fixtures/screening/ftm.ts';
 import { http } from '../helpers/http.ts';

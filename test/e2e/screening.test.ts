@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RoleInput } from '../../src/domain/company.ts';
 import { ALGORITHM } from '../../src/domain/screening/rank.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import '../../src/jobs/sanctions.ts';
 import '../../src/jobs/shareholders.ts';
 import {

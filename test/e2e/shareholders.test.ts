@@ -3,7 +3,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import '../../src/jobs/shareholders.ts';
 import { createLogger } from '../../src/logger.ts';
 import { operatorToken } from '../../src/ops/operator-token.ts';

@@ -2,7 +2,7 @@
 // exactly the companies whose confirmed sites carry them, after a real `domains` run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import { scenarioCompanies, startScenarioSites } from '../fakes/websites/scenario.ts';

@@ -3,7 +3,7 @@
 // and the web-profile fields on the company record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { startScenarioSites } from '../fakes/websites/scenario.ts';
 import type { FakeWebsites } from '../fakes/websites/server.ts';
 import { http } from '../helpers/http.ts';

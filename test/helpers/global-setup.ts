@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { buildContext, closeContext } from '../../src/app.ts';
+import { buildContext, closeContext } from '../../src/runtime/build-context.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import path from 'node:path';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { startFakePrh, zipOf, type FakePrh } from '../fakes/prh/server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overlapped } from '../../src/jobs/brreg.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { writeDumpFiles, type DumpFiles } from '../../src/sources/brreg/dump-files.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import type { BrregEnhet, BrregUnderenhet } from '../../src/sources/brreg/types.ts';

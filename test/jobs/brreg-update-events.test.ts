@@ -2,7 +2,7 @@
 // appends exactly the expected typed events (before and after values of the changed fields
 // only), in the sync's transaction; a re-run of identical data appends none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import type { FinancialInput, SubUnitInput } from '../../src/domain/company.ts';

@@ -2,7 +2,7 @@
 // (Fjernet) units, the stored position, accounts refreshed when a newer year was filed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPDATES_STATE } from '../../src/jobs/brreg.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { createBrregClient } from '../../src/sources/brreg/client.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import type { BrregUpdate } from '../../src/sources/brreg/types.ts';

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holderIsDeadHere, runJob } from '../../src/jobs/registry.ts';
+import { holderIsDeadHere, runJob } from '../../src/jobs/runner.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;

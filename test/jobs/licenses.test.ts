@@ -7,7 +7,7 @@ import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_LICENSE_SOURCE } from '../../src/jobs/licenses.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
 import { generateLicensesCsv } from '../../src/sources/tbr/generate.ts';
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRH_UPDATES_STATE, type PrhUpdatesState } from '../../src/jobs/prh.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { generatePrhJsonArray } from '../../src/sources/prh/index.ts';
 import { startFakePrh, type FakePrh } from '../fakes/prh/server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';

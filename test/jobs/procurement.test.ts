@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { startFakeProcurement, type FakeProcurement } from '../fakes/procurement/server.ts';
 import { noticeXml } from '../fakes/procurement/notices.ts';
 import { FakeClock } from '../helpers/fake-clock.ts';

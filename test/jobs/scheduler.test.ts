@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDue, runSlot, checkScheduleOverrides, nextRun } from '../../src/jobs/scheduler.ts';
 import { UPDATES_STATE } from '../../src/jobs/brreg.ts';
 import { DATA_SOURCES, sourceOfJob } from '../../src/domain/data-sources.ts';
-import { effectiveSchedule, JOBS, runJob, shortReason } from '../../src/jobs/registry.ts';
+import { findJob } from '../../src/jobs/index.ts';
+import { effectiveSchedule, jobNames, runJob, shortReason } from '../../src/jobs/runner.ts';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { runOperatorCommand } from '../../src/ops/commands.ts';
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';
@@ -96,7 +97,7 @@ describe('scheduler', () => {
         'sanctions',
         'domains',
         'coverage',
-      ].map((j) => [j, JOBS[j].schedule]),
+      ].map((j) => [j, findJob(j)?.schedule]),
     );
     expect(declared).toEqual({
       'brreg-updates': '*/15 * * * *',
@@ -264,7 +265,7 @@ describe('ncd jobs', () => {
         source: string | null;
       }[];
     };
-    expect(listed.jobs.map((j) => j.name)).toEqual(Object.keys(JOBS).sort());
+    expect(listed.jobs.map((j) => j.name)).toEqual(jobNames());
     const coverage = listed.jobs.find((j) => j.name === 'coverage')!;
     expect(coverage).toMatchObject({ schedule: '*/5 * * * * *', source: 'coverage', lastRun: { status: 'ok' } });
     expect(new Date(coverage.nextRun!).getTime()).toBeGreaterThan(Date.now() - 1000);

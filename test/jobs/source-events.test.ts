@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { orgNumberFor } from '../../src/sources/brreg/generate.ts';
 import type { StoredEvent } from '../../src/store/events/event-log.ts';
 import { byCompany, byPerson, org, removeRegisters, writeRegister } from '../fixtures/aksjonaer/build.ts';

@@ -3,7 +3,7 @@
 // company's inputs change, and pruning companies that are gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompanyCore } from '../../src/domain/company.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { generateCompany } from '../../src/sources/brreg/generate.ts';
 import { mapEnhet } from '../../src/sources/brreg/map.ts';
 import { fixturePage, html, startFakeWebsites, type FakeWebsites } from '../fakes/websites/server.ts';

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { expectedGeneratedCompanies, generateBolagsverketText } from '../../src/sources/bolagsverket/index.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 

@@ -3,7 +3,7 @@
 // one write batch, so the process's peak RSS stays bounded. The peak is printed.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 

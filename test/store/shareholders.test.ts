@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importYear, redactPersonalNumbers } from '../../src/jobs/shareholders.ts';
-import { runJob } from '../../src/jobs/registry.ts';
+import { runJob } from '../../src/jobs/runner.ts';
 import { ShareholderParseError } from '../../src/sources/aksjonaer/parse.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import {

@@ -12,8 +12,7 @@ import { EXPIRED_BODY } from './list.ts';
 const { limit: _limit, ...streamFilters } = EventsQuery.properties;
 
 export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
-  // Open streams end when the server closes, so shutdown does not wait on them.
-  app.addHook('preClose', async () => services.eventStream.close());
+  // Open streams end when the server closes (the event-stream worker, runtime/workers.ts).
 
   app.get(
     '/api/events/stream',

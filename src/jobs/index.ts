@@ -1,0 +1,49 @@
+// Every sync job, in one list: the runner, the scheduler, `ncd sync` and `ncd jobs` read it.
+// A new job is added here; nothing registers itself by being imported.
+import { bolagsverketJob } from './bolagsverket.ts';
+import { brregRolesJob, regnskapJob } from './brreg-parts.ts';
+import { brregUpdatesJob } from './brreg-updates.ts';
+import { brregJob, brregSubunitsJob } from './brreg.ts';
+import { coverageJob } from './coverage.ts';
+import { cvrFinancialsJob } from './cvr-financials.ts';
+import { cvrJob, cvrUpdatesJob } from './cvr.ts';
+import { eventRetentionJob } from './event-retention.ts';
+import { inspectionsJob } from './inspections.ts';
+import type { AnyJob } from './job.ts';
+import { licensesJob } from './licenses.ts';
+import { prhJob, prhUpdatesJob } from './prh.ts';
+import { procurementJob } from './procurement.ts';
+import { sanctionsJob } from './sanctions.ts';
+import { groupsJob, shareholdersJob } from './shareholders.ts';
+import { statisticsJob } from './statistics.ts';
+import { domainsJob } from './web-profile.ts';
+
+export const JOBS: readonly AnyJob[] = [
+  brregJob,
+  brregSubunitsJob,
+  brregUpdatesJob,
+  brregRolesJob,
+  regnskapJob,
+  prhJob,
+  prhUpdatesJob,
+  bolagsverketJob,
+  cvrJob,
+  cvrUpdatesJob,
+  cvrFinancialsJob,
+  domainsJob,
+  shareholdersJob,
+  groupsJob,
+  inspectionsJob,
+  licensesJob,
+  sanctionsJob,
+  coverageJob,
+  statisticsJob,
+  procurementJob,
+  eventRetentionJob,
+];
+
+const BY_NAME = new Map(JOBS.map((job) => [job.name, job]));
+
+export function findJob(name: string): AnyJob | undefined {
+  return BY_NAME.get(name);
+}
