@@ -1,6 +1,6 @@
 -- Negative cache of live fetches: numbers a registry answered "not found" (404) or "removed"
 -- (410) for, remembered until `until` so repeated lookups and enrich calls of unknown numbers
--- cost no upstream request (issue 20). Rows past `until` are ignored (nothing prunes them yet).
+-- cost no upstream request. Rows past `until` are ignored (nothing prunes them yet).
 CREATE TABLE live_fetch_misses (
   source text NOT NULL,
   org_number text NOT NULL,

@@ -1,4 +1,4 @@
--- OAuth 2.1 sign-in for MCP clients (issue 21): dynamically registered clients, authorization
+-- OAuth 2.1 sign-in for MCP clients: dynamically registered clients, authorization
 -- codes, grants (one per consent: a client acting with one API key for one resource) and the
 -- grant's access and refresh tokens. Codes and tokens are stored only as keyed hashes. A grant
 -- is bound to the API key the user consented with: when that key is rotated or deactivated the

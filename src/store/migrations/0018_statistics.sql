@@ -1,4 +1,4 @@
--- Market context from the national statistics bureaus (issue 23). One row per figure: a
+-- Market context from the national statistics bureaus. One row per figure: a
 -- municipality's (scope 'municipality', key = municipality code) or a NACE division's (scope
 -- 'industry', key = division) latest value of a measure, with the table it came from, its
 -- unit and reference year, and its vintage (when it was fetched). `statistics_tables` records

@@ -1,4 +1,4 @@
--- Denmark (issue 25): the CVR register as a fourth country.
+-- Denmark: the CVR register as a fourth country.
 -- CVR often registers employees as an interval only ("ANTAL_5_9"): the count column then holds the
 -- lower bound and this column the interval itself ("5-9"). Null for the other registers.
 ALTER TABLE companies ADD COLUMN employee_count_range text;

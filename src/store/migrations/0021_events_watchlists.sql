@@ -1,4 +1,4 @@
--- Monitoring (issue 26): the company event log, watchlists and their alert deliveries.
+-- Monitoring: the company event log, watchlists and their alert deliveries.
 --
 -- Gapless seq: every transaction that appends events takes the next numbers from the single
 -- row of event_seq (UPDATE ... RETURNING), as its last statement before commit. The row lock is

@@ -1,4 +1,4 @@
--- Name history of companies, for name -> organisation number matching (issue 28): the names a
+-- Name history of companies, for name -> organisation number matching: the names a
 -- registry keeps beside the current one (PRH names[] with end dates; CVR's name history is
 -- written through the same repository, store/company-names.ts). The current name stays on
 -- companies.name / name_norm; this table holds the others. name_norm is lower-cased in code,

@@ -1,4 +1,4 @@
--- Re-screening of watched companies on list change (issue 26): what the last re-screening of a
+-- Re-screening of watched companies on list change: what the last re-screening of a
 -- company found, so that the next one raises a `screening` event only for a match that appeared
 -- or disappeared. Rows hold list entities (public list data: id, name, list, score), never a
 -- person's identifiers; a company no watchlist holds any more keeps its row until it is watched

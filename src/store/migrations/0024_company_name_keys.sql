@@ -1,4 +1,4 @@
--- Name matching on a Norway-size store (issue 28, speed). The word lookup of migration 0022 found
+-- Name matching on a Norway-size store (speed). The word lookup of migration 0022 found
 -- the right names through a GIN index on companies, but ranking them by trigram similarity read
 -- every company row holding a query's words: thousands of scattered ~500-byte rows for a common
 -- word pair, which made a 100-name batch cost ~0.9 s at p95 on a quiet machine.

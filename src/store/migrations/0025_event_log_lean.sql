@@ -1,9 +1,9 @@
--- A leaner event log (issue 26: the log may slow a 100k-change brreg update sync by at most 10 %).
+-- A leaner event log (the log may slow a 100k-change brreg update sync by at most 10 %).
 -- Every changed company appends a row per changed category inside the sync's transaction, so each
 -- index and column of company_events is paid for on the sync's critical path. COPY of 200,000
 -- sync-shaped events into the 0021 table took 0.82 s on the bench machine; without the id column
 -- and the (category, seq) index, with the company index on (org_number, seq) and json values,
--- about 0.5 s (BENCHMARKS.md, issue 26).
+-- about 0.5 s (BENCHMARKS.md).
 --
 -- id: an event's id is derived from its seq and a random prefix of this installation (a UUIDv8:
 -- 48 + 12 random bits, version 8, variant 10, the seq in the last 62 bits), so ids stay unique

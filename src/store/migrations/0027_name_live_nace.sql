@@ -1,4 +1,4 @@
--- A NACE filter in the default name order (search mix, BENCHMARKS.md, issue 30). When the
+-- A NACE filter in the default name order (search mix, BENCHMARKS.md). When the
 -- planner expects many matches it walks the live name index until it has a page, rather than
 -- sorting the NACE range of companies_nace_live (migration 0015); that index held no NACE code,
 -- so the walk read the heap row of every name it passed (NACE 56 on the 1.2M store: 5.7 ms warm).
