@@ -13,6 +13,19 @@ const forbid = (layers, why) => ({
   ],
 });
 
+/** forbid() plus relative import patterns of a wing (e.g. '../events/*'). */
+const forbidRelative = (layers, relative, why) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        ...layers.map((layer) => ({ group: [`**/${layer}/*`, `**/${layer}.ts`], message: why })),
+        { group: relative, message: why },
+      ],
+    },
+  ],
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -74,7 +87,7 @@ export default tseslint.config(
         'cli',
         'ops',
         'app',
-        'context',
+        'runtime',
         'config',
       ],
       'domain/ and contract/ are pure: they import nothing of ours but each other.',
@@ -83,13 +96,69 @@ export default tseslint.config(
   {
     files: ['src/store/**/*.ts', 'src/sources/**/*.ts'],
     rules: forbid(
-      ['http', 'services', 'jobs', 'mcp', 'cli'],
-      'store/ and sources/ sit below services, jobs, http and mcp.',
+      ['http', 'services', 'jobs', 'mcp', 'cli', 'runtime', 'app'],
+      'store/ and sources/ sit below services, jobs, runtime, http and mcp.',
+    ),
+  },
+  // The wings of store/ (src/store/README.md): engine/ is the floor, the event producers and the
+  // access and ops repositories stand on it, and the company and register repositories on those.
+  {
+    files: ['src/store/engine/**/*.ts'],
+    rules: forbidRelative(
+      ['http', 'services', 'jobs', 'mcp', 'cli', 'runtime', 'app'],
+      ['../events/*', '../access/*', '../ops/*', '../*.ts'],
+      'store/engine/ is the floor of the store: it imports no other wing and no repository.',
+    ),
+  },
+  {
+    files: ['src/store/events/**/*.ts', 'src/store/access/**/*.ts', 'src/store/ops/**/*.ts'],
+    rules: forbidRelative(
+      ['http', 'services', 'jobs', 'mcp', 'cli', 'runtime', 'app'],
+      ['../*.ts', '../events/*', '../access/*', '../ops/*'],
+      'store/events/, access/ and ops/ stand on engine/ alone: no repository above them, no sibling wing.',
     ),
   },
   {
     files: ['src/services/**/*.ts'],
-    rules: forbid(['http', 'mcp', 'jobs', 'cli'], 'services/ are called by http, mcp and jobs, never the other way.'),
+    rules: forbid(
+      ['http', 'mcp', 'jobs', 'cli', 'runtime', 'app'],
+      'services/ are called by http, mcp, jobs and the runtime, never the other way.',
+    ),
+  },
+  {
+    // The machinery the use cases share: it knows no feature room.
+    files: ['src/services/support/**/*.ts'],
+    rules: forbidRelative(
+      ['http', 'mcp', 'jobs', 'cli', 'runtime', 'app'],
+      [
+        '../companies/*',
+        '../change-feed/*',
+        '../monitoring/*',
+        '../screening/*',
+        '../company-match/*',
+        '../ownership/*',
+        '../push/*',
+        '../registers/*',
+        '../ops/*',
+      ],
+      'services/support/ is shared machinery: it imports no feature room (types of access/ excepted).',
+    ),
+  },
+  {
+    // Jobs receive their dependencies from the runtime; they never reach up to it.
+    files: ['src/jobs/**/*.ts'],
+    rules: forbid(
+      ['http', 'mcp', 'cli', 'runtime', 'app'],
+      'jobs/ get their dependencies; they never import the runtime.',
+    ),
+  },
+  {
+    // Composition: it wires services, jobs and ports, and knows nothing of HTTP, MCP or the CLI.
+    files: ['src/runtime/**/*.ts'],
+    rules: forbid(
+      ['http', 'mcp', 'cli', 'app'],
+      'runtime/ composes the layers below it; http, mcp and the CLI use it.',
+    ),
   },
   {
     files: ['src/mcp/**/*.ts'],
