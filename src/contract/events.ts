@@ -4,7 +4,7 @@ import { EVENT_CATEGORIES } from '../domain/company-events.ts';
 import { StringEnum } from './common.ts';
 import { DestinationName } from './destinations.ts';
 
-const EventCategory = StringEnum(EVENT_CATEGORIES, { description: 'What kind of change' });
+export const EventCategory = StringEnum(EVENT_CATEGORIES, { description: 'What kind of change' });
 
 const FieldValues = Type.Record(Type.String(), Type.Unknown(), {
   description: 'The changed fields only (never a national id or birth date)',

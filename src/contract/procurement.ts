@@ -1,7 +1,10 @@
 // Procurement notices (Doffin, TED): the row of GET /api/procurement and GET
-// /api/procurement/{noticeId}, and the procurement fields of company records.
-import { Type, type TSchema } from 'typebox';
+// /api/procurement/{noticeId}, the procurement fields of company records, and the list's query.
+import { Type, type Static, type TSchema } from 'typebox';
+import { NorwegianOrgNumber, StringEnum } from './common.ts';
+import { pageExample } from './examples.ts';
 import { PROCUREMENT_EXAMPLE } from './examples/procurement.ts';
+import { CursorParam, LimitParam, OrderParam, Page } from './pagination.ts';
 
 // Nullable scalars as JSON Schema type arrays (as in company.ts and inspections.ts).
 function N<T extends TSchema>(t: T) {
@@ -95,3 +98,56 @@ export const companyProcurementFields = {
     }),
   ),
 };
+
+// ---- GET /api/procurement: the filters (the store's and the MCP tool's too), sort and page ----
+
+export const PROCUREMENT_SORTS = ['publishedAt', 'deadline', 'value'] as const;
+export const PROCUREMENT_COUNTRIES = ['NO', 'SE', 'DK', 'FI', 'IS'] as const;
+
+const Instant = (description: string) =>
+  Type.Optional(
+    Type.String({
+      pattern:
+        '^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$',
+      description,
+    }),
+  );
+
+export const ProcurementFilters = Type.Object({
+  orgNumber: Type.Optional(NorwegianOrgNumber),
+  role: Type.Optional(
+    StringEnum(['buyer', 'winner'] as const, {
+      description: 'With orgNumber: the company as buyer or as a winner (default: either)',
+    }),
+  ),
+  status: Type.Optional(StringEnum(PROCUREMENT_STATUSES)),
+  cpv: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{2,8}$',
+      description: 'A CPV code or its prefix (2–8 digits), e.g. 909 or 90911200',
+    }),
+  ),
+  deadlineAfter: Instant('Notices whose tender deadline is after this date or instant (ISO)'),
+  publishedAfter: Instant('Notices published after this date or instant (ISO)'),
+  q: Type.Optional(Type.String({ minLength: 2, maxLength: 200, description: 'Words of the title, case-insensitive' })),
+  country: Type.Optional(StringEnum(PROCUREMENT_COUNTRIES, { description: "The buyer's country" })),
+});
+export type ProcurementFilters = Static<typeof ProcurementFilters>;
+
+export const ProcurementQuery = Type.Object({
+  ...ProcurementFilters.properties,
+  sort: Type.Optional(StringEnum(PROCUREMENT_SORTS, { default: 'publishedAt' })),
+  order: OrderParam('desc'),
+  limit: LimitParam,
+  cursor: CursorParam,
+});
+export type ProcurementQuery = Static<typeof ProcurementQuery>;
+
+export const NoticeParams = Type.Object({
+  noticeId: Type.String({
+    pattern: '^[0-9A-Za-z-]{6,64}$',
+    description: 'Doffin id (2026-107304), TED publication number (712345-2026) or eForms notice id (a UUID)',
+  }),
+});
+
+export const ProcurementPage = Page(Type.Ref('ProcurementNotice'), { examples: [pageExample(PROCUREMENT_EXAMPLE)] });

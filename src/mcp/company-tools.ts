@@ -2,15 +2,17 @@
 // (GET /api/companies/{orgNumber}, GET /api/companies, …/group).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from 'typebox';
-import * as z from 'zod';
 import type { Country as CountryCode } from '../domain/org-number.ts';
 import { ApiError } from '../errors.ts';
-import { Page } from '../contract/pagination.ts';
+import { StringEnum } from '../contract/common.ts';
+import { CompanySearchFilters, CompanySearchPage, SEARCH_SORTS } from '../contract/company-search.ts';
 import { GroupTree } from '../contract/shareholders.ts';
 import { ownershipCountry } from './ownership-tools.ts';
 import {
   Country,
   Cursor,
+  Defaulted,
+  Described,
   Limit,
   OwnershipOrgNumber,
   Order,
@@ -21,7 +23,7 @@ import {
 } from './tool-kit.ts';
 
 const Lookup = Type.Ref('CompanyLookup');
-const SearchPage = Page(Type.Ref('CompanyRow'));
+const SearchPage = CompanySearchPage;
 const Financials = Type.Object({
   orgNumber: Type.String(),
   country: Type.String(),
@@ -32,37 +34,28 @@ const Financials = Type.Object({
 
 export type Row = Record<string, unknown> & { financials?: { periodTo?: string; revenue?: number | null }[] };
 
-/** The filters of GET /api/companies, as Orakel's tools name them (`query`, not `q`). */
+/**
+ * The filters of GET /api/companies (its contract), as Orakel's tools name them: `query`, not
+ * `q`; `country` defaults to NO; deleted companies stay out, as the tools never offered them.
+ */
+const { country: _country, q, includeDeleted: _deleted, ...filters } = CompanySearchFilters.properties;
 export const SEARCH_FILTERS = {
-  query: z.string().min(1).max(200).optional().describe('Case-insensitive name match'),
-  nace: z
-    .string()
-    .regex(/^[0-9]{2}(\.[0-9]{1,3})?$/, 'must be a NACE code or prefix such as 56 or 56.101')
-    .optional(),
-  orgForm: z
-    .string()
-    .regex(/^[A-Za-z0-9]{1,10}$/, 'must be a legal form code such as AS')
-    .optional(),
-  county: z
-    .string()
-    .regex(/^[0-9]{2}$/, 'must be 2 digits')
-    .optional()
-    .describe('2-digit county number (NO)'),
-  municipality: z
-    .string()
-    .regex(/^[0-9]{4}$/, 'must be 4 digits')
-    .optional()
-    .describe('4-digit municipality number (NO)'),
-  minEmployees: z.number().int().min(0).optional(),
-  maxEmployees: z.number().int().min(0).optional(),
-  minRevenue: z.number().optional().describe('NOK, on the latest financial'),
-  maxRevenue: z.number().optional().describe('NOK, on the latest financial'),
-  isBankrupt: z.boolean().optional(),
-  isInGroup: z.boolean().optional(),
-  hasParent: z.boolean().optional(),
-  hasTechnology: z.string().min(1).max(100).optional().describe('Exact technology name, e.g. WordPress'),
-  hasAnyAdPixel: z.boolean().optional(),
+  query: Described(q, 'Case-insensitive name match'),
+  ...filters,
+  hasTechnology: Described(filters.hasTechnology, 'Exact technology name, e.g. WordPress'),
 };
+
+const CompanyInput = Type.Object({ orgNumber: OrgNumber, country: Country });
+const GroupInput = Type.Object({ orgNumber: OwnershipOrgNumber, country: Country });
+const SearchInput = Type.Object({
+  country: Country,
+  ...SEARCH_FILTERS,
+  compact: Defaulted(Type.Boolean({ default: false, description: 'Short rows instead of full rows' })),
+  sort: Type.Optional(StringEnum(SEARCH_SORTS)),
+  order: Order,
+  limit: Limit,
+  cursor: Cursor,
+});
 
 /** A search page (cut to the REST schema) with each row reshaped: compact rows, prospects. */
 export function reshapedPage(page: unknown, shape: (r: Row) => object): CallToolResult {
@@ -106,7 +99,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
         'The full record of one company: firmographics, addresses, NACE and legal form with labels (naceName, orgFormName, countryName), ' +
         'financials with ratios, active roles, sub-units, licences and _sources. A Norwegian company missing from the store is fetched ' +
         'live from Brønnøysundregistrene; Finnish and Swedish companies come from bulk syncs only.',
-      inputSchema: { orgNumber: OrgNumber, country: Country },
+      inputSchema: CompanyInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ orgNumber, country }) =>
@@ -123,15 +116,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
         'Filter companies of one registry (country, default NO) by name and firmographics; sorted, cursor-paginated (pass nextCursor as ' +
         'cursor for the next page). Free keys must give at least one filter (country, sort, order, limit and cursor do not count). ' +
         'compact=true returns short rows (name, form, industry, size, city, latest revenue).',
-      inputSchema: {
-        country: Country,
-        ...SEARCH_FILTERS,
-        compact: z.boolean().default(false).describe('Short rows instead of full rows'),
-        sort: z.enum(['name', 'employeeCount', 'foundingDate', 'updatedAt']).optional(),
-        order: Order,
-        limit: Limit,
-        cursor: Cursor,
-      },
+      inputSchema: SearchInput,
       annotations: { readOnlyHint: true },
     },
     ({ query, compact, ...rest }) =>
@@ -147,7 +132,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
       title: 'Financial statements',
       description:
         'Annual accounts of one company (revenue, results, equity, assets, liabilities) with computed ratios, newest first.',
-      inputSchema: { orgNumber: OrgNumber, country: Country },
+      inputSchema: CompanyInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ orgNumber, country }) =>
@@ -174,7 +159,7 @@ export const companyTools: ToolGroup = (server, { services, caller, log }) => {
       description:
         'The group around a Norwegian or Danish company (country NO or DK): up parent links at most 5 levels to the root, then every descendant (at most 500). ' +
         'DK parents are the legal owner over 50 % in CVR. The company must be in the store: call lookup_company first if it is not.',
-      inputSchema: { orgNumber: OwnershipOrgNumber, country: Country },
+      inputSchema: GroupInput,
       annotations: { readOnlyHint: true },
     },
     ({ orgNumber, country }) =>

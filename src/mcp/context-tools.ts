@@ -2,15 +2,22 @@
 // a company's municipality and industry (GET /api/companies/{orgNumber}?include=context, with
 // the tables of GET /api/market-context).
 import { Type } from 'typebox';
-import * as z from 'zod';
+import { StringEnum } from '../contract/common.ts';
 import { MarketContextResponse } from '../contract/market-context.ts';
 import type { Country as CountryCode } from '../domain/org-number.ts';
-import { OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
+import { Defaulted, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
 
 const Result = Type.Object({
   orgNumber: Type.String(),
   name: Type.String(),
   ...MarketContextResponse.properties,
+});
+
+const Input = Type.Object({
+  orgNumber: OrgNumber,
+  country: Defaulted(
+    StringEnum(['NO', 'SE', 'FI', 'DK'] as const, { default: 'NO', description: 'NO (default), SE, FI or DK' }),
+  ),
 });
 
 export const contextTools: ToolGroup = (server, { services, caller, log }) => {
@@ -22,10 +29,7 @@ export const contextTools: ToolGroup = (server, { services, caller, log }) => {
         "Figures for the company's municipality and industry from its country's statistics bureau (SSB, SCB, Statistics Finland, " +
         'Statistics Denmark): population, household income, enterprises and enterprises per 1,000 inhabitants; average monthly wage, ' +
         'enterprises and (NO, DK) startup survival rate of its NACE division. Each figure names its bureau, table, year and unit.',
-      inputSchema: {
-        orgNumber: OrgNumber,
-        country: z.enum(['NO', 'SE', 'FI', 'DK']).default('NO').describe('NO (default), SE, FI or DK'),
-      },
+      inputSchema: Input,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ orgNumber, country }) =>

@@ -5,7 +5,7 @@
 // SSRF-checks the webhook config exactly as the REST routes do.
 import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import * as z from 'zod';
+import { StringEnum } from '../contract/common.ts';
 import {
   CreateDestinationBody,
   Destination,
@@ -39,6 +39,28 @@ const ACTIONS = ['create', 'update', 'delete', 'activate', 'deactivate'] as cons
 
 const Destinations = Type.Object({ data: Type.Array(Destination) });
 
+const NoInput = Type.Object({});
+const PushInput = Type.Object({
+  destinationName: Type.String({ minLength: 1, maxLength: 100 }),
+  orgNumbers: Type.Array(Type.String(), {
+    minItems: 1,
+    maxItems: 100,
+    description: '9-digit Norwegian organisation numbers',
+  }),
+});
+// The shape only: each action's arguments are then checked against its REST body (checked()).
+const ManageInput = Type.Object({
+  action: StringEnum(ACTIONS),
+  name: Type.String({ minLength: 1, maxLength: 100, description: 'Destination name: letters, digits and . _ ~ -' }),
+  type: Type.Optional(Type.String({ description: 'webhook (the one supported type)' })),
+  config: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Webhook config: {url, method?, headers?, signingSecret?}',
+    }),
+  ),
+  isActive: Type.Optional(Type.Boolean()),
+});
+
 export const destinationTools: ToolGroup = (server, { services, caller, log }) => {
   server.registerTool(
     'list_destinations',
@@ -46,7 +68,7 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
       title: 'Push destinations',
       description:
         "The project's push destinations (webhooks), sorted by name. Header values and signing secrets are never shown.",
-      inputSchema: {},
+      inputSchema: NoInput,
       annotations: { readOnlyHint: true },
     },
     () =>
@@ -60,10 +82,7 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
       description:
         'Sends the full records of up to 100 Norwegian companies to one of the project’s destinations in a single request. ' +
         'Failed deliveries are reported in errors[]. Free-tier keys cannot push.',
-      inputSchema: {
-        destinationName: z.string().min(1).max(100),
-        orgNumbers: z.array(z.string()).min(1).max(100).describe('9-digit Norwegian organisation numbers'),
-      },
+      inputSchema: PushInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     ({ destinationName, orgNumbers }) =>
@@ -81,16 +100,7 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
         'update (name plus type, config and/or isActive; a config replaces the whole config), delete (name), ' +
         'activate or deactivate (name). The webhook URL must resolve to public addresses, as on REST. Returns the destination ' +
         '(header values masked, secrets never shown), or {name, deleted: true}.',
-      inputSchema: {
-        action: z.enum(ACTIONS),
-        name: z.string().min(1).max(100).describe('Destination name: letters, digits and . _ ~ -'),
-        type: z.string().optional().describe('webhook (the one supported type)'),
-        config: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe('Webhook config: {url, method?, headers?, signingSecret?}'),
-        isActive: z.boolean().optional(),
-      },
+      inputSchema: ManageInput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     ({ action, name, type, config, isActive }) =>

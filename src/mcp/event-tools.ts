@@ -2,23 +2,45 @@
 // create_watchlist (POST /api/watchlists), watch_companies / unwatch_companies
 // (POST/DELETE /api/watchlists/{name}/companies) and delete_watchlist. Same services, same limits.
 import { Type } from 'typebox';
-import * as z from 'zod';
-import { EVENT_CATEGORIES } from '../domain/company-events.ts';
-import { EventsPage, Watchlist, WatchlistCompaniesResult } from '../contract/events.ts';
+import { StringEnum } from '../contract/common.ts';
+import {
+  EventCategory,
+  EventsPage,
+  EventsQuery,
+  Watchlist,
+  WatchlistCompaniesResult,
+  WatchlistName,
+} from '../contract/events.ts';
 import { runTool, success, type ToolGroup } from './tool-kit.ts';
 
 const Watchlists = Type.Object({ data: Type.Array(Watchlist) });
 const Deleted = Type.Object({ deleted: Type.Boolean() });
-const category = z.enum(EVENT_CATEGORIES);
-const companies = z
-  .array(z.object({ orgNumber: z.string().min(1).max(20), country: z.enum(['NO', 'SE', 'FI', 'DK']) }))
-  .min(1)
-  .max(1000);
-const watchlistName = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z0-9._~-]+$/);
+// Looser than the REST bodies where the tools always were (any org-number text, no upper bound on
+// categories); the services check what REST checks beyond the shape.
+const Categories = Type.Array(EventCategory, { minItems: 1 });
+const Companies = Type.Array(
+  Type.Object({
+    orgNumber: Type.String({ minLength: 1, maxLength: 20 }),
+    country: StringEnum(['NO', 'SE', 'FI', 'DK'] as const),
+  }),
+  { minItems: 1, maxItems: 1000 },
+);
+
+const ListInput = Type.Object({
+  after: EventsQuery.properties.after,
+  orgNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+  country: EventsQuery.properties.country,
+  categories: Type.Optional(Categories),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+});
+const NoInput = Type.Object({});
+const CreateInput = Type.Object({
+  name: WatchlistName,
+  categories: Categories,
+  destination: Type.String({ minLength: 1, maxLength: 100 }),
+});
+const CompaniesInput = Type.Object({ name: WatchlistName, companies: Companies });
+const NameInput = Type.Object({ name: WatchlistName });
 
 export const eventTools: ToolGroup = (server, { services, caller, log }) => {
   server.registerTool(
@@ -27,13 +49,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
       title: 'Company change events',
       description:
         'Typed change events (status, name, address, industry, roles, accounts, sub-units, deleted, …) with before/after values, in seq order after `after`. Pass nextAfter back as `after` to read on while hasMore is true (under a category or country filter alone one call reads a bounded stretch of the log, so it can return few or no events with hasMore true).',
-      inputSchema: {
-        after: z.number().int().min(0).optional(),
-        orgNumber: z.string().min(1).max(20).optional(),
-        country: z.enum(['NO', 'SE', 'FI', 'DK']).optional(),
-        categories: z.array(category).min(1).optional(),
-        limit: z.number().int().min(1).max(1000).optional(),
-      },
+      inputSchema: ListInput,
       annotations: { readOnlyHint: true },
     },
     ({ after, orgNumber, country, categories, limit }) =>
@@ -50,7 +66,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
     {
       title: 'Watchlists',
       description: "The project's watchlists: categories alerted on, destination, company count, delivery state.",
-      inputSchema: {},
+      inputSchema: NoInput,
       annotations: { readOnlyHint: true },
     },
     () => runTool(log, 'list_watchlists', async () => success(Watchlists, await services.watchlists.list(caller))),
@@ -62,11 +78,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
       title: 'Create a watchlist',
       description:
         'A named watchlist alerting on the given event categories, sent to one of the project’s destinations (see list_destinations).',
-      inputSchema: {
-        name: watchlistName,
-        categories: z.array(category).min(1),
-        destination: z.string().min(1).max(100),
-      },
+      inputSchema: CreateInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     },
     ({ name, categories, destination }) =>
@@ -80,7 +92,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
     {
       title: 'Add companies to a watchlist',
       description: 'Adds up to 1,000 (orgNumber, country) pairs; the tier limits the watchlist size.',
-      inputSchema: { name: watchlistName, companies },
+      inputSchema: CompaniesInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     ({ name, companies: list }) =>
@@ -94,7 +106,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
     {
       title: 'Remove companies from a watchlist',
       description: 'Removes up to 1,000 (orgNumber, country) pairs from a watchlist.',
-      inputSchema: { name: watchlistName, companies },
+      inputSchema: CompaniesInput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     ({ name, companies: list }) =>
@@ -108,7 +120,7 @@ export const eventTools: ToolGroup = (server, { services, caller, log }) => {
     {
       title: 'Delete a watchlist',
       description: 'Deletes a watchlist with its companies and delivery log.',
-      inputSchema: { name: watchlistName },
+      inputSchema: NameInput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     ({ name }) =>

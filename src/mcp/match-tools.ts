@@ -1,31 +1,35 @@
 // match_companies: company names to organisation numbers (POST /api/companies/match).
-import * as z from 'zod';
+import { Type } from 'typebox';
 import {
+  CompanyMatchBody,
+  CompanyMatchQuery,
   CompanyMatchResponse,
-  MATCH_COUNTRIES,
-  MAX_COMPANY_MATCH_CANDIDATES,
   MAX_COMPANY_MATCH_QUERIES,
 } from '../contract/company-match.ts';
-import { runTool, success, type ToolGroup } from './tool-kit.ts';
+import { Described, runTool, success, Trimmed, type ToolGroup } from './tool-kit.ts';
 
-const Text = (max: number) => z.string().trim().min(1).max(max);
-
-const Query = z.object({
-  name: Text(300).describe('Company name as you have it'),
-  country: z.enum(MATCH_COUNTRIES).optional().describe('Only candidates of this country'),
-  municipality: Text(100).optional(),
-  city: Text(100).optional(),
-  postalCode: z
-    .string()
-    .regex(/^[0-9A-Za-z -]{3,10}$/, 'must be a postal code')
-    .optional(),
-  address: Text(200).optional(),
-  website: Text(200).optional().describe('Website or domain'),
-  orgForm: z
-    .string()
-    .regex(/^[0-9A-Za-z]{1,10}$/, 'must be an organisation form code')
-    .optional(),
-  includeInactive: z.boolean().optional().describe('Rank deleted and dissolved companies with live ones'),
+// POST /api/companies/match's body, in the tool's own words; its free-text fields are trimmed.
+const m = CompanyMatchQuery.properties;
+const Query = Type.Object({
+  name: Trimmed(Described(m.name, 'Company name as you have it')),
+  country: m.country,
+  municipality: Trimmed(m.municipality),
+  city: Trimmed(m.city),
+  postalCode: m.postalCode,
+  address: Trimmed(m.address),
+  website: Trimmed(Described(m.website, 'Website or domain')),
+  orgForm: m.orgForm,
+  includeInactive: Described(m.includeInactive, 'Rank deleted and dissolved companies with live ones'),
+});
+const { threshold, limit } = CompanyMatchBody.properties;
+const Input = Type.Object({
+  queries: Type.Array(Query, {
+    minItems: 1,
+    maxItems: MAX_COMPANY_MATCH_QUERIES,
+    description: 'Names to match, answered in order',
+  }),
+  threshold: Described(threshold, 'Score the match needs (default 0.8)'),
+  limit: Described(limit, 'Candidates per query'),
 });
 
 export const matchTools: ToolGroup = (server, { services, log }) => {
@@ -38,11 +42,7 @@ export const matchTools: ToolGroup = (server, { services, log }) => {
         'and organisation form) into organisation numbers across NO, SE, FI and DK, using current and former names. Per query: ' +
         'ranked candidates with a 0–1 score and the features behind it, and `match` (the top candidate when it is clearly ' +
         'best, else null: then show the candidates to the user instead of guessing).',
-      inputSchema: {
-        queries: z.array(Query).min(1).max(MAX_COMPANY_MATCH_QUERIES).describe('Names to match, answered in order'),
-        threshold: z.number().min(0.5).max(1).optional().describe('Score the match needs (default 0.8)'),
-        limit: z.number().int().min(1).max(MAX_COMPANY_MATCH_CANDIDATES).optional().describe('Candidates per query'),
-      },
+      inputSchema: Input,
       annotations: { readOnlyHint: true },
     },
     (args) =>

@@ -1,14 +1,20 @@
 // Ownership tools: get_shareholders and get_ownership_network (Aksjonærregisteret, Norway; CVR's
 // owner register, Denmark): GET /api/companies/{orgNumber}/shareholders and GET /api/shareholders/by-owner.
 import { Type } from 'typebox';
-import * as z from 'zod';
 import { ApiError } from '../errors.ts';
 import { ShareholderHolding, ShareholderPosition } from '../contract/shareholders.ts';
 import type { OwnershipCountry } from '../services/ownership/shareholders-dk.ts';
-import { Country, OwnershipOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
+import { Country, Defaulted, OwnershipOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
 
 const Positions = Type.Object({ data: Type.Array(ShareholderPosition), availableYears: Type.Array(Type.Integer()) });
 const Holdings = Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) });
+const InvesteeInput = Type.Object({
+  orgNumber: OwnershipOrgNumber,
+  country: Country,
+  year: Year,
+  includePersons: Defaulted(Type.Boolean({ default: false })),
+});
+const OwnerInput = Type.Object({ shareholderOrgNumber: OwnershipOrgNumber, country: Country, year: Year });
 
 /** Shareholder registers: Norway's and Denmark's are open; Sweden's needs a paid Bolagsverket product. */
 export function ownershipCountry(country: string): OwnershipCountry {
@@ -32,12 +38,7 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
         'Holders of a Norwegian AS/ASA from the annual Aksjonærregisteret snapshots, with ownershipPct; with country=DK the legal owners ' +
         "in CVR's owner register, each with the band of its share (ownershipPctRange). Natural persons are left out " +
         'unless includePersons=true, and then carry only name (and, NO, birth year). Not available for SE or FI.',
-      inputSchema: {
-        orgNumber: OwnershipOrgNumber,
-        country: Country,
-        year: Year,
-        includePersons: z.boolean().default(false),
-      },
+      inputSchema: InvesteeInput,
       annotations: { readOnlyHint: true },
     },
     ({ orgNumber, country, year, includePersons }) =>
@@ -57,7 +58,7 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
       description:
         'What a Norwegian company owns: every company in which it holds shares, with ownershipPct, from Aksjonærregisteret; with ' +
         "country=DK what a Danish company owns in CVR's owner register (ownershipPctRange). Not available for SE or FI.",
-      inputSchema: { shareholderOrgNumber: OwnershipOrgNumber, country: Country, year: Year },
+      inputSchema: OwnerInput,
       annotations: { readOnlyHint: true },
     },
     ({ shareholderOrgNumber, country, year }) =>

@@ -1,8 +1,11 @@
 // find_prospects: GET /api/companies sorted by size (employeeCount, largest first) with the
 // search filters, each candidate as a short row plus its latest financial statement — what a
 // prospecting agent ranks and reads without one lookup per company.
+import { Type } from 'typebox';
 import { compactRow, reshapedPage, SEARCH_FILTERS, type Row } from './company-tools.ts';
 import { Country, Cursor, Limit, runTool, type ToolGroup } from './tool-kit.ts';
+
+const ProspectInput = Type.Object({ country: Country, ...SEARCH_FILTERS, limit: Limit, cursor: Cursor });
 
 type Financial = Record<string, unknown> & { periodTo?: string };
 
@@ -33,7 +36,7 @@ export const prospectTools: ToolGroup = (server, { services, caller, log }) => {
         'each as a short row (name, form, industry, size, city, domain, status) with latestFinancial (year, revenue, operatingProfit, ' +
         'netResult, equity, totalAssets, margins; null when no accounts are filed). Cursor-paginated like search_companies ' +
         '(GET /api/companies?sort=employeeCount&order=desc). Free keys must give at least one filter.',
-      inputSchema: { country: Country, ...SEARCH_FILTERS, limit: Limit, cursor: Cursor },
+      inputSchema: ProspectInput,
       annotations: { readOnlyHint: true },
     },
     ({ query, ...rest }) =>

@@ -1,13 +1,11 @@
 // Register tools: search_inspections (Mattilsynet), search_licenses (TBR), list_municipalities
 // (SSB Klass): GET /api/inspections, /api/licenses, /api/municipalities.
 import { Type } from 'typebox';
-import * as z from 'zod';
-import { Inspection } from '../contract/inspections.ts';
-import { Page } from '../contract/pagination.ts';
-import { Cursor, Limit, NorwegianOrgNumber, Order, runTool, success, type ToolGroup } from './tool-kit.ts';
+import { StringEnum } from '../contract/common.ts';
+import { INSPECTION_SORTS, InspectionFilters, InspectionsPage } from '../contract/inspections.ts';
+import { LICENSE_SORTS, LicenseFilters, LicensesPage } from '../contract/licenses.ts';
+import { Cursor, Described, Limit, NorwegianOrgNumber, Order, runTool, success, type ToolGroup } from './tool-kit.ts';
 
-const InspectionPage = Page(Inspection);
-const LicensePage = Page(Type.Ref('License'));
 const Municipalities = Type.Object({
   data: Type.Array(
     Type.Object({
@@ -17,8 +15,37 @@ const Municipalities = Type.Object({
     }),
   ),
 });
-const Day = z.string().regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, 'must be YYYY-MM-DD');
-const Rating = z.number().int().min(0).max(3).optional();
+
+// The REST filters (GET /api/inspections, /api/licenses), in the tools' own words; a pasted
+// org number is trimmed; sort, order and limit have no default here (the service applies it).
+const insp = InspectionFilters.properties;
+const InspectionInput = Type.Object({
+  orgNumber: Type.Optional(NorwegianOrgNumber),
+  minRating: Described(insp.minRating, 'Lowest totalRating, inclusive'),
+  maxRating: Described(insp.maxRating, 'Highest totalRating, inclusive'),
+  postnr: insp.postnr,
+  fromDate: Described(insp.fromDate, 'Visits on or after this day'),
+  toDate: Described(insp.toDate, 'Visits on or before this day'),
+  sort: Type.Optional(StringEnum(INSPECTION_SORTS)),
+  order: Order,
+  limit: Limit,
+  cursor: Cursor,
+});
+const lic = LicenseFilters.properties;
+const LicenseInput = Type.Object({
+  orgNumber: Type.Optional(NorwegianOrgNumber),
+  registerType: lic.registerType,
+  licenseTypeCode: Described(lic.licenseTypeCode, 'e.g. 01SKJE on-premise serving, 11ENGR wholesale'),
+  municipalityNo: lic.municipalityNo,
+  activeOnly: Described(lic.activeOnly, 'Only licences whose validTo is in the future'),
+  sort: Type.Optional(StringEnum(LICENSE_SORTS)),
+  order: Order,
+  limit: Limit,
+  cursor: Cursor,
+});
+const MunicipalityInput = Type.Object({
+  county: Type.Optional(Type.String({ pattern: '^[0-9]{2}$' })),
+});
 
 export const registerTools: ToolGroup = (server, { services, reference, caller, log }) => {
   server.registerTool(
@@ -27,26 +54,12 @@ export const registerTools: ToolGroup = (server, { services, reference, caller, 
       title: 'Food-safety inspections',
       description:
         "Mattilsynet's smilefjes inspections in Norway, newest first by default. totalRating runs from 0 (best) to 3 (worst). Cursor-paginated.",
-      inputSchema: {
-        orgNumber: NorwegianOrgNumber.optional(),
-        minRating: Rating.describe('Lowest totalRating, inclusive'),
-        maxRating: Rating.describe('Highest totalRating, inclusive'),
-        postnr: z
-          .string()
-          .regex(/^[0-9]{4}$/, 'must be 4 digits')
-          .optional(),
-        fromDate: Day.optional().describe('Visits on or after this day'),
-        toDate: Day.optional().describe('Visits on or before this day'),
-        sort: z.enum(['date', 'totalRating', 'name']).optional(),
-        order: Order,
-        limit: Limit,
-        cursor: Cursor,
-      },
+      inputSchema: InspectionInput,
       annotations: { readOnlyHint: true },
     },
     (args) =>
       runTool(log, 'search_inspections', async () =>
-        success(InspectionPage, await services.inspections.list(caller, args)),
+        success(InspectionsPage, await services.inspections.list(caller, args)),
       ),
   );
 
@@ -56,28 +69,11 @@ export const registerTools: ToolGroup = (server, { services, reference, caller, 
       title: 'Alcohol and tobacco licences',
       description:
         "Licences from Helsedirektoratet's register (Norway), newest validFrom first by default. Cursor-paginated.",
-      inputSchema: {
-        orgNumber: NorwegianOrgNumber.optional(),
-        registerType: z.enum(['Alkoholsbevilling', 'Tobakksbevilling']).optional(),
-        licenseTypeCode: z
-          .string()
-          .regex(/^[0-9A-Za-z]{1,16}$/)
-          .optional()
-          .describe('e.g. 01SKJE on-premise serving, 11ENGR wholesale'),
-        municipalityNo: z
-          .string()
-          .regex(/^[0-9]{4}$/, 'must be 4 digits')
-          .optional(),
-        activeOnly: z.boolean().optional().describe('Only licences whose validTo is in the future'),
-        sort: z.enum(['validFrom', 'validTo', 'venueName', 'municipality']).optional(),
-        order: Order,
-        limit: Limit,
-        cursor: Cursor,
-      },
+      inputSchema: LicenseInput,
       annotations: { readOnlyHint: true },
     },
     (args) =>
-      runTool(log, 'search_licenses', async () => success(LicensePage, await services.licenses.list(caller, args))),
+      runTool(log, 'search_licenses', async () => success(LicensesPage, await services.licenses.list(caller, args))),
   );
 
   server.registerTool(
@@ -86,12 +82,7 @@ export const registerTools: ToolGroup = (server, { services, reference, caller, 
       title: 'Norwegian municipalities',
       description:
         'Municipalities grouped by county (2024 structure), for the county and municipality filters of search_companies. Norway only.',
-      inputSchema: {
-        county: z
-          .string()
-          .regex(/^[0-9]{2}$/, 'must be 2 digits, zero-padded (e.g. 03)')
-          .optional(),
-      },
+      inputSchema: MunicipalityInput,
       annotations: { readOnlyHint: true },
     },
     ({ county }) =>

@@ -1,27 +1,24 @@
 // screen_company: PEP and sanctions screening of a company, its roles and owners
 // (GET /api/screening/{orgNumber}); screen_entity: screening of any persons or organisations
 // by name (POST /api/screening/match).
-import * as z from 'zod';
+import { Type } from 'typebox';
 import type { Country as CountryCode } from '../domain/org-number.ts';
-import { MAX_MATCH_RESULTS, THRESHOLD_BOUNDS } from '../domain/screening/rank.ts';
 import { ScreeningResult } from '../contract/screening.ts';
-import { MatchResult, MAX_MATCH_QUERIES, QUERY_KEY } from '../contract/screening-match.ts';
-import { Country, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
+import { MatchBody, MatchResult, MAX_MATCH_QUERIES } from '../contract/screening-match.ts';
+import { Country, Described, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
 
-const Threshold = z.number().min(THRESHOLD_BOUNDS.min).max(THRESHOLD_BOUNDS.max).optional();
-const Iso2 = z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code');
+// The REST body's pieces (POST /api/screening/match), under the tool's own names and words.
+const { queries, threshold, limit } = MatchBody.properties;
 
-const Entity = z.object({
-  schema: z.enum(['Person', 'Company', 'Organization']),
-  name: z.string().min(1).max(300),
-  birthDate: z
-    .string()
-    .regex(/^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$/, 'must be YYYY, YYYY-MM or YYYY-MM-DD')
-    .optional()
-    .describe('Persons only; only the year is compared'),
-  nationality: Iso2.optional(),
-  country: Iso2.optional(),
-  identifiers: z.array(z.string().min(1).max(100)).max(20).optional(),
+const CompanyInput = Type.Object({
+  orgNumber: OrgNumber,
+  country: Country,
+  threshold: Described(threshold, 'Lowest score reported'),
+});
+const EntityInput = Type.Object({
+  entities: Described(queries, 'Entities keyed by your own id'),
+  threshold: Described(threshold, 'Score at or above which a result is a match (default 0.75)'),
+  limit: Described(limit, 'Results per entity (default 5)'),
 });
 
 export const screeningTools: ToolGroup = (server, { services, log }) => {
@@ -33,7 +30,7 @@ export const screeningTools: ToolGroup = (server, { services, log }) => {
         'Screens the company name, its active roles and the holders of its latest shareholder year against the loaded PEP and sanctions ' +
         'lists. Every match is a possible match with a score in [0, 1] for a person to review. The company must be in the store ' +
         '(call lookup_company first).',
-      inputSchema: { orgNumber: OrgNumber, country: Country, threshold: Threshold.describe('Lowest score reported') },
+      inputSchema: CompanyInput,
       annotations: { readOnlyHint: true },
     },
     ({ orgNumber, country, threshold }) =>
@@ -50,16 +47,7 @@ export const screeningTools: ToolGroup = (server, { services, log }) => {
         `Screens 1–${MAX_MATCH_QUERIES} persons or organisations (need not be in our store) against the loaded PEP and sanctions ` +
         'lists, keyed by your own ids. Per key: the best results with score, match flag (score ≥ threshold), features and an ' +
         'explanation; with the list versions and the algorithm version for the audit trail.',
-      inputSchema: {
-        entities: z
-          .record(z.string().regex(new RegExp(QUERY_KEY)), Entity)
-          .refine((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= MAX_MATCH_QUERIES, {
-            message: `must hold 1–${MAX_MATCH_QUERIES} entities`,
-          })
-          .describe('Entities keyed by your own id'),
-        threshold: Threshold.describe('Score at or above which a result is a match (default 0.75)'),
-        limit: z.number().int().min(1).max(MAX_MATCH_RESULTS).optional().describe('Results per entity (default 5)'),
-      },
+      inputSchema: EntityInput,
       annotations: { readOnlyHint: true },
     },
     ({ entities, threshold, limit }) =>

@@ -1,6 +1,7 @@
 // The MCP server for one request: every tool group registered for the caller's key. Stateless:
 // the HTTP route builds one per request, so tools always act with that request's key and tier.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// The SDK's low-level Server takes the tools' JSON Schemas as they are (tool-kit.ts serves them).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { companyTools } from './company-tools.ts';
 import { contextTools } from './context-tools.ts';
 import { destinationTools } from './destination-tools.ts';
@@ -11,7 +12,7 @@ import { prospectTools } from './prospect-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import { matchTools } from './match-tools.ts';
-import type { ToolDeps, ToolGroup } from './tool-kit.ts';
+import { serveTools, type ToolDeps, type ToolGroup } from './tool-kit.ts';
 
 const GROUPS: ToolGroup[] = [
   companyTools,
@@ -26,28 +27,19 @@ const GROUPS: ToolGroup[] = [
   matchTools,
 ];
 
-/** What every tool call costs: told in each tool's description, so an agent can budget. */
+/** What every tool call costs: appended to each tool's description, so an agent can budget. */
 export const COST_NOTE =
   'Cost: each call is one request against your key’s per-minute rate and daily/monthly quota (as one REST call).';
 
-/** Appends the cost note to the description of every tool a group registers. */
-function withCostNote(server: McpServer): McpServer {
-  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
-  const patched = (name: string, config: { description?: string }, cb: unknown) =>
-    register(name, { ...config, description: [config.description, COST_NOTE].filter(Boolean).join(' ') }, cb);
-  return Object.assign(Object.create(server) as McpServer, { registerTool: patched });
-}
-
 export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as const;
 
-export function createMcpServer(deps: ToolDeps): McpServer {
-  const server = new McpServer(SERVER_INFO, {
+export function createMcpServer(deps: ToolDeps): Server {
+  const server = new Server(SERVER_INFO, {
     instructions:
       'Nordic company data (Norway, Finland, Sweden). Norwegian org numbers have 9 digits, Finnish NNNNNNN-N, Swedish 10 digits; ' +
       'country defaults to NO. Start with lookup_company or search_companies.',
   });
-  const costed = withCostNote(server);
-  for (const group of GROUPS) group(costed, deps);
+  serveTools(server, GROUPS, deps, COST_NOTE);
   return server;
 }
 

@@ -7,27 +7,12 @@ import type { CompanyRow, RelationOptions } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
 import { recordJsonPage, type RecordJsonRow } from './record-json.ts';
 import type { Database } from './engine/schema.ts';
+import type { CompanySearchFilters, SEARCH_SORTS } from '../contract/company-search.ts';
 
-export interface SearchFilters {
-  country?: string;
-  q?: string;
-  nace?: string;
-  orgForm?: string;
-  municipality?: string;
-  county?: string;
-  minEmployees?: number;
-  maxEmployees?: number;
-  minRevenue?: number;
-  maxRevenue?: number;
-  isBankrupt?: boolean;
-  isInGroup?: boolean;
-  hasParent?: boolean;
-  hasTechnology?: string;
-  hasAnyAdPixel?: boolean;
-  includeDeleted?: boolean;
-}
+/** The filters of GET /api/companies, as its contract declares them. */
+export type SearchFilters = CompanySearchFilters;
 
-export type SortKey = 'name' | 'employeeCount' | 'foundingDate' | 'updatedAt';
+export type SortKey = (typeof SEARCH_SORTS)[number];
 export type { KeysetPosition, SortOrder };
 
 // Each sort: the indexed expression, the SQL type its keyset value is cast back to.

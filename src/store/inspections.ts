@@ -8,11 +8,12 @@ import { appendRecordEvents, storedRecords, type RecordValues } from './events/r
 import { hashedUpsert, type Column, type UpsertResult } from './engine/hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
 import type { Database, InspectionsTable } from './engine/schema.ts';
+import type { InspectionFilters as ContractFilters, INSPECTION_SORTS } from '../contract/inspections.ts';
 
 export type { KeysetPosition, SortOrder };
 
 export type InspectionRow = Selectable<InspectionsTable>;
-export type InspectionSort = 'date' | 'totalRating' | 'name';
+export type InspectionSort = (typeof INSPECTION_SORTS)[number];
 
 /** One inspection as stored (the parser's record plus the derived municipality and office). */
 export interface InspectionWrite {
@@ -33,14 +34,8 @@ export interface InspectionWrite {
   themes: unknown[];
 }
 
-export interface InspectionFilters {
-  orgNumber?: string;
-  minRating?: number;
-  maxRating?: number;
-  postnr?: string;
-  fromDate?: string; // YYYY-MM-DD, inclusive
-  toDate?: string;
-}
+/** The filters of GET /api/inspections, as its contract declares them (days YYYY-MM-DD, inclusive). */
+export type InspectionFilters = ContractFilters;
 
 // Each sort: the indexed expression and the SQL type its keyset value is cast back to.
 // Names are sorted case-insensitively: upstream writes some venues in capitals, some not.

@@ -9,11 +9,12 @@ import { appendRecordEvents, storedRecords, type RecordValues } from './events/r
 import { hashedUpsert, type Column, type UpsertResult } from './engine/hashed-upsert.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
 import type { Database } from './engine/schema.ts';
+import type { LicenseFilters as ContractFilters, LICENSE_SORTS } from '../contract/licenses.ts';
 
 export type { KeysetPosition, SortOrder };
 
 export type { LicenseRow } from './company-reads.ts';
-export type LicenseSort = 'validFrom' | 'validTo' | 'venueName' | 'municipality';
+export type LicenseSort = (typeof LICENSE_SORTS)[number];
 
 export interface LicenseWrite {
   licenseNumber: string;
@@ -35,14 +36,11 @@ export interface LicenseWrite {
   validTo: string | null;
 }
 
-export interface LicenseFilters {
-  orgNumber?: string;
-  registerType?: string;
-  licenseTypeCode?: string;
-  municipalityNo?: string;
+/** The filters of GET /api/licenses, with activeOnly as the instant the licences must be valid after. */
+export type LicenseFilters = Omit<ContractFilters, 'activeOnly'> & {
   /** Keeps only licences valid after this instant (null validTo = open-ended = active). */
   activeAt?: Date;
-}
+};
 
 /** The sync_seen key of a licence: its upsert key. */
 export const licenseKey = (registerType: string, licenseNumber: string) => `${registerType}:${licenseNumber}`;

@@ -18,10 +18,15 @@ import type { Selectable } from 'kysely';
 import { EVENT_SOURCE, isoValue, type RecordChange } from '../domain/record-events.ts';
 import { appendRecordEvents, type RecordValues } from './events/record-events.ts';
 import type { Db } from './engine/db-type.ts';
+import type {
+  ProcurementFilters as ContractFilters,
+  PROCUREMENT_SORTS,
+  PROCUREMENT_STATUSES,
+} from '../contract/procurement.ts';
 
 export type ProcurementRow = Selectable<ProcurementNoticesTable>;
-export type ProcurementSort = 'publishedAt' | 'deadline' | 'value';
-export type ProcurementStatus = 'ACTIVE' | 'CLOSED' | 'AWARDED' | 'CANCELLED';
+export type ProcurementSort = (typeof PROCUREMENT_SORTS)[number];
+export type ProcurementStatus = (typeof PROCUREMENT_STATUSES)[number];
 
 export interface ProcurementWrite {
   eformsId: string;
@@ -52,18 +57,11 @@ export interface ProcurementWrite {
   language: string | null;
 }
 
-export interface ProcurementFilters {
-  orgNumber?: string;
-  role?: 'buyer' | 'winner';
-  status?: ProcurementStatus;
-  /** A CPV code or a prefix of one (2–8 digits). */
-  cpv?: string;
+/** The filters of GET /api/procurement, its instants parsed and `q` lowercased (a title substring). */
+export type ProcurementFilters = Omit<ContractFilters, 'deadlineAfter' | 'publishedAfter'> & {
   deadlineAfter?: Date;
   publishedAfter?: Date;
-  /** Lowercased title substring. */
-  q?: string;
-  country?: string;
-}
+};
 
 const PUBLISHED = "COALESCE(p.published_date, '-infinity'::timestamptz)";
 const DEADLINE = "COALESCE(p.deadline, '-infinity'::timestamptz)";

@@ -4,20 +4,15 @@ import { normaliseCompanyName, SOURCE } from '../../domain/company.ts';
 import type { ReferenceData } from '../../domain/reference-data.ts';
 import { ApiError, invalid } from '../../errors.ts';
 import type { CompanyReadRepository, CompanyRow } from '../../store/company-reads.ts';
-import type { CompanySearchRepository, SearchFilters, SortKey, SortOrder } from '../../store/company-search.ts';
+import type { CompanySearchRepository, SearchFilters } from '../../store/company-search.ts';
+import type { CompanySearchQuery } from '../../contract/company-search.ts';
 import { buildCompanyRecord } from './company-record.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 import type { MarketContextService } from '../registers/market-context.ts';
 import type { Pagination } from '../support/pagination.ts';
 import { LIST_ROW_RELATIONS, recordPageJson } from './record-page-json.ts';
 
-export interface SearchQuery extends SearchFilters {
-  sort?: SortKey;
-  order?: SortOrder;
-  limit?: number;
-  cursor?: string;
-  include?: 'context';
-}
+export type SearchQuery = CompanySearchQuery;
 
 /** Parameters that shape the page, not the result set: they do not satisfy "at least one filter". */
 const NOT_FILTERS = new Set(['country', 'sort', 'order', 'limit', 'cursor', 'include']);

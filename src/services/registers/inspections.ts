@@ -2,22 +2,12 @@
 // signed cursors bound to the query and the shared cursor-depth guard.
 import type { ReferenceData } from '../../domain/reference-data.ts';
 import { invalid } from '../../errors.ts';
-import type {
-  InspectionFilters,
-  InspectionRepository,
-  InspectionRow,
-  InspectionSort,
-  SortOrder,
-} from '../../store/inspections.ts';
+import type { InspectionFilters, InspectionRepository, InspectionRow } from '../../store/inspections.ts';
+import type { InspectionsQuery } from '../../contract/inspections.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 import type { Pagination } from '../support/pagination.ts';
 
-export interface InspectionQuery extends InspectionFilters {
-  sort?: InspectionSort;
-  order?: SortOrder;
-  limit?: number;
-  cursor?: string;
-}
+export type InspectionQuery = InspectionsQuery;
 
 interface StoredTheme {
   number: number;

@@ -2,22 +2,13 @@
 // signed cursors bound to the query and the shared cursor-depth guard. Rows have the shape of
 // the licenses[] of company records (licenseItem), so a licence looks the same everywhere.
 import type { Clock } from '../../domain/clock.ts';
-import type { LicenseFilters, LicenseRepository, LicenseSort, SortOrder } from '../../store/licenses.ts';
+import type { LicenseFilters, LicenseRepository } from '../../store/licenses.ts';
 import { licenseItem } from '../companies/company-record.ts';
+import type { LicensesQuery } from '../../contract/licenses.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 import type { Pagination } from '../support/pagination.ts';
 
-export interface LicenseQuery {
-  orgNumber?: string;
-  registerType?: string;
-  licenseTypeCode?: string;
-  municipalityNo?: string;
-  activeOnly?: boolean;
-  sort?: LicenseSort;
-  order?: SortOrder;
-  limit?: number;
-  cursor?: string;
-}
+export type LicenseQuery = LicensesQuery;
 
 export interface LicenseServiceDeps {
   licenses: LicenseRepository;

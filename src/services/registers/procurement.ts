@@ -10,28 +10,13 @@ import type {
   ProcurementFilters,
   ProcurementRepository,
   ProcurementRow,
-  ProcurementSort,
-  ProcurementStatus,
 } from '../../store/procurement.ts';
 import { statusAt } from '../../store/procurement.ts';
-import type { SortOrder } from '../../store/engine/keyset.ts';
+import type { ProcurementQuery as ContractQuery } from '../../contract/procurement.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 import type { Pagination } from '../support/pagination.ts';
 
-export interface ProcurementQuery {
-  orgNumber?: string;
-  role?: 'buyer' | 'winner';
-  status?: ProcurementStatus;
-  cpv?: string;
-  deadlineAfter?: string;
-  publishedAfter?: string;
-  q?: string;
-  country?: string;
-  sort?: ProcurementSort;
-  order?: SortOrder;
-  limit?: number;
-  cursor?: string;
-}
+type ProcurementQuery = ContractQuery;
 
 export interface ProcurementServiceDeps {
   procurement: ProcurementRepository;
