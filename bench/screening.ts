@@ -13,7 +13,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RoleInput } from '../src/domain/company.ts';
 import { runJob } from '../src/jobs/runner.ts';
-import '../src/jobs/sanctions.ts';
 import '../src/jobs/shareholders.ts';
 import { orgNumberFor } from '../src/sources/brreg/generate.ts';
 import { byCompany, byForeign, byPerson, company, csvText, type Line } from '../test/fixtures/aksjonaer/build.ts';
@@ -41,7 +40,7 @@ const { ctx } = built;
 const quiet = () => undefined;
 
 // 1. The list (kept between runs when it already holds the requested entity count).
-const loaded = (await ctx.repos.sanctions.lists()).find((l) => l.name === LIST);
+const loaded = (await ctx.repos.screening.lists()).find((l) => l.name === LIST);
 let ingestSeconds: number | null = null;
 if (loaded?.entityCount !== ENTITIES) {
   const file = path.join(dataDir, `sanctions-${ENTITIES}-${SEED}.ftm.json.gz`);
@@ -179,7 +178,7 @@ const matchResult = {
   plantedFound: matchPlanted,
 };
 
-const list = (await ctx.repos.sanctions.lists()).find((l) => l.name === LIST)!;
+const list = (await ctx.repos.screening.lists()).find((l) => l.name === LIST)!;
 const result = {
   ...percentiles(times),
   entities: list.entityCount,

@@ -8,13 +8,13 @@ import type { JobRun } from './job.ts';
 
 /** What the re-screening reads and writes. */
 export interface RescreenDeps {
-  repos: Pick<Repositories, 'sanctions' | 'companyReads' | 'shareholders' | 'cvrOwners' | 'screeningStates'>;
+  repos: Pick<Repositories, 'screening' | 'companyReads' | 'shareholders' | 'cvrOwners' | 'screeningStates'>;
   clock: Clock;
 }
 
 export async function rescreenWatched({ repos, clock }: RescreenDeps, job: JobRun) {
   const screening = createScreeningService({
-    sanctions: repos.sanctions,
+    sanctions: repos.screening,
     companyReads: repos.companyReads,
     shareholders: repos.shareholders,
     cvrOwners: repos.cvrOwners,

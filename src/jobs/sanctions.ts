@@ -27,7 +27,7 @@ import { rescreenWatched } from './rescreen.ts';
 
 /** What the job uses. */
 const sanctionsDeps = (p: JobPorts) => ({
-  repos: pick(p.repos, 'sanctions', 'syncRuns', 'companyReads', 'shareholders', 'cvrOwners', 'screeningStates'),
+  repos: pick(p.repos, 'screening', 'syncRuns', 'companyReads', 'shareholders', 'cvrOwners', 'screeningStates'),
   config: pick(p.config, 'sanctionsUrl'),
   clock: p.clock,
 });
@@ -135,7 +135,7 @@ const latest = (a: string | null, b: string | undefined) => (b && (!a || b > a) 
 
 /** Streams a full list into rows staged under the job's run; one batch is written while the next is parsed. */
 async function stageFull(deps: SanctionsDeps, input: SanctionsInput, job: JobRun, list: string) {
-  const repo = deps.repos.sanctions;
+  const repo = deps.repos.screening;
   let read = 0;
   let stored = 0;
   let lastChange: string | null = null;
@@ -161,7 +161,7 @@ async function stageFull(deps: SanctionsDeps, input: SanctionsInput, job: JobRun
 }
 
 async function stageDelta(deps: SanctionsDeps, input: SanctionsInput, job: JobRun, list: string) {
-  const repo = deps.repos.sanctions;
+  const repo = deps.repos.screening;
   const ops = { ADD: 0, MOD: 0, DEL: 0 };
   let read = 0;
   let lastChange: string | null = null;
@@ -185,7 +185,7 @@ async function stageDelta(deps: SanctionsDeps, input: SanctionsInput, job: JobRu
 }
 
 export async function runSanctionsSync(deps: SanctionsDeps, opts: SanctionsOptions, job: JobRun) {
-  const repo = deps.repos.sanctions;
+  const repo = deps.repos.screening;
   const input = await openSanctionsInput(opts, deps.config.sanctionsUrl);
   let list: string;
   try {

@@ -77,7 +77,7 @@ export function createServices(ctx: AppContext) {
     config,
   });
   const changeFeed = createChangeFeedService({
-    feed: repos.companyFeed,
+    feed: repos.changeFeed,
     reads: repos.companyReads,
     reference,
     pagination,
@@ -128,7 +128,7 @@ export function createServices(ctx: AppContext) {
     inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),
     licenses: createLicenseService({ licenses: repos.licenses, clock, pagination }),
     screening: createScreeningService({
-      sanctions: repos.sanctions,
+      sanctions: repos.screening,
       companyReads: repos.companyReads,
       shareholders: repos.shareholders,
       cvrOwners: repos.cvrOwners,

@@ -7,7 +7,7 @@ import type { KeysetPosition } from './engine/keyset.ts';
 import { recordJsonPage, type RecordJsonRow } from './record-json.ts';
 import type { Database } from './engine/schema.ts';
 
-export function createCompanyFeedRepository(db: Kysely<Database>) {
+export function createChangeFeedRepository(db: Kysely<Database>) {
   return {
     /**
      * The change feed: every company (deleted ones too) with updated_at >= since, oldest first,
@@ -32,4 +32,4 @@ export function createCompanyFeedRepository(db: Kysely<Database>) {
   };
 }
 
-export type CompanyFeedRepository = ReturnType<typeof createCompanyFeedRepository>;
+export type ChangeFeedRepository = ReturnType<typeof createChangeFeedRepository>;

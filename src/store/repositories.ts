@@ -14,13 +14,13 @@ import { createSyncSeenRepository } from './ops/sync-seen.ts';
 import { createDeferredIndexes } from './engine/deferred-indexes.ts';
 import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
-import { createCompanyFeedRepository } from './change-feed.ts';
+import { createChangeFeedRepository } from './change-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
 import { createGroupRepository } from './groups.ts';
 import { createInspectionRepository } from './inspections.ts';
 import { createLicenseRepository } from './licenses.ts';
-import { createSanctionsRepository } from './screening.ts';
+import { createScreeningRepository } from './screening.ts';
 import { createJobLeaseRepository } from './ops/job-leases.ts';
 import { createCoverageRepository } from './ops/coverage.ts';
 import { createLiveFetchMissRepository } from './live-fetch-misses.ts';
@@ -54,12 +54,12 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
     companySearch: createCompanySearchRepository(db),
-    companyFeed: createCompanyFeedRepository(db),
+    changeFeed: createChangeFeedRepository(db),
     shareholders: createShareholderRepository(db),
     groups: createGroupRepository(db),
     inspections: createInspectionRepository(db),
     licenses: createLicenseRepository(db),
-    sanctions: createSanctionsRepository(db),
+    screening: createScreeningRepository(db),
     jobLeases: createJobLeaseRepository(db),
     liveFetchMisses: createLiveFetchMissRepository(db),
     coverage: createCoverageRepository(db),

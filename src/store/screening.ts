@@ -125,7 +125,7 @@ async function insertNames(db: Db, runId: number, rows: NameRow[]): Promise<void
   );
 }
 
-export function createSanctionsRepository(db: Db) {
+export function createScreeningRepository(db: Db) {
   async function deleteChunked(
     table: 'sanction_names' | 'sanction_entities' | 'sanction_delta_ids',
     runId: number,
@@ -346,4 +346,4 @@ export function createSanctionsRepository(db: Db) {
   };
 }
 
-export type SanctionsRepository = ReturnType<typeof createSanctionsRepository>;
+export type ScreeningRepository = ReturnType<typeof createScreeningRepository>;

@@ -7,7 +7,8 @@
 import type { ReferenceData } from '../../domain/reference-data.ts';
 import { invalid } from '../../errors.ts';
 import type { CompanyChangeSignal } from '../../store/company-changes.ts';
-import type { CompanyFeedRepository } from '../../store/change-feed.ts';
+import type { ChangeFeedQuery } from '../../contract/change-feed.ts';
+import type { ChangeFeedRepository } from '../../store/change-feed.ts';
 import type { CompanyReadRepository } from '../../store/company-reads.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 import type { Pagination, Position } from '../support/pagination.ts';
@@ -15,7 +16,7 @@ import { createReadAhead } from '../support/read-ahead.ts';
 import { LIST_ROW_RELATIONS, recordPageJson } from '../companies/record-page-json.ts';
 
 export interface ChangeFeedServiceDeps {
-  feed: CompanyFeedRepository;
+  feed: ChangeFeedRepository;
   reads: CompanyReadRepository;
   reference: ReferenceData;
   pagination: Pagination;
@@ -55,7 +56,7 @@ export function createChangeFeedService(deps: ChangeFeedServiceDeps) {
 
   return {
     /** One page as the response body: `{"data":[CompanyRow…],"nextCursor":…,"hasMore":…}`. */
-    async updatesJson(caller: AuthContext, q: { since: string; limit?: number; cursor?: string }): Promise<string> {
+    async updatesJson(caller: AuthContext, q: ChangeFeedQuery): Promise<string> {
       const since = parseSince(q.since);
       const { after, limit } = await deps.pagination.start(caller, request(since, q.cursor, q.limit));
       const page = (after && (await ahead.take(keyOf(since, limit, after)))) || (await read(since, limit, after));

@@ -19,13 +19,13 @@ import type { MatchExplanation, MatchType, ScreeningSubject } from '../../domain
 import { ApiError, invalid } from '../../errors.ts';
 import type { CompanyReadRepository } from '../../store/company-reads.ts';
 import type { CvrOwnerRepository } from '../../store/cvr-owners.ts';
-import type { SanctionList, SanctionsRepository, StoredSanctionEntity } from '../../store/screening.ts';
+import type { SanctionList, ScreeningRepository, StoredSanctionEntity } from '../../store/screening.ts';
 import type { PositionRow, ShareholderRepository } from '../../store/shareholders.ts';
 import { matchResponse, type MatchQuery, type MatchRequest } from './screening-match.ts';
 import { subjectsOf } from './screening-subjects.ts';
 
 export interface ScreeningDeps {
-  sanctions: SanctionsRepository;
+  sanctions: ScreeningRepository;
   companyReads: CompanyReadRepository;
   shareholders: ShareholderRepository;
   cvrOwners: Pick<CvrOwnerRepository, 'ownersOf'>;
