@@ -27,8 +27,11 @@ const RETRY_MAX_MS = 3_600_000;
 const GIVE_UP_MS = 24 * 3_600_000;
 
 export interface WatchlistDeliveryDeps {
-  watchlists: WatchlistRepository;
-  eventLog: EventLogRepository;
+  watchlists: Pick<
+    WatchlistRepository,
+    'readyForBatch' | 'advance' | 'claimDue' | 'recordAttempt' | 'byId' | 'destinationOf'
+  >;
+  eventLog: Pick<EventLogRepository, 'bounds' | 'list'>;
   /** Schedules attempts and retries (tests move it). */
   clock: Clock;
   /** Signature timestamps: receivers compare them with real time. */
@@ -39,6 +42,8 @@ export interface WatchlistDeliveryDeps {
   holder: string;
   random?: () => number;
   log: { warn(obj: object, msg: string): void };
+  /** Sends one batch to the receiver (default: the SSRF-safe webhook request). */
+  send?: typeof deliverWebhook;
 }
 
 /** Delay before attempt n+1 after n failed ones: doubling from 10 s, at most 1 h, 50–100 % jitter. */
@@ -50,6 +55,7 @@ function retryDelay(failedAttempts: number, random: () => number): number {
 export function createWatchlistDelivery(deps: WatchlistDeliveryDeps) {
   const keyring = destinationKeyring(deps.secretKey);
   const random = deps.random ?? Math.random;
+  const send = deps.send ?? deliverWebhook;
 
   async function openBatches(): Promise<number> {
     const { lastSeq } = await deps.eventLog.bounds();
@@ -88,7 +94,7 @@ export function createWatchlistDelivery(deps: WatchlistDeliveryDeps) {
       if (err instanceof ConfigUnreadableError) return { ok: false, error: 'destination_unreadable' };
       throw err;
     }
-    return deliverWebhook(config, d.body, {
+    return send(config, d.body, {
       resolver: deps.resolver,
       allowPrivate: deps.config.allowPrivateDestinations,
       now: deps.wallClock.now(),
