@@ -1,6 +1,12 @@
 // Schemas of the key resources.
 import { Type } from 'typebox';
-import { KEY_LIMITS_EXAMPLE, KEY_REGISTER_BODY_EXAMPLE } from './examples.ts';
+import {
+  KEY_CREATED_EXAMPLE,
+  KEY_LIMITS_EXAMPLE,
+  KEY_REGISTER_BODY_EXAMPLE,
+  KEY_ROTATED_EXAMPLE,
+  KEY_USAGE_EXAMPLE,
+} from './examples.ts';
 
 const Limit = (description: string) =>
   Type.Union([Type.Integer(), Type.Null()], { description: `${description}; null = unlimited` });
@@ -38,4 +44,59 @@ export const KeyRegisterBody = Type.Object(
     website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
   },
   { additionalProperties: false, examples: [KEY_REGISTER_BODY_EXAMPLE] },
+);
+
+/** POST /api/keys/register: the new key, shown once. */
+export const KeyCreated = Type.Object(
+  {
+    raw: Type.String({ description: 'The API key. Shown once; only a keyed hash is stored.' }),
+    keyPrefix: Type.String(),
+    projectName: Type.String(),
+    tier: Type.String(),
+    setupUrl: Type.String(),
+    limits: KeyLimits,
+  },
+  { examples: [KEY_CREATED_EXAMPLE] },
+);
+
+export const KeyHoneypot = Type.Object(
+  { success: Type.Boolean() },
+  { description: 'Returned when the honeypot field is filled: no key is created.' },
+);
+
+/** POST /api/keys/rotate: the replacement key, shown once. */
+export const KeyRotated = Type.Object(
+  {
+    raw: Type.String({ description: 'The new API key, shown once' }),
+    keyPrefix: Type.String(),
+    projectName: Type.String(),
+    tier: Type.String(),
+    setupUrl: Type.String({ description: "The new key's setup page link (usage, limits, quick starts)" }),
+    rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
+  },
+  { examples: [KEY_ROTATED_EXAMPLE] },
+);
+
+// GET /api/keys/usage
+const Remaining = Type.Union([Type.Integer(), Type.Null()], { description: 'null when unlimited' });
+
+export const KeyUsage = Type.Object(
+  {
+    projectName: Type.String(),
+    tier: Type.String(),
+    keyPrefix: Type.String(),
+    limits: UsageLimits,
+    usage: Type.Object({
+      today: Type.Integer(),
+      thisMonth: Type.Integer(),
+      total: Type.Integer(),
+      dailyRemaining: Remaining,
+      monthlyRemaining: Remaining,
+    }),
+    resets: Type.Object({
+      daily: Type.String({ format: 'date-time', description: 'Next UTC midnight' }),
+      monthly: Type.String({ format: 'date-time', description: 'First of next month, UTC' }),
+    }),
+  },
+  { examples: [KEY_USAGE_EXAMPLE] },
 );

@@ -1,6 +1,7 @@
 // Market context: the statistics bureaus' figures for a municipality and a NACE division,
 // shared by `GET /api/market-context`, `include=context` and the MCP tool get_market_context.
 import { Type, type Static, type TSchema } from 'typebox';
+import { StringEnum } from './common.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -105,3 +106,22 @@ export const MarketContextResponse = Type.Object(
   { description: 'Market context of a municipality and a NACE division', examples: [MARKET_CONTEXT_EXAMPLE] },
 );
 export type MarketContextBody = Static<typeof MarketContextResponse>;
+
+// GET /api/market-context: a municipality, an industry or both.
+export const MarketContextQuery = Type.Object({
+  country: Type.Optional(
+    StringEnum(['NO', 'SE', 'FI', 'DK'] as const, {
+      default: 'NO',
+    }),
+  ),
+  municipality: Type.Optional(
+    Type.String({ pattern: '^[0-9]{3,4}$', description: 'NO/SE 4 digits, FI/DK 3 digits', examples: ['0301'] }),
+  ),
+  nace: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{2}(\\.[0-9]{1,3})?$',
+      description: 'NACE code or division',
+      examples: ['47.1'],
+    }),
+  ),
+});

@@ -2,7 +2,7 @@
 // tree. Inline schemas (no $id): only the routes of this area use them.
 import { Type, type TSchema } from 'typebox';
 import { StringEnum } from './common.ts';
-import { GROUP_EXAMPLE } from './examples.ts';
+import { GROUP_EXAMPLE, HOLDINGS_EXAMPLE, SHAREHOLDERS_EXAMPLE } from './examples.ts';
 
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -98,4 +98,37 @@ export const GroupTree = Type.Object(
     }),
   },
   { examples: [GROUP_EXAMPLE] },
+);
+
+// ---- GET /api/companies/{orgNumber}/shareholders and GET /api/shareholders/by-owner ----
+
+export const ShareholdersQuery = Type.Object({
+  country: Type.Optional(OwnershipCountry),
+  year: Type.Optional(Year),
+  includePersons: Type.Optional(Type.Boolean({ default: false })),
+});
+
+export const ShareholderPositions = Type.Object(
+  {
+    data: Type.Array(ShareholderPosition),
+    availableYears: Type.Array(Type.Integer(), {
+      description: 'Years with data for this company, newest first',
+    }),
+  },
+  { examples: [SHAREHOLDERS_EXAMPLE] },
+);
+
+export const HoldingsQuery = Type.Object({
+  shareholderOrgNumber: Type.String({
+    pattern: '^[0-9]{8,9}$',
+    description: 'Organisation number of the holder: NO 9 digits, DK 8 digits (CVR)',
+    examples: ['923609016'],
+  }),
+  country: Type.Optional(OwnershipCountry),
+  year: Type.Optional(Year),
+});
+
+export const ShareholderHoldings = Type.Object(
+  { shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) },
+  { examples: [HOLDINGS_EXAMPLE] },
 );

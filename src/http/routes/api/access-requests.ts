@@ -1,21 +1,8 @@
 // POST /api/access-requests — ask for a higher tier (public). Shares the per-IP signup window
 // with key registration.
-import { Type } from 'typebox';
-import { errorResponses, StringEnum } from '../../../contract/common.ts';
+import { AccessRequestBody, AccessRequestCreated, AccessRequestHoneypot } from '../../../contract/access-requests.ts';
+import { errorResponses } from '../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { ACCESS_REQUEST_BODY_EXAMPLE, ACCESS_REQUEST_CREATED_EXAMPLE } from '../../../contract/examples.ts';
-
-const Body = Type.Object(
-  {
-    projectName: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
-    email: Type.String({ format: 'email', maxLength: 320 }),
-    organisation: Type.Optional(Type.String({ maxLength: 200 })),
-    requestedTier: StringEnum(['pro', 'enterprise'] as const),
-    message: Type.Optional(Type.String({ maxLength: 2000 })),
-    website: Type.Optional(Type.String({ maxLength: 2048, description: 'Honeypot: leave empty' })),
-  },
-  { additionalProperties: false, examples: [ACCESS_REQUEST_BODY_EXAMPLE] },
-);
 
 export default function accessRequestRoute(app: Api, { services }: RouteDeps) {
   app.post(
@@ -24,13 +11,10 @@ export default function accessRequestRoute(app: Api, { services }: RouteDeps) {
       schema: {
         tags: ['keys'],
         summary: 'Request access to a higher tier',
-        body: Body,
+        body: AccessRequestBody,
         response: {
-          201: Type.Object(
-            { id: Type.String(), status: Type.String(), createdAt: Type.String({ format: 'date-time' }) },
-            { examples: [ACCESS_REQUEST_CREATED_EXAMPLE] },
-          ),
-          200: Type.Object({ success: Type.Boolean() }),
+          201: AccessRequestCreated,
+          200: AccessRequestHoneypot,
           ...errorResponses(400, 429, 500),
         },
       },

@@ -1,10 +1,8 @@
 // GET /api/updates — the change feed: companies with updatedAt >= since, oldest first.
-import { Type } from 'typebox';
 import { callerOf } from '../../plugins/auth.ts';
+import { ChangeFeedPage, ChangeFeedQuery } from '../../../contract/change-feed.ts';
 import { errorResponses } from '../../../contract/common.ts';
-import { CursorParam, LimitParam, Page } from '../../../contract/pagination.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { COMPANY_ROW_EXAMPLE, pageExample } from '../../../contract/examples.ts';
 
 export default function updatesRoute(app: Api, { services }: RouteDeps) {
   app.get(
@@ -17,18 +15,9 @@ export default function updatesRoute(app: Api, { services }: RouteDeps) {
         description:
           'Ordered by updatedAt ascending (ties by id), inclusive of `since`. Store the latest updatedAt you saw and pass it as `since` next time. Deleted and deregistered companies appear too (isDeleted). Upstream refresh: Norway every 15 minutes, Finland and Sweden daily.',
         security: [{ bearer: [] }],
-        querystring: Type.Object({
-          since: Type.String({
-            minLength: 1,
-            maxLength: 40,
-            description: 'ISO 8601 date or timestamp (UTC when no offset)',
-            examples: ['2026-04-20T12:34:56Z'],
-          }),
-          limit: LimitParam,
-          cursor: CursorParam,
-        }),
+        querystring: ChangeFeedQuery,
         response: {
-          200: Page(Type.Ref('CompanyRow'), { examples: [pageExample(COMPANY_ROW_EXAMPLE)] }),
+          200: ChangeFeedPage,
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

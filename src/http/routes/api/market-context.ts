@@ -1,8 +1,7 @@
 // GET /api/market-context — the statistics bureaus' figures for a municipality and/or a NACE
 // division of NO, SE, FI or DK, each with its bureau, table, reference year and unit.
-import { Type } from 'typebox';
-import { errorResponses, StringEnum } from '../../../contract/common.ts';
-import { MarketContextResponse } from '../../../contract/market-context.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { MarketContextQuery, MarketContextResponse } from '../../../contract/market-context.ts';
 import { invalid } from '../../../errors.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
@@ -20,23 +19,7 @@ export default function marketContextRoute(app: Api, { services }: RouteDeps) {
         description:
           'Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; per NACE division the average monthly wage, enterprises and, for NO and DK, the startup survival rate. Each figure names its bureau, table, year and unit; `tables` lists the tables with licence and vintage. A figure the bureau does not publish, or that is not synced yet, is null.',
         security: [{ bearer: [] }],
-        querystring: Type.Object({
-          country: Type.Optional(
-            StringEnum(['NO', 'SE', 'FI', 'DK'] as const, {
-              default: 'NO',
-            }),
-          ),
-          municipality: Type.Optional(
-            Type.String({ pattern: '^[0-9]{3,4}$', description: 'NO/SE 4 digits, FI/DK 3 digits', examples: ['0301'] }),
-          ),
-          nace: Type.Optional(
-            Type.String({
-              pattern: '^[0-9]{2}(\\.[0-9]{1,3})?$',
-              description: 'NACE code or division',
-              examples: ['47.1'],
-            }),
-          ),
-        }),
+        querystring: MarketContextQuery,
         response: { 200: MarketContextResponse, ...errorResponses(400, 401, 402, 429, 500) },
       },
     },

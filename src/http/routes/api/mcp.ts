@@ -6,64 +6,12 @@
 // catalog lives in src/mcp; a fresh server and transport serve each request with its caller.
 // GET and DELETE answer 405: a stateless server has no stream to open and no session to end.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { Type } from 'typebox';
 import { ApiError } from '../../../errors.ts';
 import { createMcpServer } from '../../../mcp/server.ts';
 import { callerOf } from '../../plugins/auth.ts';
 import { errorResponses } from '../../../contract/common.ts';
+import { JsonRpcAccepted, JsonRpcMessage, JsonRpcResponse } from '../../../contract/mcp.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-
-const REQUEST_EXAMPLE = {
-  jsonrpc: '2.0',
-  id: 2,
-  method: 'tools/call',
-  params: { name: 'lookup_company', arguments: { orgNumber: '923609016', country: 'NO' } },
-};
-
-const RESPONSE_EXAMPLE = {
-  jsonrpc: '2.0',
-  id: 2,
-  result: {
-    content: [{ type: 'text', text: '{"orgNumber":"923609016","country":"NO","name":"EQUINOR ASA", …}' }],
-    structuredContent: {
-      orgNumber: '923609016',
-      country: 'NO',
-      name: 'EQUINOR ASA',
-      orgFormCode: 'ASA',
-      employeeCount: 21408,
-    },
-  },
-};
-
-const JsonRpcMessage = Type.Object(
-  {
-    jsonrpc: Type.Literal('2.0'),
-    id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
-    method: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        description: 'initialize, notifications/initialized, tools/list, tools/call, ping',
-      }),
-    ),
-    params: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    result: Type.Optional(Type.Unknown()),
-    error: Type.Optional(Type.Unknown()),
-  },
-  { description: 'One JSON-RPC 2.0 message (batches are not accepted)', examples: [REQUEST_EXAMPLE] },
-);
-
-const JsonRpcResponse = Type.Object(
-  {
-    jsonrpc: Type.Literal('2.0'),
-    id: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
-    result: Type.Optional(Type.Unknown()),
-    error: Type.Optional(
-      Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) }),
-    ),
-  },
-  { description: 'The JSON-RPC response (application/json)', examples: [RESPONSE_EXAMPLE] },
-);
 
 const TOOLS =
   'lookup_company, search_companies, find_prospects, get_financials, get_corporate_group, get_shareholders, get_ownership_network, ' +
@@ -89,7 +37,7 @@ export default function mcpRoute(app: Api, { ctx, services }: RouteDeps) {
         body: JsonRpcMessage,
         response: {
           200: JsonRpcResponse,
-          202: Type.Null({ description: 'Accepted: the message was a notification or a response' }),
+          202: JsonRpcAccepted,
           ...errorResponses(400, 401, 402, 415, 429, 500),
         },
       },

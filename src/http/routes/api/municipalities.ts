@@ -1,22 +1,10 @@
 // GET /api/municipalities — municipalities grouped by county: Norway (default; 2024 structure,
 // SSB Klass), Sweden (kommuner by län), Finland (kunnat by maakunta), Denmark (kommuner by region).
-import { Type } from 'typebox';
-import { errorResponses, StringEnum } from '../../../contract/common.ts';
+import { errorResponses } from '../../../contract/common.ts';
+import { Municipalities, MunicipalitiesQuery } from '../../../contract/municipalities.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { MUNICIPALITIES_EXAMPLE } from '../../../contract/examples.ts';
 import { countyGroups } from '../../../domain/municipalities/index.ts';
 import { invalid } from '../../../errors.ts';
-
-const Grouping = Type.Object({
-  countyCode: Type.String({ pattern: '^[0-9]{2,4}$', description: 'NO/SE/FI 2 digits, DK 4 (1081–1085)' }),
-  countyName: Type.String(),
-  municipalities: Type.Array(
-    Type.Object({
-      code: Type.String({ pattern: '^[0-9]{3,4}$', description: 'NO/SE 4 digits, FI/DK 3' }),
-      name: Type.String(),
-    }),
-  ),
-});
 
 export default function municipalitiesRoute(app: Api, { ctx }: RouteDeps) {
   app.get(
@@ -27,23 +15,9 @@ export default function municipalitiesRoute(app: Api, { ctx }: RouteDeps) {
         tags: ['reference'],
         summary: 'Municipalities grouped by county',
         security: [{ bearer: [] }],
-        querystring: Type.Object({
-          county: Type.Optional(
-            Type.String({
-              pattern: '^[0-9]{2}([0-9]{2})?$',
-              description: 'County code, zero-padded: two digits (e.g. 03); a Danish region has four (e.g. 1084)',
-              examples: ['03'],
-            }),
-          ),
-          country: Type.Optional(
-            StringEnum(['NO', 'SE', 'FI', 'DK'] as const, {
-              default: 'NO',
-              description: 'NO (default), SE, FI or DK',
-            }),
-          ),
-        }),
+        querystring: MunicipalitiesQuery,
         response: {
-          200: Type.Object({ data: Type.Array(Grouping) }, { examples: [MUNICIPALITIES_EXAMPLE] }),
+          200: Municipalities,
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -4,19 +4,17 @@
 // data extension come as form fields (`queries=`, `extend=`) or query parameters; answers are
 // JSON, or JSONP when a `callback` is given. Not in /openapi.json: the protocol is the W3C one.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import {
+  ReconcileBody,
+  ReconcileCallbackQuery,
+  ReconcileParams,
+  ReconcilePrefixQuery,
+  ReconcilePreviewQuery,
+  ReconcileProposeQuery,
+  ReconcileServiceQuery,
+} from '../../../contract/reconcile.ts';
 import { invalid } from '../../../errors.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-
-const Params = Type.Object({ token: Type.String({ maxLength: 100 }) });
-const Json = Type.String({ maxLength: 1_000_000 });
-const Callback = Type.Optional(Type.String({ pattern: '^[A-Za-z_$][A-Za-z0-9_$.]{0,63}$' }));
-const ServiceQuery = Type.Object({ queries: Type.Optional(Json), extend: Type.Optional(Json), callback: Callback });
-const Prefix = Type.Object({
-  prefix: Type.String({ maxLength: 300 }),
-  cursor: Type.Optional(Type.String()),
-  callback: Callback,
-});
 
 /** Metadata calls are cheap and OpenRefine repeats them: not counted against quotas. */
 const FREE = { auth: 'service-token', quota: false } as const;
@@ -48,11 +46,11 @@ export default function reconcileRoutes(app: Api, { services, ctx }: RouteDeps) 
       { parseAs: 'string', bodyLimit: 2_000_000 },
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    const hidden = (extra: object) => ({ hide: true, params: Params, ...extra });
+    const hidden = (extra: object) => ({ hide: true, params: ReconcileParams, ...extra });
 
     scope.get(
       '/api/reconcile/:token',
-      { config: COUNTED, schema: hidden({ querystring: ServiceQuery }) },
+      { config: COUNTED, schema: hidden({ querystring: ReconcileServiceQuery }) },
       async (req, reply) => root(req as Req, reply, req.query as { queries?: string; extend?: string }),
     );
     scope.post(
@@ -60,8 +58,8 @@ export default function reconcileRoutes(app: Api, { services, ctx }: RouteDeps) 
       {
         config: COUNTED,
         schema: hidden({
-          querystring: Type.Object({ callback: Callback }),
-          body: Type.Object({ queries: Type.Optional(Json), extend: Type.Optional(Json) }),
+          querystring: ReconcileCallbackQuery,
+          body: ReconcileBody,
         }),
       },
       async (req, reply) => {
@@ -73,7 +71,7 @@ export default function reconcileRoutes(app: Api, { services, ctx }: RouteDeps) 
     );
     scope.get(
       '/api/reconcile/:token/preview',
-      { config: COUNTED, schema: hidden({ querystring: Type.Object({ id: Type.String({ maxLength: 40 }) }) }) },
+      { config: COUNTED, schema: hidden({ querystring: ReconcilePreviewQuery }) },
       async (req, reply) => {
         const html = await reconcile.preview((req.query as { id: string }).id);
         return reply
@@ -84,19 +82,19 @@ export default function reconcileRoutes(app: Api, { services, ctx }: RouteDeps) 
     );
     scope.get(
       '/api/reconcile/:token/suggest/entity',
-      { config: COUNTED, schema: hidden({ querystring: Prefix }) },
+      { config: COUNTED, schema: hidden({ querystring: ReconcilePrefixQuery }) },
       async (req, reply) =>
         send(req as Req, reply, await reconcile.suggestEntity((req.query as { prefix: string }).prefix)),
     );
     scope.get(
       '/api/reconcile/:token/suggest/property',
-      { config: FREE, schema: hidden({ querystring: Prefix }) },
+      { config: FREE, schema: hidden({ querystring: ReconcilePrefixQuery }) },
       async (req, reply) =>
         send(req as Req, reply, reconcile.suggestProperty((req.query as { prefix: string }).prefix)),
     );
     scope.get(
       '/api/reconcile/:token/suggest/type',
-      { config: FREE, schema: hidden({ querystring: Prefix }) },
+      { config: FREE, schema: hidden({ querystring: ReconcilePrefixQuery }) },
       async (req, reply) => send(req as Req, reply, reconcile.suggestType((req.query as { prefix: string }).prefix)),
     );
     scope.get(
@@ -104,11 +102,7 @@ export default function reconcileRoutes(app: Api, { services, ctx }: RouteDeps) 
       {
         config: FREE,
         schema: hidden({
-          querystring: Type.Object({
-            type: Type.Optional(Type.String({ maxLength: 10 })),
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-            callback: Callback,
-          }),
+          querystring: ReconcileProposeQuery,
         }),
       },
       async (req, reply) => {

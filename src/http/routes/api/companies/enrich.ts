@@ -1,38 +1,9 @@
 // POST /api/companies/enrich — up to 100 companies in one call (one request against quotas).
-import { Type } from 'typebox';
 import type { Country } from '../../../../domain/org-number.ts';
 import { ApiError, type ErrorDetail } from '../../../../errors.ts';
-import { errorResponses, StringEnum } from '../../../../contract/common.ts';
+import { errorResponses } from '../../../../contract/common.ts';
+import { EnrichBody, EnrichResult } from '../../../../contract/enrich.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { UNAVAILABLE_REASONS } from '../../../../domain/unavailable-reasons.ts';
-import { ENRICH_BODY_EXAMPLES, ENRICH_RESULT_EXAMPLE } from '../../../../contract/examples.ts';
-
-const Pair = Type.Object({ orgNumber: Type.String(), country: StringEnum(['NO', 'FI', 'SE', 'DK'] as const) });
-
-const Body = Type.Object(
-  {
-    orgNumbers: Type.Optional(
-      Type.Array(Type.String(), { minItems: 1, maxItems: 100, description: '9-digit Norwegian numbers' }),
-    ),
-    pairs: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            orgNumber: Type.String(),
-            country: Type.Optional(StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO' })),
-          },
-          { additionalProperties: false },
-        ),
-        {
-          minItems: 1,
-          maxItems: 100,
-          description: 'Each country in its own format: NO 9 digits, FI NNNNNNN-N, SE 10 digits',
-        },
-      ),
-    ),
-  },
-  { additionalProperties: false, description: 'Exactly one of orgNumbers or pairs', examples: ENRICH_BODY_EXAMPLES },
-);
 
 export default function enrichRoute(app: Api, { services }: RouteDeps) {
   app.post(
@@ -45,24 +16,9 @@ export default function enrichRoute(app: Api, { services }: RouteDeps) {
         description:
           'Norwegian misses are fetched live (at most 10 upstream requests in flight per call). Finnish and Swedish misses are not fetched. Numbers the registry could not answer for are listed in `unavailable`; the rest is answered. Duplicates are answered once.',
         security: [{ bearer: [] }],
-        body: Body,
+        body: EnrichBody,
         response: {
-          200: Type.Object(
-            {
-              data: Type.Array(Type.Ref('CompanyRecord')),
-              notFound: Type.Union([Type.Array(Type.String()), Type.Array(Pair)], {
-                description: 'string[] for orgNumbers, {orgNumber, country}[] for pairs',
-              }),
-              unavailable: Type.Union([Type.Array(Type.String()), Type.Array(Pair)]),
-              unavailableReasons: Type.Optional(
-                Type.Record(Type.String(), StringEnum(UNAVAILABLE_REASONS), {
-                  description:
-                    'Why each unavailable number is (by org number; only when `unavailable` is not empty): `upstream_error`, `upstream_circuit_open` and `upstream_rate_limited` mean retry later; `live_fetch_budget` means the key spent its daily budget of live fetches.',
-                }),
-              ),
-            },
-            { examples: [ENRICH_RESULT_EXAMPLE] },
-          ),
+          200: EnrichResult,
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -1,7 +1,8 @@
 // GET /api/companies/{orgNumber} — one company; a Norwegian miss is fetched live from brreg.
 import { Type } from 'typebox';
+import { LookupParams, LookupQuery } from '../../../../contract/company-lookup.ts';
 import type { Country } from '../../../../domain/org-number.ts';
-import { errorResponses, StringEnum } from '../../../../contract/common.ts';
+import { errorResponses } from '../../../../contract/common.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 export default function lookupRoute(app: Api, { services }: RouteDeps) {
@@ -15,18 +16,8 @@ export default function lookupRoute(app: Api, { services }: RouteDeps) {
         description:
           'Norwegian companies missing from the store are fetched live from Brønnøysundregistrene and stored. Finnish and Swedish companies come from bulk syncs only: a miss is 404. Adds classification labels, county hydration and, with include=context, aggregate context.',
         security: [{ bearer: [] }],
-        params: Type.Object({
-          orgNumber: Type.String({
-            minLength: 1,
-            maxLength: 20,
-            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8-digit CVR number',
-            examples: ['923609016'],
-          }),
-        }),
-        querystring: Type.Object({
-          country: Type.Optional(StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO' })),
-          include: Type.Optional(StringEnum(['context'] as const)),
-        }),
+        params: LookupParams,
+        querystring: LookupQuery,
         response: { 200: Type.Ref('CompanyLookup'), ...errorResponses(400, 401, 402, 404, 429, 500, 502) },
       },
     },

@@ -1,15 +1,12 @@
 // GET /api/companies/{orgNumber}/shareholders — the holders of one company (Aksjonærregisteret;
 // with country=DK the legal owners in CVR).
-import { Type } from 'typebox';
 import { errorResponses } from '../../../../contract/common.ts';
 import {
-  OwnershipCountry,
   OwnershipOrgNumberParams,
-  ShareholderPosition,
-  Year,
+  ShareholderPositions,
+  ShareholdersQuery,
 } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { SHAREHOLDERS_EXAMPLE } from '../../../../contract/examples.ts';
 
 export default function companyShareholdersRoute(app: Api, { services }: RouteDeps) {
   app.get(
@@ -24,21 +21,9 @@ export default function companyShareholdersRoute(app: Api, { services }: RouteDe
           'country=DK: the legal owners CVR registers (EJERREGISTER), current state only (no year; availableYears is empty), each with the band of its share (ownershipPctRange) and ownershipPct as its lower bound; persons by name only.',
         security: [{ bearer: [] }],
         params: OwnershipOrgNumberParams,
-        querystring: Type.Object({
-          country: Type.Optional(OwnershipCountry),
-          year: Type.Optional(Year),
-          includePersons: Type.Optional(Type.Boolean({ default: false })),
-        }),
+        querystring: ShareholdersQuery,
         response: {
-          200: Type.Object(
-            {
-              data: Type.Array(ShareholderPosition),
-              availableYears: Type.Array(Type.Integer(), {
-                description: 'Years with data for this company, newest first',
-              }),
-            },
-            { examples: [SHAREHOLDERS_EXAMPLE] },
-          ),
+          200: ShareholderPositions,
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -1,18 +1,8 @@
 // GET /api/keys/reconcile-url — the key's reconciliation service URL for OpenRefine (not counted as usage).
-import { Type } from 'typebox';
 import { errorResponses } from '../../../../contract/common.ts';
+import { ReconcileServiceUrl } from '../../../../contract/reconcile.ts';
 import { callerOf } from '../../../plugins/auth.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-
-const ServiceUrl = Type.Object(
-  {
-    serviceUrl: Type.String({
-      description:
-        'Add it in OpenRefine: Reconcile → Start reconciling → Add standard service. It carries a secret token.',
-    }),
-  },
-  { examples: [{ serviceUrl: 'https://api.example.com/api/reconcile/rcn_AbCd1234' + '0'.repeat(32) }] },
-);
 
 export default function reconcileUrlRoute(app: Api, { services, ctx }: RouteDeps) {
   app.get(
@@ -28,7 +18,7 @@ export default function reconcileUrlRoute(app: Api, { services, ctx }: RouteDeps
           'rotated or deactivated. The W3C Reconciliation API v0.2 service (manifest, queries, preview, suggest, ' +
           'data extension) answers under it.',
         security: [{ bearer: [] }],
-        response: { 200: ServiceUrl, ...errorResponses(401, 402, 429, 500) },
+        response: { 200: ReconcileServiceUrl, ...errorResponses(401, 402, 429, 500) },
       },
     },
     async (req) => ({

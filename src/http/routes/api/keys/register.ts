@@ -1,22 +1,8 @@
 // POST /api/keys/register — self-service free-tier key (public).
-import { Type } from 'typebox';
 import type { Api, RouteDeps } from '../../../types.ts';
 import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { KeyLimits, KeyRegisterBody as Body } from '../../../../contract/keys.ts';
-import { KEY_CREATED_EXAMPLE } from '../../../../contract/examples.ts';
-
-const Created = Type.Object(
-  {
-    raw: Type.String({ description: 'The API key. Shown once; only a keyed hash is stored.' }),
-    keyPrefix: Type.String(),
-    projectName: Type.String(),
-    tier: Type.String(),
-    setupUrl: Type.String(),
-    limits: KeyLimits,
-  },
-  { examples: [KEY_CREATED_EXAMPLE] },
-);
+import { KeyCreated, KeyHoneypot, KeyRegisterBody as Body } from '../../../../contract/keys.ts';
 
 export default function registerRoute(app: Api, { ctx, services }: RouteDeps) {
   app.post(
@@ -29,11 +15,8 @@ export default function registerRoute(app: Api, { ctx, services }: RouteDeps) {
           'At most 3 registrations (shared with access requests) per client IP per hour. The raw key is returned once.',
         body: Body,
         response: {
-          201: Created,
-          200: Type.Object(
-            { success: Type.Boolean() },
-            { description: 'Returned when the honeypot field is filled: no key is created.' },
-          ),
+          201: KeyCreated,
+          200: KeyHoneypot,
           ...errorResponses(400, 409, 429, 500),
         },
       },

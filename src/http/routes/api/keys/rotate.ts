@@ -1,22 +1,9 @@
 // POST /api/keys/rotate — the presented key stops working; a replacement is returned.
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { publicBaseUrl } from '../../../plugins/security-headers.ts';
 import { errorResponses } from '../../../../contract/common.ts';
+import { KeyRotated } from '../../../../contract/keys.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { KEY_ROTATED_EXAMPLE } from '../../../../contract/examples.ts';
-
-const Rotated = Type.Object(
-  {
-    raw: Type.String({ description: 'The new API key, shown once' }),
-    keyPrefix: Type.String(),
-    projectName: Type.String(),
-    tier: Type.String(),
-    setupUrl: Type.String({ description: "The new key's setup page link (usage, limits, quick starts)" }),
-    rotatedFrom: Type.String({ description: 'keyPrefix of the key that was deactivated' }),
-  },
-  { examples: [KEY_ROTATED_EXAMPLE] },
-);
 
 export default function rotateRoute(app: Api, { ctx, services }: RouteDeps) {
   app.post(
@@ -29,7 +16,7 @@ export default function rotateRoute(app: Api, { ctx, services }: RouteDeps) {
         description:
           'Deactivates the presented key at once and issues a new one with the same tier, limits and usage counters. Not counted against quotas.',
         security: [{ bearer: [] }],
-        response: { 201: Rotated, ...errorResponses(401, 402, 404, 429, 500) },
+        response: { 201: KeyRotated, ...errorResponses(401, 402, 404, 429, 500) },
       },
     },
     async (req, reply) =>

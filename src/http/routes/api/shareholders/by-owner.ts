@@ -1,9 +1,7 @@
 // GET /api/shareholders/by-owner — what one company holds, by investee (Aksjonærregisteret; DK: CVR).
-import { Type } from 'typebox';
 import { errorResponses } from '../../../../contract/common.ts';
-import { OwnershipCountry, ShareholderHolding, Year } from '../../../../contract/shareholders.ts';
+import { HoldingsQuery, ShareholderHoldings } from '../../../../contract/shareholders.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { HOLDINGS_EXAMPLE } from '../../../../contract/examples.ts';
 
 export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDeps) {
   app.get(
@@ -17,20 +15,9 @@ export default function shareholdersByOwnerRoute(app: Api, { services }: RouteDe
           'Entity shareholders only (a 9-digit organisation number; with country=DK an 8-digit CVR number and the legal owner register of CVR, ' +
           'current state, each share as its band in ownershipPctRange). Company name, form and employees come from the company store when the company is there.',
         security: [{ bearer: [] }],
-        querystring: Type.Object({
-          shareholderOrgNumber: Type.String({
-            pattern: '^[0-9]{8,9}$',
-            description: 'Organisation number of the holder: NO 9 digits, DK 8 digits (CVR)',
-            examples: ['923609016'],
-          }),
-          country: Type.Optional(OwnershipCountry),
-          year: Type.Optional(Year),
-        }),
+        querystring: HoldingsQuery,
         response: {
-          200: Type.Object(
-            { shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) },
-            { examples: [HOLDINGS_EXAMPLE] },
-          ),
+          200: ShareholderHoldings,
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },
