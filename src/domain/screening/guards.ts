@@ -6,17 +6,12 @@ import type { NameToken } from './normalise.ts';
 import { strictSimilarity } from './token-similarity.ts';
 import { derivedWordGuard, substitutionGuard } from './word-guards.ts';
 import type { NameKind } from './types.ts';
+import { GUARD_CAP, type Guard } from './guard.ts';
 
-export const GUARD_CAP = 0.8;
+export { GUARD_CAP, type Guard };
 
 /** Surnames this close by strict (OSA) similarity are spellings of one name (1 edit in 5 letters). */
 const SAME_SURNAME = 0.8;
-
-export interface Guard {
-  feature: 'surname' | 'nameOrder' | 'patronymic' | 'legalForm' | 'shortReading' | 'derivedWord' | 'substitution';
-  cap: number;
-  reason: string;
-}
 
 interface Pair {
   a: NameToken;

@@ -2,7 +2,7 @@
 // similarity alone would pass: a word of the same stem with another ending (organisations),
 // and a word replaced by another in a long chain of names (persons). Each caps the similarity
 // like the rules in guards.ts.
-import { GUARD_CAP, type Guard } from './guards.ts';
+import { GUARD_CAP, type Guard } from './guard.ts';
 import type { NameToken } from './normalise.ts';
 
 interface Pair {
