@@ -5,7 +5,9 @@ import { createKeyManagementService } from '../../../src/services/access/key-man
 import { createOAuthAuthorizeService } from '../../../src/services/access/oauth-authorize.ts';
 import { createOAuthService } from '../../../src/services/access/oauth.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
-import { FakeAccessRequests, FakeApiKeys, FakeMailer, FakeUsage, fakeLog } from './access-store.ts';
+import { FakeAccessRequests, FakeApiKeys } from './access-store.ts';
+import { FakeMailer, fakeLog } from './ports.ts';
+import { FakeUsage } from './usage-store.ts';
 import { FakeOAuthStore } from './oauth-store.ts';
 import { FakeRateWindows } from './rate-windows.ts';
 

@@ -1,6 +1,5 @@
-// Projects, keys, tiers and usage in memory, with the rules the SQL keeps: one active project per
-// folded name, unique key prefixes, only active keys found, a key's project and tier joined on
-// every read, and quotas checked and counted in one step (limits of 0 are unlimited).
+// Projects, keys and tiers in memory, with the rules the SQL keeps: one active project per folded
+// name, unique key prefixes, only active keys found, a key's project and tier joined on every read.
 import type { Clock } from '../../../src/domain/clock.ts';
 import {
   KeyPrefixCollisionError,
@@ -8,14 +7,9 @@ import {
   type ApiKeyRepository,
   type KeyRecord,
 } from '../../../src/store/access/api-keys.ts';
-import type { UsageRepository } from '../../../src/store/access/usage.ts';
-import type { Logger } from 'pino';
-import type { Mailer, SetupMail } from '../../../src/mail/mailer.ts';
+import type { FakeUsage } from './usage-store.ts';
 
 type NewProject = Parameters<ApiKeyRepository['createProject']>[0];
-type UsageCounts = Awaited<ReturnType<UsageRepository['read']>>;
-type ConsumeResult = Awaited<ReturnType<UsageRepository['consume']>>;
-type DailyCount = Awaited<ReturnType<UsageRepository['history']>>[number];
 type Overrides = KeyRecord['overrides'];
 type TierRow = KeyRecord['tierDefaults'];
 
@@ -77,76 +71,6 @@ export const SEEDED_TIERS: Record<string, TierRow> = {
 };
 
 const NO_OVERRIDES: Overrides = { rateLimitPerMinute: null, dailyLimit: null, monthlyLimit: null, maxPageSize: null };
-
-export class FakeUsage implements UsageRepository {
-  /** Calls of `add` (the unmetered batch writes) and `consume`, in order. */
-  readonly writes: { op: 'add' | 'consume'; projectId: number; n: number }[] = [];
-  private readonly rows = new Map<
-    number,
-    { day: string; dayCount: number; month: string; monthCount: number; total: number }
-  >();
-  private readonly daily = new Map<string, number>();
-
-  open(projectId: number, day: string, month: string) {
-    this.rows.set(projectId, { day, dayCount: 0, month, monthCount: 0, total: 0 });
-  }
-
-  total(projectId: number): number {
-    return this.rows.get(projectId)?.total ?? 0;
-  }
-
-  private bump(projectId: number, today: string, monthStart: string, n: number, daily: number, monthly: number) {
-    const r = this.rows.get(projectId);
-    if (!r) return undefined;
-    if (daily !== 0 && r.day >= today && r.dayCount >= daily) return undefined;
-    if (monthly !== 0 && r.month >= monthStart && r.monthCount >= monthly) return undefined;
-    r.dayCount = r.day >= today ? r.dayCount + n : n;
-    r.day = r.day > today ? r.day : today;
-    r.monthCount = r.month >= monthStart ? r.monthCount + n : n;
-    r.month = r.month > monthStart ? r.month : monthStart;
-    r.total += n;
-    const key = `${projectId}:${r.day}`;
-    this.daily.set(key, (this.daily.get(key) ?? 0) + n);
-    return { today: r.dayCount, thisMonth: r.monthCount, total: r.total };
-  }
-
-  async read(projectId: number, today: string, monthStart: string): Promise<UsageCounts> {
-    const r = this.rows.get(projectId);
-    if (!r) return { today: 0, thisMonth: 0, total: 0 };
-    return {
-      today: r.day === today ? r.dayCount : 0,
-      thisMonth: r.month === monthStart ? r.monthCount : 0,
-      total: r.total,
-    };
-  }
-
-  async add(projectId: number, day: string, monthStart: string, n: number): Promise<void> {
-    this.writes.push({ op: 'add', projectId, n });
-    this.bump(projectId, day, monthStart, n, 0, 0);
-  }
-
-  async history(projectId: number, fromDay: string, toDay: string): Promise<DailyCount[]> {
-    return [...this.daily.entries()]
-      .map(([k, count]) => ({ project: Number(k.split(':')[0]), day: k.split(':')[1], count }))
-      .filter((d) => d.project === projectId && d.day >= fromDay && d.day <= toDay)
-      .sort((a, b) => a.day.localeCompare(b.day))
-      .map(({ day, count }) => ({ day, count }));
-  }
-
-  async consume(
-    projectId: number,
-    today: string,
-    monthStart: string,
-    daily: number,
-    monthly: number,
-  ): Promise<ConsumeResult> {
-    this.writes.push({ op: 'consume', projectId, n: 1 });
-    const r = this.bump(projectId, today, monthStart, 1, daily, monthly);
-    if (r) return { ok: true, ...r };
-    const counts = await this.read(projectId, today, monthStart);
-    return { ok: false, exhausted: monthly !== 0 && counts.thisMonth >= monthly ? 'monthly' : 'daily', ...counts };
-  }
-}
 
 export class FakeApiKeys implements ApiKeyRepository {
   readonly tiers = new Map(Object.entries(SEEDED_TIERS));
@@ -307,24 +231,4 @@ export class FakeAccessRequests {
     this.rows.push(row);
     return { id: row.id, status: row.status, created_at: row.created_at };
   }
-}
-
-/** Setup e-mails, kept instead of sent; `failing` makes the next sends throw. */
-export class FakeMailer implements Mailer {
-  readonly sent: SetupMail[] = [];
-  failing = false;
-  async sendSetupLink(mail: SetupMail): Promise<void> {
-    if (this.failing) throw new Error('smtp: connection refused');
-    this.sent.push(mail);
-  }
-  async close(): Promise<void> {}
-}
-
-/** A logger that keeps what it was told (pino's overloads accept the object-then-message form used here). */
-export function fakeLog() {
-  const lines: { level: 'info' | 'warn'; obj: Record<string, unknown>; msg: string }[] = [];
-  const at = (level: 'info' | 'warn') => (obj: Record<string, unknown>, msg: string) =>
-    void lines.push({ level, obj, msg });
-  const log = { info: at('info'), warn: at('warn') } as unknown as Pick<Logger, 'info' | 'warn'>;
-  return Object.assign(log, { lines });
 }

@@ -4,6 +4,7 @@ import type { LiveFetchConfig } from '../../../src/config/index.ts';
 import { ReferenceData } from '../../../src/domain/reference-data.ts';
 import { createCompanyService } from '../../../src/services/companies/companies.ts';
 import { createLiveFetchBudget } from '../../../src/services/support/live-fetch-budget.ts';
+import type { RecordCache } from '../../../src/services/support/record-cache.ts';
 import { FakeClock } from '../../helpers/fake-clock.ts';
 import { FakeBrreg } from './brreg.ts';
 import { FakeCompanyStore, FakeLiveFetchMisses } from './company-store.ts';
@@ -16,6 +17,7 @@ export const NO = ['912345009', '912345017', '912345025', '912345033', '91234504
 export interface CompanySetup {
   budgets?: Partial<LiveFetchConfig['dailyBudget']>;
   negativeTtlHours?: number;
+  cache?: RecordCache;
 }
 
 export function companyServiceWithFakes(opts: CompanySetup = {}) {
@@ -35,6 +37,7 @@ export function companyServiceWithFakes(opts: CompanySetup = {}) {
     misses,
     budget: createLiveFetchBudget({ windows, budgets, now: () => clock.now() }),
     negativeTtlMs: (opts.negativeTtlHours ?? 24) * HOUR,
+    cache: opts.cache,
   });
   return { clock, windows, brreg, store, misses, service };
 }
