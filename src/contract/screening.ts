@@ -23,7 +23,10 @@ export const ScreeningQuery = Type.Object({
 
 const Adjustment = Type.Object({
   feature: Type.String({
-    description: 'birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm',
+    description:
+      'birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm, shortReading ' +
+      '(a romanised name too short to tell people apart), derivedWord, substitution; transliteration (delta 0) ' +
+      'names the romanisation a cross-script match used, e.g. "Hangul → McCune–Reischauer: kim chong un"',
   }),
   delta: Type.Number(),
   reason: Type.String(),

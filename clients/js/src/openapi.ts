@@ -6931,7 +6931,7 @@ export interface operations {
                      *       "threshold": 0.75,
                      *       "algorithm": {
                      *         "name": "ncd-name-matcher",
-                     *         "version": "2.2.0"
+                     *         "version": "2.3.0"
                      *       },
                      *       "lists": [
                      *         {
@@ -7116,7 +7116,7 @@ export interface operations {
                                 /** @enum {string} */
                                 country: "match" | "mismatch" | "unknown";
                                 adjustments: {
-                                    /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
+                                    /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm, shortReading (a romanised name too short to tell people apart), derivedWord, substitution; transliteration (delta 0) names the romanisation a cross-script match used, e.g. "Hangul → McCune–Reischauer: kim chong un" */
                                     feature: string;
                                     delta: number;
                                     reason: string;
@@ -7385,7 +7385,7 @@ export interface operations {
                      *       "screenedAt": "2025-03-01T09:30:00.000Z",
                      *       "algorithm": {
                      *         "name": "ncd-name-matcher",
-                     *         "version": "2.2.0"
+                     *         "version": "2.3.0"
                      *       },
                      *       "lists": [
                      *         {
@@ -7473,7 +7473,7 @@ export interface operations {
                                         /** @enum {string} */
                                         country: "match" | "mismatch" | "unknown";
                                         adjustments: {
-                                            /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm */
+                                            /** @description birthYear, country, schema, or a name rule: surname, nameOrder, patronymic, legalForm, shortReading (a romanised name too short to tell people apart), derivedWord, substitution; transliteration (delta 0) names the romanisation a cross-script match used, e.g. "Hangul → McCune–Reischauer: kim chong un" */
                                             feature: string;
                                             delta: number;
                                             reason: string;
