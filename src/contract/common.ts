@@ -37,3 +37,6 @@ export const NorwegianOrgNumber = Type.String({
   pattern: '^[0-9]{9}$',
   description: '9-digit Norwegian organisation number',
 });
+
+/** 204: no body. */
+export const NoContent = Type.Null();

@@ -126,3 +126,15 @@ export const PushResult = Type.Object(
   },
   { examples: [PUSH_RESULT_EXAMPLE] },
 );
+
+/** POST /api/push/{destinationName}: the destination's name in the path. */
+export const PushParams = Type.Object({ destinationName: DestinationParams.properties.name });
+
+/** GET /api/destinations (and the MCP tool list_destinations). */
+export const Destinations = Type.Object(
+  { data: Type.Array(Destination) },
+  { examples: [{ data: [DESTINATION_EXAMPLE] }] },
+);
+
+/** DELETE /api/destinations/{name}. */
+export const DestinationDeleted = Type.Null({ description: 'Deleted' });

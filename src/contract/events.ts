@@ -68,6 +68,14 @@ export const EventsQuery = Type.Object({
   ),
 });
 
+/** 410 events_expired: `after` is below what retention kept. */
+export const EventsExpired = Type.Object({
+  error: Type.String(),
+  code: Type.String(),
+  resumeAfter: Type.Integer({ description: 'The lowest `after` that is still complete' }),
+  requestId: Type.Optional(Type.String()),
+});
+
 export const EventsPage = Type.Object(
   {
     data: Type.Array(CompanyEvent),
@@ -170,6 +178,15 @@ export const Watchlists = Type.Object({ data: Type.Array(Watchlist) }, { example
 
 export const EVENT_STREAM_EXAMPLE = `id: 1042\nevent: status\ndata: ${JSON.stringify(EVENT_EXAMPLE)}\n\n`;
 
+// GET /api/events/stream: the filters of GET /api/events (a stream has no page size), the
+// resume header, and the stream itself as text.
+const { limit: _limit, ...streamFilters } = EventsQuery.properties;
+export const EventStreamQuery = Type.Object(streamFilters);
+export const EventStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last seq received' })),
+});
+export const EventStreamText = Type.String({ description: 'Server-Sent Events', examples: [EVENT_STREAM_EXAMPLE] });
+
 const DELIVERY_EXAMPLE = {
   webhookId: 'msg_5f1c2b7e-0d1a-4f57-9d3e-7b3a8c2e9f10',
   fromSeq: 1040,
@@ -199,3 +216,7 @@ const Delivery = Type.Object({
 });
 
 export const Deliveries = Type.Object({ data: Type.Array(Delivery) }, { examples: [{ data: [DELIVERY_EXAMPLE] }] });
+
+// /api/watchlists/{name}…: the path, and the page size of the delivery log.
+export const WatchlistParams = Type.Object({ name: WatchlistName });
+export const DeliveriesQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) });

@@ -184,3 +184,12 @@ export const ScreeningResult = Type.Object(
   },
   { examples: [EXAMPLE] },
 );
+
+// GET /api/screening/{orgNumber}: the number in its country's format.
+export const ScreeningParams = Type.Object({
+  orgNumber: Type.String({
+    minLength: 1,
+    maxLength: 20,
+    description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8 digits (CVR)',
+  }),
+});

@@ -86,6 +86,9 @@ const GroupNode = Type.Cyclic(
   'GroupNode',
 );
 
+/** GET /api/companies/{orgNumber}/group: whose register the parents come from. */
+export const GroupQuery = Type.Object({ country: Type.Optional(OwnershipCountry) });
+
 export const GroupTree = Type.Object(
   {
     root: GroupNode,

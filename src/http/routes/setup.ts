@@ -3,18 +3,15 @@
 // sent as a referrer; the request log strips the key from the URL (logger.ts) and the page's
 // script strips it from the address bar. A link without a live key gets a 4xx page that does
 // not repeat the key.
-import { Type } from 'typebox';
+import { SetupQuery } from '../../contract/setup.ts';
 import { isWellFormedKey } from '../../domain/api-key.ts';
 import { publicBaseUrl } from '../plugins/security-headers.ts';
 import type { Api, RouteDeps } from '../types.ts';
 import { SETUP_CSS, SETUP_CSS_PATH, SETUP_JS, SETUP_JS_PATH } from '../views/setup-assets.ts';
 import { renderInvalidLinkPage, renderSetupPage } from '../views/setup-page.ts';
 
-// A repeated ?key= arrives as an array: accept it here and answer with the HTML page, not JSON.
-const Query = Type.Object({ key: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) });
-
 export default function setupRoute(app: Api, { ctx, services }: RouteDeps) {
-  app.get('/setup', { schema: { hide: true, querystring: Query } }, async (req, reply) => {
+  app.get('/setup', { schema: { hide: true, querystring: SetupQuery } }, async (req, reply) => {
     reply
       .header('Cache-Control', 'no-store')
       .header('Referrer-Policy', 'no-referrer')

@@ -3,9 +3,8 @@
 import { callerOf } from '../../plugins/auth.ts';
 import { ApiError } from '../../../errors.ts';
 import { errorResponses } from '../../../contract/common.ts';
-import { DestinationParams, PushBody, PushResult } from '../../../contract/destinations.ts';
+import { PushBody, PushParams, PushResult } from '../../../contract/destinations.ts';
 import type { Api, RouteDeps } from '../../types.ts';
-import { Type } from 'typebox';
 
 export default function pushRoute(app: Api, { services }: RouteDeps) {
   app.post(
@@ -23,7 +22,7 @@ export default function pushRoute(app: Api, { services }: RouteDeps) {
         description:
           "Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver's answer. Counts as one request against quotas. Free-tier keys cannot push.",
         security: [{ bearer: [] }],
-        params: Type.Object({ destinationName: DestinationParams.properties.name }),
+        params: PushParams,
         body: PushBody,
         response: { 200: PushResult, ...errorResponses(400, 401, 402, 403, 404, 409, 429, 500) },
       },

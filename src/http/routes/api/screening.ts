@@ -1,9 +1,8 @@
 // GET /api/screening/{orgNumber} — PEP/sanctions screening of a company, its roles and owners.
-import { Type } from 'typebox';
 import type { Country } from '../../../domain/org-number.ts';
 import { DEFAULT_THRESHOLD } from '../../../domain/screening/rank.ts';
 import { errorResponses } from '../../../contract/common.ts';
-import { ScreeningQuery, ScreeningResult } from '../../../contract/screening.ts';
+import { ScreeningParams, ScreeningQuery, ScreeningResult } from '../../../contract/screening.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function screeningRoute(app: Api, { services }: RouteDeps) {
@@ -23,13 +22,7 @@ export default function screeningRoute(app: Api, { services }: RouteDeps) {
           `(default ${DEFAULT_THRESHOLD}), for a person to review. Persons are never matched with organisations. The company must ` +
           'be in the store (404 otherwise; look it up first). Counts as one request.',
         security: [{ bearer: [] }],
-        params: Type.Object({
-          orgNumber: Type.String({
-            minLength: 1,
-            maxLength: 20,
-            description: 'NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8 digits (CVR)',
-          }),
-        }),
+        params: ScreeningParams,
         querystring: ScreeningQuery,
         response: { 200: ScreeningResult, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },

@@ -3,7 +3,7 @@
 // checked by its schema. Authorised by a token derived from SECRET_KEY (in DATA_DIR); progress
 // streams back as NDJSON. Not part of the public API (hidden from OpenAPI).
 import { PassThrough } from 'node:stream';
-import { Type } from 'typebox';
+import { OperatorHeaders } from '../../../contract/operator.ts';
 import { operatorToken } from '../../../ops/operator-token.ts';
 import { runOperatorCommand } from '../../../ops/commands.ts';
 import { OperatorCommandBody } from '../../../ops/command.ts';
@@ -17,7 +17,7 @@ export default function operatorRoute(app: Api, { ctx, services }: RouteDeps) {
     {
       schema: {
         hide: true,
-        headers: Type.Object({ 'x-operator-token': Type.Optional(Type.String()) }),
+        headers: OperatorHeaders,
         body: OperatorCommandBody,
       },
     },

@@ -1,10 +1,8 @@
 // POST /api/destinations and GET /api/destinations — the caller's project's destinations.
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { CreateDestinationBody, Destination } from '../../../../contract/destinations.ts';
+import { CreateDestinationBody, Destination, Destinations } from '../../../../contract/destinations.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { DESTINATION_EXAMPLE } from '../../../../contract/examples.ts';
 
 export default function destinationCollectionRoutes(app: Api, { services }: RouteDeps) {
   app.post(
@@ -33,7 +31,7 @@ export default function destinationCollectionRoutes(app: Api, { services }: Rout
         summary: "The project's destinations, sorted by name",
         security: [{ bearer: [] }],
         response: {
-          200: Type.Object({ data: Type.Array(Destination) }, { examples: [{ data: [DESTINATION_EXAMPLE] }] }),
+          200: Destinations,
           ...errorResponses(401, 402, 429, 500),
         },
       },

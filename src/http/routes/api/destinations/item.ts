@@ -1,9 +1,13 @@
 // GET / PUT / DELETE /api/destinations/{name} — one destination of the caller's project
 // (another project's destination is 404, as if it did not exist).
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { Destination, DestinationParams, UpdateDestinationBody } from '../../../../contract/destinations.ts';
+import {
+  Destination,
+  DestinationDeleted,
+  DestinationParams,
+  UpdateDestinationBody,
+} from '../../../../contract/destinations.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 export default function destinationItemRoutes(app: Api, { services }: RouteDeps) {
@@ -49,7 +53,7 @@ export default function destinationItemRoutes(app: Api, { services }: RouteDeps)
         summary: 'Delete a destination',
         security: [{ bearer: [] }],
         params: DestinationParams,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 402, 404, 429, 500) },
+        response: { 204: DestinationDeleted, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
     async (req, reply) => {

@@ -1,16 +1,8 @@
 // GET /api/events — the company event log by seq, with filters.
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { EventsPage, EventsQuery } from '../../../../contract/events.ts';
+import { EventsExpired, EventsPage, EventsQuery } from '../../../../contract/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-
-export const EXPIRED_BODY = Type.Object({
-  error: Type.String(),
-  code: Type.String(),
-  resumeAfter: Type.Integer({ description: 'The lowest `after` that is still complete' }),
-  requestId: Type.Optional(Type.String()),
-});
 
 export default function eventsListRoute(app: Api, { services }: RouteDeps) {
   app.get(
@@ -24,7 +16,7 @@ export default function eventsListRoute(app: Api, { services }: RouteDeps) {
           'Every change an ingest commits (status, name, address, industry, roles, accounts, sub-units, deletion, …) as an event with before/after of the changed fields, numbered by a global, gapless, increasing `seq`. Pass the `nextAfter` of a page as `after` to read on; a reader resuming from its last seq sees every committed event exactly once, in order. `after` below what retention removed answers 410 `events_expired` with `resumeAfter`. A page holds at most 50 × your page size (at most 5,000 events).',
         security: [{ bearer: [] }],
         querystring: EventsQuery,
-        response: { 200: EventsPage, 410: EXPIRED_BODY, ...errorResponses(400, 401, 402, 429, 500) },
+        response: { 200: EventsPage, 410: EventsExpired, ...errorResponses(400, 401, 402, 429, 500) },
       },
     },
     // The body comes as JSON text of the EventsPage shape (serialised by the database, see

@@ -1,15 +1,11 @@
 // GET /api/events/stream — the event log as Server-Sent Events. The route takes the
 // key's stream slot, hijacks the reply and hands the socket to the process's SSE hub
 // (services/event-stream.ts), which resumes after Last-Event-ID (or `after`) with no gap.
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
-import { EVENT_STREAM_EXAMPLE, EventsQuery } from '../../../../contract/events.ts';
+import { EventsExpired, EventStreamHeaders, EventStreamQuery, EventStreamText } from '../../../../contract/events.ts';
 import { filterOf } from '../../../../services/monitoring/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
-import { EXPIRED_BODY } from './list.ts';
-
-const { limit: _limit, ...streamFilters } = EventsQuery.properties;
 
 export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
   // Open streams end when the server closes (the event-stream worker, runtime/workers.ts).
@@ -24,23 +20,19 @@ export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
         description:
           'Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process).',
         security: [{ bearer: [] }],
-        querystring: Type.Object(streamFilters),
-        headers: Type.Object({
-          'last-event-id': Type.Optional(
-            Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last seq received' }),
-          ),
-        }),
+        querystring: EventStreamQuery,
+        headers: EventStreamHeaders,
         response: {
           // Documented as text/event-stream, not JSON: the reply is hijacked and written as SSE.
           200: {
             description: 'The event stream',
             content: {
               'text/event-stream': {
-                schema: Type.String({ description: 'Server-Sent Events', examples: [EVENT_STREAM_EXAMPLE] }),
+                schema: EventStreamText,
               },
             },
           },
-          410: EXPIRED_BODY,
+          410: EventsExpired,
           ...errorResponses(400, 401, 402, 429, 500),
         },
       },

@@ -1,18 +1,16 @@
 // /api/watchlists and /api/watchlists/{name} — the caller's project's watchlists.
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../../contract/common.ts';
+import { errorResponses, NoContent } from '../../../../contract/common.ts';
 import {
   CreateWatchlistBody,
   UpdateWatchlistBody,
   Watchlist,
-  WatchlistName,
+  WatchlistParams,
   Watchlists,
 } from '../../../../contract/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 const secured = { tags: ['monitoring'], security: [{ bearer: [] }] };
-const Params = Type.Object({ name: WatchlistName });
 
 export default function watchlistRoutes(app: Api, { services }: RouteDeps) {
   app.post(
@@ -51,7 +49,7 @@ export default function watchlistRoutes(app: Api, { services }: RouteDeps) {
       schema: {
         ...secured,
         summary: 'One watchlist',
-        params: Params,
+        params: WatchlistParams,
         response: { 200: Watchlist, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
@@ -67,7 +65,7 @@ export default function watchlistRoutes(app: Api, { services }: RouteDeps) {
         summary: 'Change categories or destination, pause or resume',
         description:
           'After 24 hours of failed deliveries a watchlist is paused with `pausedReason: delivery_failed`; `{"paused": false}` resumes it and sends the abandoned batch again.',
-        params: Params,
+        params: WatchlistParams,
         body: UpdateWatchlistBody,
         response: { 200: Watchlist, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
@@ -82,8 +80,8 @@ export default function watchlistRoutes(app: Api, { services }: RouteDeps) {
       schema: {
         ...secured,
         summary: 'Delete a watchlist (its companies and delivery log go with it)',
-        params: Params,
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 402, 404, 429, 500) },
+        params: WatchlistParams,
+        response: { 204: NoContent, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
     async (req, reply) => {

@@ -1,17 +1,16 @@
 // /api/watchlists/{name}/companies and /api/watchlists/{name}/deliveries.
-import { Type } from 'typebox';
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import {
   Deliveries,
+  DeliveriesQuery,
   WatchlistCompaniesBody,
   WatchlistCompaniesResult,
-  WatchlistName,
+  WatchlistParams,
 } from '../../../../contract/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
 
 const secured = { tags: ['monitoring'], security: [{ bearer: [] }] };
-const Params = Type.Object({ name: WatchlistName });
 
 export default function watchlistCompanyRoutes(app: Api, { services }: RouteDeps) {
   app.post(
@@ -23,7 +22,7 @@ export default function watchlistCompanyRoutes(app: Api, { services }: RouteDeps
         summary: 'Add companies to a watchlist',
         description:
           'Up to 1,000 `(orgNumber, country)` pairs per call; pairs already on the list are left. A watchlist holds at most: free 25, pro 5,000, enterprise and internal as configured. A call that would go over adds nothing (409 `watchlist_full`).',
-        params: Params,
+        params: WatchlistParams,
         body: WatchlistCompaniesBody,
         response: { 200: WatchlistCompaniesResult, ...errorResponses(400, 401, 402, 404, 409, 429, 500) },
       },
@@ -39,7 +38,7 @@ export default function watchlistCompanyRoutes(app: Api, { services }: RouteDeps
         ...secured,
         summary: 'Remove companies from a watchlist',
         description: 'Up to 1,000 `(orgNumber, country)` pairs per call; pairs not on the list are ignored.',
-        params: Params,
+        params: WatchlistParams,
         body: WatchlistCompaniesBody,
         response: { 200: WatchlistCompaniesResult, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
@@ -56,8 +55,8 @@ export default function watchlistCompanyRoutes(app: Api, { services }: RouteDeps
         summary: "A watchlist's alert deliveries, newest first",
         description:
           'Each batch with its webhook-id, seq range, attempts, last status or error class, and the next retry (exponential backoff with jitter, for up to 24 hours).',
-        params: Params,
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
+        params: WatchlistParams,
+        querystring: DeliveriesQuery,
         response: { 200: Deliveries, ...errorResponses(400, 401, 402, 404, 429, 500) },
       },
     },
