@@ -10,6 +10,7 @@ import {
   CreateDestinationBody,
   Destination,
   DestinationName,
+  Destinations,
   PushResult,
   UpdateDestinationBody,
 } from '../contract/destinations.ts';
@@ -36,8 +37,6 @@ function checked<T>(schema: TSchema, value: unknown, at: string): T {
 const Deleted = Type.Object({ name: Type.String(), deleted: Type.Boolean() });
 
 const ACTIONS = ['create', 'update', 'delete', 'activate', 'deactivate'] as const;
-
-const Destinations = Type.Object({ data: Type.Array(Destination) });
 
 const NoInput = Type.Object({});
 const PushInput = Type.Object({

@@ -10,10 +10,10 @@ import {
   Watchlist,
   WatchlistCompaniesResult,
   WatchlistName,
+  Watchlists,
 } from '../contract/events.ts';
 import { runTool, success, type ToolGroup } from './tool-kit.ts';
 
-const Watchlists = Type.Object({ data: Type.Array(Watchlist) });
 const Deleted = Type.Object({ deleted: Type.Boolean() });
 // Looser than the REST bodies where the tools always were (any org-number text, no upper bound on
 // categories); the services check what REST checks beyond the shape.

@@ -2,12 +2,10 @@
 // owner register, Denmark): GET /api/companies/{orgNumber}/shareholders and GET /api/shareholders/by-owner.
 import { Type } from 'typebox';
 import { ApiError } from '../errors.ts';
-import { ShareholderHolding, ShareholderPosition } from '../contract/shareholders.ts';
+import { ShareholderHoldings, ShareholderPositions } from '../contract/shareholders.ts';
 import type { OwnershipCountry } from '../services/ownership/shareholders-dk.ts';
 import { Country, Defaulted, OwnershipOrgNumber, runTool, success, Year, type ToolGroup } from './tool-kit.ts';
 
-const Positions = Type.Object({ data: Type.Array(ShareholderPosition), availableYears: Type.Array(Type.Integer()) });
-const Holdings = Type.Object({ shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) });
 const InvesteeInput = Type.Object({
   orgNumber: OwnershipOrgNumber,
   country: Country,
@@ -45,7 +43,7 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
       runTool(log, 'get_shareholders', async () => {
         const c = ownershipCountry(country);
         return success(
-          Positions,
+          ShareholderPositions,
           await services.shareholders.byInvestee(orgNumber, { country: c, year, includePersons }),
         );
       }),
@@ -64,7 +62,10 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
     ({ shareholderOrgNumber, country, year }) =>
       runTool(log, 'get_ownership_network', async () => {
         const c = ownershipCountry(country);
-        return success(Holdings, await services.shareholders.byOwner(shareholderOrgNumber, { country: c, year }));
+        return success(
+          ShareholderHoldings,
+          await services.shareholders.byOwner(shareholderOrgNumber, { country: c, year }),
+        );
       }),
   );
 };

@@ -4,17 +4,8 @@ import { Type } from 'typebox';
 import { StringEnum } from '../contract/common.ts';
 import { INSPECTION_SORTS, InspectionFilters, InspectionsPage } from '../contract/inspections.ts';
 import { LICENSE_SORTS, LicenseFilters, LicensesPage } from '../contract/licenses.ts';
+import { Municipalities } from '../contract/municipalities.ts';
 import { Cursor, Described, Limit, NorwegianOrgNumber, Order, runTool, success, type ToolGroup } from './tool-kit.ts';
-
-const Municipalities = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      countyCode: Type.String(),
-      countyName: Type.String(),
-      municipalities: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })),
-    }),
-  ),
-});
 
 // The REST filters (GET /api/inspections, /api/licenses), in the tools' own words; a pasted
 // org number is trimmed; sort, order and limit have no default here (the service applies it).

@@ -21,6 +21,8 @@ import { ApiError, ERROR_CATALOGUE } from '../errors.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
 import { NorwegianOrgNumber as RestNorwegianOrgNumber, StringEnum } from '../contract/common.ts';
 import { COMPANY_SCHEMAS } from '../contract/company.ts';
+import { LookupParams } from '../contract/company-lookup.ts';
+import { OwnershipOrgNumberParams, Year as RegisterYear } from '../contract/shareholders.ts';
 import type { AuthContext } from '../services/access/key-auth.ts';
 import type { Services } from '../runtime/services.ts';
 
@@ -188,17 +190,11 @@ export const Country = Defaulted(
   StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO', description: 'Registry: NO (default), FI, SE or DK' }),
 );
 export const OrgNumber = Trimmed(
-  Type.String({
-    minLength: 1,
-    maxLength: 20,
-    description: 'Organisation number: NO 9 digits, FI NNNNNNN-N, SE 10 digits',
-  }),
+  Described(LookupParams.properties.orgNumber, 'Organisation number: NO 9 digits, FI NNNNNNN-N, SE 10 digits'),
 );
 export const NorwegianOrgNumber = Trimmed(RestNorwegianOrgNumber);
 /** Where ownership data is open: Norway (Aksjonærregisteret) and Denmark (CVR's owner register). */
-export const OwnershipOrgNumber = Trimmed(
-  Type.String({ pattern: '^[0-9]{8,9}$', description: 'NO: 9-digit organisation number; DK: 8-digit CVR number' }),
-);
+export const OwnershipOrgNumber = Trimmed(OwnershipOrgNumberParams.properties.orgNumber);
 export const Limit = Type.Optional(
   Type.Integer({
     minimum: 1,
@@ -210,9 +206,7 @@ export const Cursor = Type.Optional(
   Type.String({ minLength: 1, maxLength: 2048, description: 'nextCursor of the previous page of the same query' }),
 );
 export const Order = Type.Optional(StringEnum(['asc', 'desc'] as const));
-export const Year = Type.Optional(
-  Type.Integer({ minimum: 2000, maximum: 2100, description: 'Register year (omit for every year)' }),
-);
+export const Year = Described(Type.Optional(RegisterYear), 'Register year (omit for every year)');
 
 // ---- results ----
 
