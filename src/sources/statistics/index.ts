@@ -3,10 +3,12 @@
 import { request } from 'undici';
 import { UpstreamError } from '../upstream-http.ts';
 import { JsonStatError, readJsonStat } from './json-stat.ts';
-import { naceDivision, type Bureau, type TableDef } from './tables.ts';
+import type { Bureau, TableDef } from './tables.ts';
 
 export { JsonStatError, readJsonStat } from './json-stat.ts';
 export * from './tables.ts';
+export * from './codes.ts';
+export * from './metadata.ts';
 
 interface StatFigure {
   scope: 'municipality' | 'industry';
@@ -62,7 +64,7 @@ export function extractFigures(
   for (const cell of t.cells()) {
     if (cell.value === null) continue;
     const code = cell.codes[def.keyDim];
-    const key = def.scope === 'municipality' ? bureau.municipality(code) : naceDivision(code);
+    const key = def.scope === 'municipality' ? bureau.municipality(code) : bureau.division(code);
     const period = cell.codes[def.timeDim];
     const year = yearOf(period);
     if (key === null || year === null) continue;

@@ -9,6 +9,16 @@
 // enterprises per municipality in a table we could confirm (FDBR07N is by industry and size
 // class), Statistics Denmark no wage per NACE division (LONS20 is by occupation, LONS40 by
 // section only). How far each table was confirmed: README.md.
+import {
+  dstDivision,
+  dstMunicipality,
+  scbMunicipality,
+  ssbMunicipality,
+  statfiMunicipality,
+  twoDigitDivision,
+} from './codes.ts';
+import type { RolePatterns } from './metadata.ts';
+
 export type StatCountry = 'NO' | 'SE' | 'FI' | 'DK';
 export const STAT_COUNTRIES: readonly StatCountry[] = ['NO', 'SE', 'FI', 'DK'];
 
@@ -37,12 +47,15 @@ export interface Bureau {
   tables: TableDef[];
   /** The bureau's municipality code as our list writes it, or null for other areas (country, county). */
   municipality(code: string): string | null;
+  /** The NACE division of the bureau's industry code, or null for totals, sections and groupings. */
+  division(code: string): string | null;
+  /** How the bureau codes its area, industry and contents variables (tables' metadata are read by these). */
+  roles: RolePatterns;
 }
 
-/** A NACE division ("47") from a bureau's industry code: "47", "47000" (DST), never a group or section. */
+/** A NACE division ("47") from an industry code of any bureau: "47", "47000"; never a total, group or section. */
 export function naceDivision(code: string): string | null {
-  const m = /^(\d{2})0*$/.exec(code.trim());
-  return m ? m[1] : null;
+  return twoDigitDivision(code) ?? dstDivision(code);
 }
 
 /** PxWeb v1 query: the given selections plus the latest period (`top 1`), answered as JSON-stat 2.0. */
@@ -62,7 +75,10 @@ const SSB: Bureau = {
   name: 'SSB',
   licence:
     'NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)',
-  municipality: (code) => (/^(K-)?\d{4}$/.test(code) ? code.replace('K-', '') : null),
+  municipality: ssbMunicipality,
+  division: twoDigitDivision,
+  // NACE2007 today; the SN2025 tables that succeed it (14933) name theirs alike.
+  roles: { area: /^Region$/, industry: /^NACE20\d\d$/, contents: /^ContentsCode$/ },
   tables: [
     {
       scope: 'municipality',
@@ -145,7 +161,9 @@ const SCB: Bureau = {
   country: 'SE',
   name: 'SCB',
   licence: 'CC0 1.0 (Statistics Sweden open data, scb.se/en/services/open-data-api)',
-  municipality: (code) => (/^\d{4}$/.test(code) ? code : null),
+  municipality: scbMunicipality,
+  division: twoDigitDivision,
+  roles: { area: /^Region$/, industry: /^SNI20\d\d$/, contents: /^ContentsCode$/ },
   tables: [
     {
       scope: 'municipality',
@@ -203,7 +221,11 @@ const STATFI: Bureau = {
   licence:
     'CC BY 4.0 (source: Statistics Finland, stat.fi/en/about-us/get-to-know-statistics-finland/legislation/terms-of-use)',
   // StatFin writes municipalities "KU091" (whole country "SSS", regions "MK01").
-  municipality: (code) => (/^KU\d{3}$/.test(code) ? code.slice(2) : null),
+  municipality: statfiMunicipality,
+  division: twoDigitDivision,
+  // Since 8 June 2026 the area code carries the date of its regional division (alue_23_20260101,
+  // kunta_85_20190101), and the date differs between databases.
+  roles: { area: /^(alue|kunta)_/, industry: /^toimiala/i, contents: /^contentscode$/ },
   tables: [
     {
       scope: 'municipality',
@@ -273,7 +295,9 @@ const DST: Bureau = {
   name: 'Statistics Denmark',
   licence: 'CC BY 4.0 (source: Danmarks Statistik, dst.dk/da/Statistik/hjaelp-til-statistikbanken/api)',
   // OMRÅDE holds the country (000), the regions (081–085) and the municipalities (101–860).
-  municipality: (code) => (/^\d{3}$/.test(code) && Number(code) >= 101 ? code : null),
+  municipality: dstMunicipality,
+  division: dstDivision,
+  roles: { area: /^(OMRÅDE|KOMK)$/, industry: /^BRANCHE/, contents: /^ContentsCode$/ },
   tables: [
     {
       scope: 'municipality',
