@@ -10,8 +10,7 @@ interface CursorPayload {
   k: [string | number | null, number];
 }
 
-type CursorDecode =
-  { ok: true; payload: CursorPayload } | { ok: false; reason: 'malformed' | 'signature' | 'query' };
+type CursorDecode = { ok: true; payload: CursorPayload } | { ok: false; reason: 'malformed' | 'signature' | 'query' };
 
 const MAC_BYTES = 16;
 

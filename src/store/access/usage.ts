@@ -17,8 +17,7 @@ interface DailyCount {
   count: number;
 }
 
-type ConsumeResult =
-  ({ ok: true } & UsageCounts) | ({ ok: false; exhausted: 'daily' | 'monthly' } & UsageCounts);
+type ConsumeResult = ({ ok: true } & UsageCounts) | ({ ok: false; exhausted: 'daily' | 'monthly' } & UsageCounts);
 
 export function createUsageRepository(db: Kysely<Database>) {
   async function read(projectId: number, today: string, monthStart: string): Promise<UsageCounts> {
