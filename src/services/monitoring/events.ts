@@ -2,18 +2,15 @@
 // loop behind GET /api/events/stream (SSE). Both are tier-capped: a page holds at most 50 × the
 // key's page size; a key holds a bounded number of open streams per process, and an open stream
 // is charged one request against the key's quotas per minute it stays open.
+import type { Static } from 'typebox';
+import type { EventsQuery } from '../../contract/events.ts';
 import type { EventCategory } from '../../domain/company-events.ts';
 import { ApiError } from '../../errors.ts';
 import type { EventFilter, EventLogRepository } from '../../store/events/event-log.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 
-interface EventQuery {
-  after?: number;
-  orgNumber?: string;
-  country?: string;
-  category?: string;
-  limit?: number;
-}
+/** The query of GET /api/events (the stream takes the same without limit). */
+type EventQuery = Static<typeof EventsQuery>;
 
 export interface EventServiceDeps {
   eventLog: EventLogRepository;

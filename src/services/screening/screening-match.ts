@@ -1,28 +1,17 @@
 // POST /api/screening/match: turns the caller's entities into matcher subjects and the ranked
 // candidates into yente's /match shape (responses keyed by the caller's query keys, each with
 // scored results, a `match` flag, numeric features and our explanation).
+import type { Static } from 'typebox';
+import type { MatchBody } from '../../contract/screening-match.ts';
 import { MAX_MATCH_RESULTS, type RankedMatch } from '../../domain/screening/index.ts';
 import type { NameKind, ScreeningSubject } from '../../domain/screening/types.ts';
 import { invalid } from '../../errors.ts';
 import type { SanctionList, StoredSanctionEntity } from '../../store/screening.ts';
 
-type MatchSchema = 'Person' | 'Company' | 'Organization';
-
-export interface MatchQuery {
-  schema: MatchSchema;
-  name: string;
-  /** YYYY, YYYY-MM or YYYY-MM-DD: only the year is compared (lists keep no more). */
-  birthDate?: string;
-  nationality?: string;
-  country?: string;
-  identifiers?: string[];
-}
-
-export interface MatchRequest {
-  queries: Record<string, MatchQuery>;
-  threshold?: number;
-  limit?: number;
-}
+/** The body of POST /api/screening/match, as its contract declares it. */
+export type MatchRequest = Static<typeof MatchBody>;
+/** One entity: birthDate is YYYY, YYYY-MM or YYYY-MM-DD; only the year is compared (lists keep no more). */
+export type MatchQuery = MatchRequest['queries'][string];
 
 const DEFAULT_MATCH_LIMIT = 5;
 
