@@ -8,7 +8,10 @@ const DataSource = Type.Object({
   lastSync: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'End (or start, while running) of the latest run; null = never synced',
   }),
-  status: Type.String({ description: 'ok | error | running | never' }),
+  status: Type.String({
+    description:
+      'ok | error | running | never | degraded (an ok run that kept the previous data of some parts, listed in tables)',
+  }),
   recordsProcessed: Type.Integer(),
   lastSuccess: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   message: Type.Optional(
@@ -16,6 +19,17 @@ const DataSource = Type.Object({
       description:
         'Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept)',
     }),
+  ),
+  tables: Type.Optional(
+    Type.Array(
+      Type.Object({
+        table: Type.String({ description: "The bureau's table id" }),
+        problem: Type.String({
+          description: 'What did not fit or failed: the previous figures of the table were kept',
+        }),
+      }),
+      { description: 'degraded: the tables of the run whose previous figures were kept (statistics:XX)' },
+    ),
   ),
 });
 

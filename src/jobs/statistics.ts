@@ -5,7 +5,8 @@
 // an error, or a document that is not valid JSON-stat, keeps that table's previous figures while
 // the bureau's other tables are replaced (the run is ok, its message names the failed tables); a
 // bureau whose every table failed fails alone and keeps all its figures; the job fails when
-// every bureau asked for failed.
+// every bureau asked for failed. The failed tables of an ok run, with what went wrong, are kept in
+// the source's sync state (`degraded`), where health reads them.
 import { BUREAUS, fetchBureau, STAT_COUNTRIES, type StatCountry } from '../sources/statistics/index.ts';
 import { defineJob, pick, type JobPorts, shortReason } from './job.ts';
 
@@ -58,6 +59,10 @@ async function syncBureau(
       data.figures.length,
       partial === null ? null : shortReason(new Error(partial)),
     );
+    // Health shows the bureau `degraded` with these tables while they are not empty.
+    await deps.repos.syncRuns.setState(source, {
+      degraded: data.failedTables.map((t) => ({ table: t.table, problem: t.reason })),
+    });
     return { figures: data.figures.length, failedTables: data.failedTables.map((t) => t.table) };
   } catch (err) {
     await deps.repos.syncRuns.finish(run, 'error', 0, shortReason(err));

@@ -392,7 +392,8 @@ describe('a failing bureau', () => {
     expect(after.fetched[failing.table]).toBe(before.fetched[failing.table]);
     for (const t of others) expect(after.fetched[t.table]).toBeGreaterThan(before.fetched[t.table]);
     expect((await health())['statistics:DK']).toMatchObject({
-      status: 'ok',
+      status: 'degraded',
+      tables: [{ table: failing.table, problem: `${failing.table} answered 500` }],
       message: expect.stringMatching(
         new RegExp(`^1 of ${BUREAUS.DK.tables.length} tables failed.*${failing.table} answered 500`),
       ),

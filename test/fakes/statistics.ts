@@ -1,7 +1,9 @@
 // A local fake of the four statistics bureaus' APIs on 127.0.0.1: SSB (`/ssb`), SCB (`/scb`),
 // Statistics Finland (`/statfi`) and Statistics Denmark (`/dst`), each answering the paths its
 // table definitions ask for (PxWeb POSTs, StatBank GETs) with the JSON-stat fixtures under
-// test/fixtures/statistics/. Switches per bureau: answer a status instead, or a body instead.
+// test/fixtures/statistics/. Switches per bureau: answer a status instead, or a body instead;
+// per table: a 500, a body instead, or 429s with a Retry-After (the 429 and its header as SSB's
+// and StatFin's APIs answer a caller above their rate, statistics-tables.md §1.4).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +34,10 @@ export interface FakeStatistics {
   failTables: Set<string>;
   /** Answer every request of a bureau with this body (200). */
   overrideBody: Partial<Record<StatCountry, string>>;
+  /** Answer the requests of a table id with this body (200). */
+  overrideTables: Map<string, string>;
+  /** Answer the next `times` requests of a table id with 429 and this Retry-After (Infinity: always). */
+  rateLimited: Map<string, { times: number; retryAfter: string }>;
   close(): Promise<void>;
 }
 
@@ -51,6 +57,8 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
     failStatus: {},
     failTables: new Set(),
     overrideBody: {},
+    overrideTables: new Map(),
+    rateLimited: new Map(),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -60,11 +68,16 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
       fake.requests.push({ method: req.method ?? '', path, body: Buffer.concat(chunks).toString('utf8') });
       const route = routes.get(decodeURIComponent(path)) ?? routes.get(path);
       if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      const limited = fake.rateLimited.get(route.table);
+      if (limited && limited.times > 0) {
+        limited.times--;
+        return res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': limited.retryAfter }).end('slow down');
+      }
       const status = fake.failStatus[route.country] ?? (fake.failTables.has(route.table) ? 500 : undefined);
       if (status) return res.writeHead(status, { 'content-type': 'text/plain' }).end('error');
       res
         .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-        .end(fake.overrideBody[route.country] ?? route.body);
+        .end(fake.overrideTables.get(route.table) ?? fake.overrideBody[route.country] ?? route.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

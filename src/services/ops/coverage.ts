@@ -16,7 +16,19 @@ interface CoverageTable {
 
 interface SourceStatus extends Omit<DataSourceStatus, 'lastSync' | 'status'> {
   lastSync: string | null;
-  status: DataSourceStatus['status'] | 'never';
+  status: DataSourceStatus['status'] | 'never' | 'degraded';
+  /** degraded: the parts (statistics tables) whose previous data were kept, and why. */
+  tables?: { table: string; problem: string }[];
+}
+
+/** The parts an ok run of a sub-source recorded as not done (`degraded` in its sync state). */
+function degradedParts(state: Record<string, unknown> | undefined): { table: string; problem: string }[] {
+  const parts = state?.degraded;
+  if (!Array.isArray(parts)) return [];
+  return parts.filter(
+    (p): p is { table: string; problem: string } =>
+      typeof p === 'object' && p !== null && typeof p.table === 'string' && typeof p.problem === 'string',
+  );
 }
 
 const NEVER: SourceStatus = { lastSync: null, status: 'never', recordsProcessed: 0, lastSuccess: null, message: null };
@@ -78,6 +90,12 @@ export function createCoverageService(deps: CoverageServiceDeps) {
       for (const [name, run] of Object.entries(runs)) {
         const [source] = name.split(':');
         if (name.includes(':') && source in DATA_SOURCES) out[name] = statusOf(run);
+      }
+      // A run of a per-part source (statistics:XX) that kept some parts' previous data.
+      for (const [name, status] of Object.entries(out)) {
+        if (!name.includes(':') || status.status !== 'ok') continue;
+        const tables = degradedParts(await deps.syncRuns.getState(name));
+        if (tables.length) out[name] = { ...status, status: 'degraded', tables };
       }
       return out;
     },

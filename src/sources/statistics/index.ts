@@ -3,12 +3,22 @@
 import { request } from 'undici';
 import { UpstreamError } from '../upstream-http.ts';
 import { JsonStatError, readJsonStat } from './json-stat.ts';
+import {
+  createPacer,
+  MAX_429_RETRIES,
+  MAX_RETRY_AFTER_MS,
+  RATE_LIMITS,
+  retryAfterMs,
+  wait,
+  type Pacer,
+} from './pacing.ts';
 import type { Bureau, TableDef } from './tables.ts';
 
 export { JsonStatError, readJsonStat } from './json-stat.ts';
 export * from './tables.ts';
 export * from './codes.ts';
 export * from './metadata.ts';
+export * from './pacing.ts';
 
 interface StatFigure {
   scope: 'municipality' | 'industry';
@@ -86,11 +96,33 @@ export function extractFigures(
 
 const MAX_BYTES = 20 * 1024 * 1024;
 
-async function fetchDocument(url: URL, def: TableDef, timeoutMs: number): Promise<unknown> {
+/** One table's answer, paced to the bureau's rate; a 429 is retried after its Retry-After. */
+async function fetchDocument(url: URL, def: TableDef, timeoutMs: number, pacer: Pacer): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    await pacer.take();
+    const res = await send(url, def, timeoutMs);
+    if (res.statusCode === 429) {
+      await res.body.dump().catch(() => undefined);
+      const after = retryAfterMs(res.headers['retry-after']) ?? 1000 * 2 ** attempt;
+      if (attempt >= MAX_429_RETRIES || after > MAX_RETRY_AFTER_MS)
+        throw new UpstreamError(
+          'status',
+          after > MAX_RETRY_AFTER_MS
+            ? `${def.table} answered 429 (rate limited) with Retry-After ${Math.round(after / 1000)} s, longer than the ${MAX_RETRY_AFTER_MS / 1000} s waited for`
+            : `${def.table} still answered 429 (rate limited) after ${attempt} retries`,
+          429,
+        );
+      await wait(after);
+      continue;
+    }
+    return readDocument(res, def);
+  }
+}
+
+async function send(url: URL, def: TableDef, timeoutMs: number) {
   const signal = AbortSignal.timeout(timeoutMs);
-  let res;
   try {
-    res = await request(url, {
+    return await request(url, {
       method: def.query === undefined ? 'GET' : 'POST',
       headers: {
         accept: 'application/json',
@@ -104,6 +136,9 @@ async function fetchDocument(url: URL, def: TableDef, timeoutMs: number): Promis
     if (signal.aborted) throw new UpstreamError('timeout', `${def.table} timed out after ${timeoutMs} ms`);
     throw new UpstreamError('network', `${def.table}: ${(err as Error).message}`);
   }
+}
+
+async function readDocument(res: Awaited<ReturnType<typeof request>>, def: TableDef): Promise<unknown> {
   if (res.statusCode !== 200) {
     await res.body.dump().catch(() => undefined);
     throw new UpstreamError('status', `${def.table} answered ${res.statusCode}`, res.statusCode);
@@ -137,19 +172,22 @@ async function fetchDocument(url: URL, def: TableDef, timeoutMs: number): Promis
 export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 30_000): Promise<BureauData> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : baseUrl + '/');
   const data: BureauData = { figures: [], tables: [], failedTables: [] };
+  const pacer = createPacer(RATE_LIMITS[bureau.country]);
   let firstError: unknown;
   for (const def of bureau.tables) {
     const url = new URL(def.path, base);
     let read: ReturnType<typeof extractFigures>;
     try {
-      read = extractFigures(bureau, def, await fetchDocument(url, def, timeoutMs));
+      read = extractFigures(bureau, def, await fetchDocument(url, def, timeoutMs, pacer));
     } catch (err) {
       firstError ??= err;
+      const message = (err as Error).message;
       data.failedTables.push({
         table: def.table,
         scope: def.scope,
         measure: def.measure,
-        reason: (err as Error).message,
+        // Health shows the reason per table: name the table where the reader did not.
+        reason: message.startsWith(def.table) ? message : `${def.table}: ${message}`,
       });
       continue;
     }

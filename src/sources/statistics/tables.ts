@@ -73,8 +73,8 @@ const all = ['*'];
 const SSB: Bureau = {
   country: 'NO',
   name: 'SSB',
-  licence:
-    'NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)',
+  // SSB's own API guide: "API-et benytter Creative Commons-lisensen CC BY 4.0".
+  licence: 'CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)',
   municipality: ssbMunicipality,
   division: twoDigitDivision,
   // NACE2007 today; the SN2025 tables that succeed it (14933) name theirs alike.

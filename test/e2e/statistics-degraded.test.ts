@@ -1,0 +1,126 @@
+// A statistics table that fails keeps its previous figures, and health shows its bureau as
+// `degraded` with the table and the exact problem: a 500, a malformed JSON-stat document, a
+// 429 storm, a Retry-After longer than the sync waits for. A 429 followed by an answer (after the
+// Retry-After) is no problem at all, and a clean run clears the list. Real server, real HTTP,
+// the bureaus faked (test/fakes/statistics.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../../src/jobs/runner.ts';
+import { startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
+import { SAMPLE_INDUSTRIES, SAMPLE_PLACES } from '../fixtures/statistics/expected.ts';
+import { http } from '../helpers/http.ts';
+import { createKey } from '../helpers/keys.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const SECRET = 'statistics-degraded-secret';
+const quiet = () => undefined;
+
+let stats: FakeStatistics;
+let server: TestServer;
+let key: string;
+
+const health = async () =>
+  (await http(server.url, 'GET', '/api/health', { headers: { 'x-sync-secret': SECRET } })).body.dataSources;
+const oslo = async () =>
+  (await http(server.url, 'GET', '/api/market-context?country=NO&municipality=0301&nace=62', { key })).body;
+const syncNorway = () => runJob(server.ctx, 'statistics', { country: 'NO' }, quiet);
+const requestsOf = (table: string) => stats.requests.filter((r) => r.path === `/ssb/no/table/${table}/`).length;
+
+beforeAll(async () => {
+  stats = await startFakeStatistics();
+  server = await startServer({ env: { ...stats.env, SYNC_SECRET: SECRET } });
+  key = (await createKey(server, { tier: 'internal' })).raw;
+  const outcome = await runJob(server.ctx, 'statistics', {}, quiet);
+  expect(outcome.details).toMatchObject({ failed: {}, failedTables: {} });
+});
+afterAll(async () => {
+  await server?.close();
+  await stats?.close();
+});
+
+describe('a failing statistics table', () => {
+  it('starts healthy: every bureau ok, no tables listed', async () => {
+    const sources = await health();
+    for (const c of ['NO', 'SE', 'FI', 'DK']) {
+      expect(sources[`statistics:${c}`].status).toBe('ok');
+      expect(sources[`statistics:${c}`].tables).toBeUndefined();
+    }
+    const body = await oslo();
+    expect(body.municipality.population.value).toBe(SAMPLE_PLACES.NO['0301'].population[0]);
+    expect(body.industry.averageMonthlyWage.value).toBe(SAMPLE_INDUSTRIES.NO['62'].averageMonthlyWage[0]);
+  });
+
+  it.each([
+    ['a 500', () => stats.failTables.add('07459'), '07459', '07459 answered 500'],
+    [
+      'a malformed JSON-stat document',
+      () =>
+        stats.overrideTables.set(
+          '06944',
+          JSON.stringify({
+            version: '2.0',
+            class: 'dataset',
+            id: ['Region', 'Tid'],
+            size: [2, 1],
+            dimension: {},
+            value: [1],
+          }),
+        ),
+      '06944',
+      '06944: dimension Region has no category',
+    ],
+    [
+      'a body that is not JSON',
+      () => stats.overrideTables.set('07091', '{"version": "2.0", '),
+      '07091',
+      '07091: answer is not JSON',
+    ],
+    [
+      'a 429 storm',
+      () => stats.rateLimited.set('11419', { times: Infinity, retryAfter: '0' }),
+      '11419',
+      '11419 still answered 429 (rate limited) after 3 retries',
+    ],
+    [
+      'a Retry-After longer than the sync waits',
+      () => stats.rateLimited.set('10308', { times: 1, retryAfter: '3600' }),
+      '10308',
+      '10308 answered 429 (rate limited) with Retry-After 3600 s, longer than the 60 s waited for',
+    ],
+  ])('%s keeps the previous figures and shows the table and problem in health', async (_n, breakIt, table, problem) => {
+    const before = await oslo();
+    breakIt();
+    const outcome = await syncNorway();
+    stats.failTables.clear();
+    stats.overrideTables.clear();
+    stats.rateLimited.clear();
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: { NO: [table] } });
+    const after = await oslo();
+    // The same figures; the failed table's record is the previous run's (the others are new).
+    expect({ m: after.municipality, i: after.industry }).toEqual({ m: before.municipality, i: before.industry });
+    const fetchedAt = (b: typeof before) => b.tables.find((t: { table: string }) => t.table === table).fetchedAt;
+    expect(fetchedAt(after)).toBe(fetchedAt(before));
+    const no = (await health())['statistics:NO'];
+    expect(no).toMatchObject({ status: 'degraded', tables: [{ table, problem }] });
+    expect(no.message).toContain(problem);
+    expect((await health())['statistics:SE'].status).toBe('ok');
+  });
+
+  it('a 429 storm asks four times and no more', async () => {
+    const asked = requestsOf('09016');
+    stats.rateLimited.set('09016', { times: Infinity, retryAfter: '0' });
+    await syncNorway();
+    stats.rateLimited.clear();
+    expect(requestsOf('09016') - asked).toBe(4);
+  });
+
+  it('a 429 answered after its Retry-After is no problem, and a clean run clears the list', async () => {
+    const asked = requestsOf('11419');
+    stats.rateLimited.set('11419', { times: 2, retryAfter: '0' });
+    const outcome = await syncNorway();
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: {} });
+    expect(requestsOf('11419') - asked).toBe(3);
+    const no = (await health())['statistics:NO'];
+    expect(no).toMatchObject({ status: 'ok', message: null });
+    expect(no.tables).toBeUndefined();
+  });
+});
