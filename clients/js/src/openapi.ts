@@ -2637,12 +2637,19 @@ export interface operations {
                             [key: string]: {
                                 /** @description End (or start, while running) of the latest run; null = never synced */
                                 lastSync: string | null;
-                                /** @description ok | error | running | never */
+                                /** @description ok | error | running | never | degraded (an ok run that kept the previous data of some parts, listed in tables) */
                                 status: string;
                                 recordsProcessed: number;
                                 lastSuccess: string | null;
                                 /** @description Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept) */
                                 message?: string | null;
+                                /** @description degraded: the tables of the run whose previous figures were kept (statistics:XX) */
+                                tables?: {
+                                    /** @description The bureau's table id */
+                                    table: string;
+                                    /** @description What did not fit or failed: the previous figures of the table were kept */
+                                    problem: string;
+                                }[];
                             };
                         };
                         /** @description Protection of the registries behind live fetches (README "Upstream protection") */
@@ -2757,12 +2764,19 @@ export interface operations {
                             [key: string]: {
                                 /** @description End (or start, while running) of the latest run; null = never synced */
                                 lastSync: string | null;
-                                /** @description ok | error | running | never */
+                                /** @description ok | error | running | never | degraded (an ok run that kept the previous data of some parts, listed in tables) */
                                 status: string;
                                 recordsProcessed: number;
                                 lastSuccess: string | null;
                                 /** @description Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept) */
                                 message?: string | null;
+                                /** @description degraded: the tables of the run whose previous figures were kept (statistics:XX) */
+                                tables?: {
+                                    /** @description The bureau's table id */
+                                    table: string;
+                                    /** @description What did not fit or failed: the previous figures of the table were kept */
+                                    problem: string;
+                                }[];
                             };
                         };
                         /** @description Protection of the registries behind live fetches (README "Upstream protection") */
