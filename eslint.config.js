@@ -162,10 +162,19 @@ export default tseslint.config(
   },
   {
     files: ['src/mcp/**/*.ts'],
-    rules: forbid(
-      ['http', 'store', 'cli'],
-      'mcp/ reaches data through services, and shares schemas through contract/, not http/.',
-    ),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: ['http', 'store', 'cli'].map((layer) => ({
+            group: [`**/${layer}/*`, `**/${layer}.ts`],
+            message: 'mcp/ reaches data through services, and shares schemas through contract/, not http/.',
+          })),
+          // Tool inputs derive from the contract's TypeBox schemas (tool-kit.ts), never restated in zod.
+          paths: [{ name: 'zod', message: 'MCP tool inputs are TypeBox schemas from contract/ (see tool-kit.ts).' }],
+        },
+      ],
+    },
   },
   {
     files: ['src/http/**/*.ts'],

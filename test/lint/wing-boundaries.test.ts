@@ -33,4 +33,8 @@ describe('wing boundaries', () => {
     expect(await restricted('src/runtime/probe.ts', "import '../http/types.ts';\n")).not.toEqual([]);
     expect(await restricted('src/services/support/probe.ts', "import '../companies/companies.ts';\n")).not.toEqual([]);
   });
+
+  it('keeps zod out of the MCP tools: their inputs are the contract schemas', async () => {
+    expect(await restricted('src/mcp/probe-tools.ts', "import * as z from 'zod';\n")).not.toEqual([]);
+  });
 });
