@@ -7,6 +7,7 @@ import { contextTools } from './context-tools.ts';
 import { destinationTools } from './destination-tools.ts';
 import { eventTools } from './event-tools.ts';
 import { ownershipTools } from './ownership-tools.ts';
+import { ownershipChainTools } from './ownership-chain-tools.ts';
 import { procurementTools } from './procurement-tools.ts';
 import { prospectTools } from './prospect-tools.ts';
 import { registerTools } from './register-tools.ts';
@@ -18,6 +19,7 @@ const GROUPS: ToolGroup[] = [
   companyTools,
   prospectTools,
   ownershipTools,
+  ownershipChainTools,
   registerTools,
   screeningTools,
   destinationTools,

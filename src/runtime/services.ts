@@ -19,6 +19,8 @@ import { createPushService } from '../services/push/push.ts';
 import { createScreeningService } from '../services/screening/screening.ts';
 import { createSearchService } from '../services/companies/search.ts';
 import { createShareholderService } from '../services/ownership/shareholders.ts';
+import { createUltimateOwnerService } from '../services/ownership/ultimate-owners.ts';
+import { createOwnershipChangeService } from '../services/ownership/ownership-changes.ts';
 import { createWebProfileService } from '../services/registers/web-profile.ts';
 import { createLiveFetchBudget } from '../services/support/live-fetch-budget.ts';
 import { createRecordCache } from '../services/support/record-cache.ts';
@@ -123,6 +125,8 @@ export function createServices(ctx: AppContext) {
     destinations,
     push: createPushService({ resolver: ctx.resolver, clock, log, config, companies, destinations }),
     shareholders: createShareholderService({ shareholders: repos.shareholders, cvrOwners: repos.cvrOwners }),
+    ultimateOwners: createUltimateOwnerService({ chains: repos.ownershipChains, shareholders: repos.shareholders }),
+    ownershipChanges: createOwnershipChangeService({ chains: repos.ownershipChains, shareholders: repos.shareholders }),
     groups: createGroupService({ groups: repos.groups }),
     webProfile: createWebProfileService({ webProfile: repos.webProfile }),
     inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),

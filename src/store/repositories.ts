@@ -17,6 +17,7 @@ import { createDestinationRepository } from './destinations.ts';
 import { createChangeFeedRepository } from './change-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
+import { createOwnershipChainRepository } from './ownership-chains.ts';
 import { createGroupRepository } from './groups.ts';
 import { createInspectionRepository } from './inspections.ts';
 import { createLicenseRepository } from './licenses.ts';
@@ -56,6 +57,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     companySearch: createCompanySearchRepository(db),
     changeFeed: createChangeFeedRepository(db),
     shareholders: createShareholderRepository(db),
+    ownershipChains: createOwnershipChainRepository(db),
     groups: createGroupRepository(db),
     inspections: createInspectionRepository(db),
     licenses: createLicenseRepository(db),

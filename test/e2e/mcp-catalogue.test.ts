@@ -164,6 +164,16 @@ describe("Orakel's skills' tool calls match their REST twins", () => {
     expect(network.data.length).toBeGreaterThan(0);
   });
 
+  it('get_ultimate_owners and get_ownership_changes', async () => {
+    const owners = await tool('get_ultimate_owners', { orgNumber: rich, includePersons: true, threshold: 0 });
+    expect(owners).toEqual(await rest('GET', `/api/companies/${rich}/owners?includePersons=true&threshold=0`));
+    expect(owners.basis).toBe('shareholder-register');
+    expect(owners.candidates.length).toBeGreaterThan(0);
+    const changes = await tool('get_ownership_changes', { orgNumber: rich });
+    expect(changes).toEqual(await rest('GET', `/api/companies/${rich}/ownership-changes`));
+    expect(changes.years).toEqual([2024]);
+  });
+
   it('search_inspections, search_licenses, list_municipalities and screen_company', async () => {
     const insp = await tool('search_inspections', { orgNumber: rich });
     expect(withoutCursor(insp)).toEqual(withoutCursor(await rest('GET', `/api/inspections?orgNumber=${rich}`)));

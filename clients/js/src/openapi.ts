@@ -336,6 +336,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/companies/{orgNumber}/owners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ultimate-owner candidates, derived from the shareholder registers
+         * @description Walks the chains of the shareholder registers up from the company (NO: Aksjonærregisteret, one register year used throughout, a company without rows in it read from its latest earlier year and listed in yearFallbacks; country=DK: the legal owners in CVR, whose bands give effectivePctRange). This is derived from the shareholder registers (basis: shareholder-register), NOT from a register of beneficial owners: it shows who holds the shares, layer by layer, and how much could not be traced. Each candidate (a natural person, a company with no known owners, the state, a foreign owner, or unknown / widely held) carries effectivePct (the product along each path, summed over paths), controls (a majority at every step of some path), its paths and why the walk stopped. Several share classes count by shares held; the company’s own (treasury) shares are left out of the base; cycles end the path (stopReason cycle). Natural persons only with includePersons=true, and then with name and birth year only. flags follow the EU AML Authority’s draft criteria for complex structures (at least 3 layers and two of: trust or similar arrangement, non-EU/EEA jurisdiction, nominee), each with its evidence, null where the registers cannot tell (trusts and nominees are recognised by name only).
+         */
+        get: operations["getCompaniesByOrgNumberOwners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{orgNumber}/ownership-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ownership changes between register years
+         * @description Per pair of consecutive years in which the company has rows in Aksjonærregisteret (between fromYear and toYear): the owners that entered or left, rose or fell by at least 5 percentage points, and whether the largest owner changed. Shares count every class and leave treasury shares out of the base. Derived from the shareholder register (basis: shareholder-register), not the register of beneficial owners. Natural persons only with includePersons=true (name and birth year); hidden, a person largest owner is shown without a name. Norway only: CVR (country=DK) keeps no years.
+         */
+        get: operations["getCompaniesByOrgNumberOwnershipChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shareholders/by-owner": {
         parameters: {
             query?: never;
@@ -763,6 +803,67 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Computed from stored data by fixed rules (lookup and enrich); each null when its inputs are missing */
+        Signals: {
+            /** @description Points from the latest two filed years (company accounts where filed): equity ratio 30 (0 % -> 0, 40 % -> 30, linear), profit margin 25 (-10 % -> 0, +10 % -> 25), revenue change 20 (-20 % -> 0, +20 % -> 20), positive equity 15, a filed period that ended at most 18 months ago 10; an input that is missing scores half its points. Capped at 10 when bankrupt, 20 in liquidation or forced dissolution, 30 in debt negotiation. null without a filed year */
+            financialHealthScore: number | null;
+            /** @description Compound annual revenue growth from the oldest to the latest of up to the last five filed years, a fraction (0.19 = 19 %); null with fewer than two years or a non-positive oldest revenue */
+            revenueCagr: number | null;
+            /** @description The largest owner's share (%) in the latest register year, all share classes (NO: Aksjonærregisteret); null without register data */
+            ownershipConcentrationPct: number | null;
+            /** @description Owners registered outside the company's country hold more than 50 %; null without register data */
+            isForeignOwned: boolean | null;
+            /** @description The registry shows reconstruction or debt negotiation (brreg underRekonstruksjonsforhandlingDato); null where the source does not say */
+            isInDebtNegotiation: boolean | null;
+            /** @description For each non-null signal: the rule, the inputs it read and their year */
+            explanation: {
+                financialHealthScore?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                revenueCagr?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                ownershipConcentrationPct?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                isForeignOwned?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                isInDebtNegotiation?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+            };
+        };
         /**
          * @example {
          *       "orgNumber": "923609016",
@@ -794,6 +895,8 @@ export interface components {
             currency: string | null;
             revenue: number | null;
             operatingProfit: number | null;
+            /** @description The same value as operatingProfit, under the name Orakel uses */
+            operatingResult: number | null;
             netResult: number | null;
             equity: number | null;
             totalAssets: number | null;
@@ -1104,6 +1207,7 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
+            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1151,6 +1255,14 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
+             * @enum {string|null}
+             */
+            sizeClass: "small" | "medium" | "large" | null;
+            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
+            businessAddressMuni: string | null;
+            signals: components["schemas"]["Signals"];
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             subUnits: components["schemas"]["SubUnit"][];
@@ -1364,6 +1476,7 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
+            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1417,6 +1530,14 @@ export interface components {
             municipalityName?: string | null;
             countyCode?: string | null;
             countyName?: string | null;
+            /**
+             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
+             * @enum {string|null}
+             */
+            sizeClass: "small" | "medium" | "large" | null;
+            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
+            businessAddressMuni: string | null;
+            signals: components["schemas"]["Signals"];
             context?: {
                 municipality: {
                     code: string | null;
@@ -1712,6 +1833,7 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
+            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1871,6 +1993,13 @@ export interface components {
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             _sources: components["schemas"]["Sources"];
+            /**
+             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
+             * @enum {string|null}
+             */
+            sizeClass: "small" | "medium" | "large" | null;
+            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
+            businessAddressMuni: string | null;
         };
         /**
          * @example {
@@ -5953,6 +6082,587 @@ export interface operations {
             };
             /** @description Not found: `company_not_found`. See /errors */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompaniesByOrgNumberOwners: {
+        parameters: {
+            query?: {
+                country?: "NO" | "DK";
+                /** @description Register year (the snapshot as of 31 December) */
+                year?: number;
+                /** @description Smallest effective share (percent) listed */
+                threshold?: number;
+                /** @description Most ownership layers walked */
+                maxDepth?: number;
+                includePersons?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description NO: 9-digit organisation number; DK: 8-digit CVR number */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "orgNumber": "923609016",
+                     *       "country": "NO",
+                     *       "name": "EKSEMPEL AS",
+                     *       "basis": "shareholder-register",
+                     *       "year": 2024,
+                     *       "yearFallbacks": [],
+                     *       "threshold": 25,
+                     *       "maxDepth": 10,
+                     *       "candidates": [
+                     *         {
+                     *           "kind": "company",
+                     *           "orgNumber": "987654325",
+                     *           "name": "TOPP HOLDING AS",
+                     *           "country": "NO",
+                     *           "effectivePct": 48,
+                     *           "controls": true,
+                     *           "stopReason": "no-owners-known",
+                     *           "pathCount": 1,
+                     *           "paths": [
+                     *             [
+                     *               {
+                     *                 "kind": "company",
+                     *                 "orgNumber": "914778271",
+                     *                 "name": "MELLOM AS",
+                     *                 "country": "NO",
+                     *                 "pct": 60,
+                     *                 "year": 2024,
+                     *                 "shareClass": "Ordinære aksjer"
+                     *               },
+                     *               {
+                     *                 "kind": "company",
+                     *                 "orgNumber": "987654325",
+                     *                 "name": "TOPP HOLDING AS",
+                     *                 "country": "NO",
+                     *                 "pct": 80,
+                     *                 "year": 2024,
+                     *                 "shareClass": "Ordinære aksjer"
+                     *               }
+                     *             ]
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "candidatesBelowThreshold": 1,
+                     *       "untracedPct": 52,
+                     *       "hiddenPersonsPct": 0,
+                     *       "flags": {
+                     *         "layers": 2,
+                     *         "jurisdictions": 1,
+                     *         "jurisdictionCodes": [
+                     *           "NO"
+                     *         ],
+                     *         "cycle": {
+                     *           "value": false,
+                     *           "evidence": []
+                     *         },
+                     *         "trustOrArrangement": {
+                     *           "value": false,
+                     *           "evidence": []
+                     *         },
+                     *         "nonEeaJurisdiction": {
+                     *           "value": false,
+                     *           "evidence": []
+                     *         },
+                     *         "nominee": {
+                     *           "value": false,
+                     *           "evidence": []
+                     *         },
+                     *         "complexStructure": {
+                     *           "value": false,
+                     *           "evidence": [
+                     *             "2 ownership layer(s), fewer than 3"
+                     *           ]
+                     *         }
+                     *       },
+                     *       "companiesInTree": 3,
+                     *       "truncated": false
+                     *     }
+                     */
+                    "application/json": {
+                        orgNumber: string;
+                        /** @enum {string} */
+                        country: "NO" | "DK";
+                        name: string | null;
+                        /**
+                         * @description Derived from the shareholder registers (Aksjonærregisteret, CVR's owner register), not from a register of beneficial owners
+                         * @enum {string}
+                         */
+                        basis: "shareholder-register";
+                        year: number | null;
+                        /** @description Companies with no rows in the year, read from their latest earlier year */
+                        yearFallbacks: {
+                            orgNumber: string;
+                            name: string | null;
+                            requestedYear: number;
+                            usedYear: number;
+                        }[];
+                        threshold: number;
+                        maxDepth: number;
+                        candidates: {
+                            /** @enum {string} */
+                            kind: "person" | "company" | "state" | "foreign" | "unknown";
+                            orgNumber: string | null;
+                            name: string | null;
+                            country: string | null;
+                            birthYear?: number | null;
+                            effectivePct: number | null;
+                            /** @description DK: the band the share lies in, from CVR's registered bands (never a false point value) */
+                            effectivePctRange?: {
+                                low: number;
+                                high: number;
+                            };
+                            controls: boolean | null;
+                            /**
+                             * @description Why the walk stopped: a natural person, an owner outside the register, a company with no owners known in the year, maxDepth, an owner already on the path, or shares no row explains (unknown / widely held)
+                             * @enum {string}
+                             */
+                            stopReason: "person" | "foreign-owner" | "no-owners-known" | "depth" | "cycle" | "unknown";
+                            /** @description Paths to this owner (at most 50 are listed) */
+                            pathCount: number;
+                            /** @description Each path from the company up to this owner */
+                            paths: {
+                                /** @enum {string} */
+                                kind: "company" | "person" | "foreign";
+                                orgNumber: string | null;
+                                name: string | null;
+                                country: string | null;
+                                birthYear?: number | null;
+                                pct: number | null;
+                                /** @description DK: the band the share lies in, from CVR's registered bands (never a false point value) */
+                                pctRange?: {
+                                    low: number;
+                                    high: number;
+                                };
+                                year: number | null;
+                                shareClass: string | null;
+                            }[][];
+                        }[];
+                        candidatesBelowThreshold: number;
+                        untracedPct: number | null;
+                        /** @description DK: the band the share lies in, from CVR's registered bands (never a false point value) */
+                        untracedPctRange?: {
+                            low: number;
+                            high: number;
+                        };
+                        hiddenPersonsPct?: number | null;
+                        flags: {
+                            /** @description The most ownership layers on any path */
+                            layers: number;
+                            jurisdictions: number;
+                            jurisdictionCodes: string[];
+                            cycle: {
+                                value: boolean | null;
+                                /** @description The entities (never persons) that set the flag */
+                                evidence: string[];
+                            };
+                            trustOrArrangement: {
+                                value: boolean | null;
+                                /** @description The entities (never persons) that set the flag */
+                                evidence: string[];
+                            };
+                            nonEeaJurisdiction: {
+                                value: boolean | null;
+                                /** @description The entities (never persons) that set the flag */
+                                evidence: string[];
+                            };
+                            nominee: {
+                                value: boolean | null;
+                                /** @description The entities (never persons) that set the flag */
+                                evidence: string[];
+                            };
+                            complexStructure: {
+                                value: boolean | null;
+                                /** @description The entities (never persons) that set the flag */
+                                evidence: string[];
+                            };
+                        };
+                        companiesInTree: number;
+                        /** @description True when the walk stopped at its cap of 5000 paths */
+                        truncated: boolean;
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCompaniesByOrgNumberOwnershipChanges: {
+        parameters: {
+            query?: {
+                country?: "NO" | "DK";
+                /** @description Register year (the snapshot as of 31 December) */
+                fromYear?: number;
+                /** @description Register year (the snapshot as of 31 December) */
+                toYear?: number;
+                includePersons?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description NO: 9-digit organisation number; DK: 8-digit CVR number */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "orgNumber": "923609016",
+                     *       "country": "NO",
+                     *       "basis": "shareholder-register",
+                     *       "changeThresholdPp": 5,
+                     *       "years": [
+                     *         2023,
+                     *         2024
+                     *       ],
+                     *       "changes": [
+                     *         {
+                     *           "fromYear": 2023,
+                     *           "toYear": 2024,
+                     *           "entered": [],
+                     *           "left": [],
+                     *           "rose": [
+                     *             {
+                     *               "kind": "company",
+                     *               "orgNumber": "987654325",
+                     *               "name": "TOPP HOLDING AS",
+                     *               "country": "NO",
+                     *               "pctBefore": 50,
+                     *               "pctAfter": 60,
+                     *               "changePp": 10
+                     *             }
+                     *           ],
+                     *           "fell": [],
+                     *           "largestOwner": {
+                     *             "before": {
+                     *               "kind": "company",
+                     *               "orgNumber": "987654325",
+                     *               "name": "TOPP HOLDING AS",
+                     *               "country": "NO",
+                     *               "pct": 50
+                     *             },
+                     *             "after": {
+                     *               "kind": "company",
+                     *               "orgNumber": "987654325",
+                     *               "name": "TOPP HOLDING AS",
+                     *               "country": "NO",
+                     *               "pct": 60
+                     *             },
+                     *             "changed": false
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        orgNumber: string;
+                        /** @enum {string} */
+                        country: "NO";
+                        /**
+                         * @description Derived from the shareholder registers (Aksjonærregisteret, CVR's owner register), not from a register of beneficial owners
+                         * @enum {string}
+                         */
+                        basis: "shareholder-register";
+                        changeThresholdPp: number;
+                        /** @description Register years with rows for the company, oldest first */
+                        years: number[];
+                        changes: {
+                            fromYear: number;
+                            /** @description The next year with rows for the company (a year without rows is skipped) */
+                            toYear: number;
+                            entered: {
+                                /** @enum {string} */
+                                kind: "company" | "person" | "foreign";
+                                orgNumber: string | null;
+                                name: string | null;
+                                country: string | null;
+                                birthYear?: number | null;
+                                pctBefore: number;
+                                pctAfter: number;
+                                /** @description pctAfter − pctBefore, in percentage points */
+                                changePp: number;
+                            }[];
+                            left: {
+                                /** @enum {string} */
+                                kind: "company" | "person" | "foreign";
+                                orgNumber: string | null;
+                                name: string | null;
+                                country: string | null;
+                                birthYear?: number | null;
+                                pctBefore: number;
+                                pctAfter: number;
+                                /** @description pctAfter − pctBefore, in percentage points */
+                                changePp: number;
+                            }[];
+                            rose: {
+                                /** @enum {string} */
+                                kind: "company" | "person" | "foreign";
+                                orgNumber: string | null;
+                                name: string | null;
+                                country: string | null;
+                                birthYear?: number | null;
+                                pctBefore: number;
+                                pctAfter: number;
+                                /** @description pctAfter − pctBefore, in percentage points */
+                                changePp: number;
+                            }[];
+                            fell: {
+                                /** @enum {string} */
+                                kind: "company" | "person" | "foreign";
+                                orgNumber: string | null;
+                                name: string | null;
+                                country: string | null;
+                                birthYear?: number | null;
+                                pctBefore: number;
+                                pctAfter: number;
+                                /** @description pctAfter − pctBefore, in percentage points */
+                                changePp: number;
+                            }[];
+                            largestOwner: {
+                                before: {
+                                    /** @enum {string} */
+                                    kind: "company" | "person" | "foreign";
+                                    orgNumber: string | null;
+                                    name: string | null;
+                                    country: string | null;
+                                    birthYear?: number | null;
+                                    pct: number;
+                                } | null;
+                                after: {
+                                    /** @enum {string} */
+                                    kind: "company" | "person" | "foreign";
+                                    orgNumber: string | null;
+                                    name: string | null;
+                                    country: string | null;
+                                    birthYear?: number | null;
+                                    pct: number;
+                                } | null;
+                                changed: boolean;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];

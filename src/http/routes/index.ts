@@ -20,6 +20,8 @@ import destinationItem from './api/destinations/item.ts';
 import push from './api/push.ts';
 import companyShareholders from './api/companies/shareholders.ts';
 import companyGroup from './api/companies/group.ts';
+import companyOwners from './api/companies/owners.ts';
+import companyOwnershipChanges from './api/companies/ownership-changes.ts';
 import shareholdersByOwner from './api/shareholders/by-owner.ts';
 import webProfile from './api/web-profile.ts';
 import inspections from './api/inspections.ts';
@@ -62,6 +64,8 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   push,
   companyShareholders,
   companyGroup,
+  companyOwners,
+  companyOwnershipChanges,
   shareholdersByOwner,
   webProfile,
   inspections,

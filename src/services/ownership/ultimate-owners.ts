@@ -1,0 +1,158 @@
+// Ultimate-owner candidates of a Norwegian or Danish company, derived from the shareholder
+// registers (Aksjonærregisteret, CVR's owner register) by walking their chains. This is not the
+// register of beneficial owners: it says who holds the shares, layer by layer, and how far the
+// registers let us trace them. Natural persons only on request, and then by name and birth year.
+import {
+  candidatesOf,
+  isPoint,
+  pct,
+  structureFlags,
+  untracedShare,
+  type Candidate,
+  type Flag,
+} from '../../domain/ownership-summary.ts';
+import { walkOwnership, type Band, type Hop } from '../../domain/ownership-walk.ts';
+import type { OwnershipChainRepository } from '../../store/ownership-chains.ts';
+import type { ShareholderRepository } from '../../store/shareholders.ts';
+import { danishCvrNumber, type OwnershipCountry } from './shareholders-dk.ts';
+import { norwegianOrgNumber } from './shareholders.ts';
+import { invalid } from '../../errors.ts';
+
+export const BASIS = 'shareholder-register' as const;
+/** Paths kept in one walk (a diamond-rich tree multiplies them); past it the walk stops with reason depth. */
+const MAX_PATHS = 5_000;
+/** Paths shown per candidate (the share always sums all of them). */
+const PATHS_SHOWN = 50;
+
+export interface UltimateOwnerDeps {
+  chains: Pick<OwnershipChainRepository, 'norwegianOwners' | 'danishOwners'>;
+  shareholders: Pick<ShareholderRepository, 'years'>;
+}
+
+export interface UltimateOwnerOpts {
+  country?: OwnershipCountry;
+  year?: number;
+  threshold?: number;
+  maxDepth?: number;
+  includePersons?: boolean;
+}
+
+const range = (b: Band) => ({ low: pct(b.low), high: pct(b.high) });
+
+function hopView(h: Hop, banded: boolean) {
+  const person = h.kind === 'person';
+  return {
+    kind: h.kind,
+    // A person is a name and a birth year: never an id.
+    orgNumber: person ? null : h.orgNumber,
+    name: h.name,
+    country: h.country,
+    ...(person && !banded ? { birthYear: h.birthYear } : {}),
+    pct: isPoint(h.share) ? pct(h.share.low) : null,
+    ...(banded ? { pctRange: range(h.share) } : {}),
+    year: h.year,
+    shareClass: h.shareClass,
+  };
+}
+
+function candidateView(c: Candidate, banded: boolean) {
+  return {
+    kind: c.kind,
+    orgNumber: c.kind === 'person' ? null : c.orgNumber,
+    name: c.name,
+    country: c.country,
+    ...(c.kind === 'person' && !banded ? { birthYear: c.birthYear } : {}),
+    effectivePct: isPoint(c.share) ? pct(c.share.low) : null,
+    ...(banded ? { effectivePctRange: range(c.share) } : {}),
+    controls: c.controls,
+    stopReason: c.stopReason,
+    pathCount: c.paths.length,
+    paths: c.paths.slice(0, PATHS_SHOWN).map((p) => p.map((h) => hopView(h, banded))),
+  };
+}
+
+const flagView = (f: Flag) => ({ value: f.value, evidence: f.evidence });
+
+export function createUltimateOwnerService(deps: UltimateOwnerDeps) {
+  return {
+    async owners(rawOrgNumber: string, opts: UltimateOwnerOpts) {
+      const country: OwnershipCountry = opts.country ?? 'NO';
+      const dk = country === 'DK';
+      const includePersons = opts.includePersons === true;
+      const threshold = opts.threshold ?? 25;
+      const maxDepth = opts.maxDepth ?? 10;
+      let orgNumber: string;
+      let year: number | null;
+      if (dk) {
+        orgNumber = danishCvrNumber(rawOrgNumber, 'params.orgNumber');
+        if (opts.year !== undefined)
+          throw invalid('query.year', "Danish owners are CVR's current register: there are no years to choose from");
+        year = null;
+      } else {
+        orgNumber = norwegianOrgNumber(rawOrgNumber, 'params.orgNumber');
+        year = opts.year ?? (await deps.shareholders.years())[0] ?? null;
+      }
+      const load = dk
+        ? (orgs: string[]) => deps.chains.danishOwners(orgs, { includePersons })
+        : (orgs: string[]) => deps.chains.norwegianOwners(orgs, { year: year ?? undefined, includePersons });
+      const walk = await walkOwnership(orgNumber, load, { maxDepth, maxPaths: MAX_PATHS });
+
+      const all = candidatesOf(walk.terminals);
+      const persons = all.filter((c) => c.kind === 'person');
+      const shown = all.filter((c) => includePersons || c.kind !== 'person');
+      const above = shown.filter((c) => c.share.high * 100 >= threshold - 1e-9);
+      const untraced = walk.found ? untracedShare(all) : { low: 1, high: 1 };
+      const flags = structureFlags(country, walk.terminals);
+
+      // Companies read from an earlier year than asked (no rows in the year itself), once each.
+      const fallbacks = new Map<string, { orgNumber: string; name: string | null; usedYear: number }>();
+      if (year !== null && walk.root && walk.root.year !== null && walk.root.year < year)
+        fallbacks.set(orgNumber, { orgNumber, name: walk.root.name, usedYear: walk.root.year });
+      for (const t of walk.terminals)
+        t.hops.forEach((h, i) => {
+          const owned = i === 0 ? orgNumber : t.hops[i - 1].orgNumber;
+          if (year !== null && owned && h.year !== null && h.year < year && !fallbacks.has(owned))
+            fallbacks.set(owned, {
+              orgNumber: owned,
+              name: i === 0 ? (walk.root?.name ?? null) : t.hops[i - 1].name,
+              usedYear: h.year,
+            });
+        });
+
+      const personShare = persons.reduce((s, c) => ({ low: s.low + c.share.low, high: s.high + c.share.high }), {
+        low: 0,
+        high: 0,
+      });
+      return {
+        orgNumber,
+        country,
+        name: walk.root?.name ?? null,
+        basis: BASIS,
+        year,
+        yearFallbacks: [...fallbacks.values()].map((f) => ({ ...f, requestedYear: year! })),
+        threshold,
+        maxDepth,
+        candidates: above.map((c) => candidateView(c, dk)),
+        candidatesBelowThreshold: shown.length - above.length,
+        untracedPct: isPoint(untraced) ? pct(untraced.low) : null,
+        ...(dk ? { untracedPctRange: range(untraced) } : {}),
+        ...(includePersons
+          ? {}
+          : { hiddenPersonsPct: isPoint(personShare) ? pct(Math.min(1, personShare.low)) : null }),
+        flags: {
+          layers: flags.layers,
+          jurisdictions: flags.jurisdictions,
+          jurisdictionCodes: flags.jurisdictionCodes,
+          cycle: flagView(flags.cycle),
+          trustOrArrangement: flagView(flags.trustOrArrangement),
+          nonEeaJurisdiction: flagView(flags.nonEeaJurisdiction),
+          nominee: flagView(flags.nominee),
+          complexStructure: flagView(flags.complexStructure),
+        },
+        companiesInTree: walk.companiesVisited,
+        truncated: walk.truncated,
+        ...(walk.found ? {} : { message: 'No owners of this company are known in the shareholder register' }),
+      };
+    },
+  };
+}

@@ -1,0 +1,180 @@
+// The owners of many companies at once, for the ultimate-owner walk (one query per layer of the
+// walk) and the year-by-year ownership changes. Norway (Aksjonærregisteret): a holder's share is
+// its shares summed over every class, divided by all the company's shares less the company's own
+// (treasury) shares; each company uses one year, the year asked for or, when it has no rows
+// then, its latest earlier year. Denmark (CVR): the band each legal owner's share is registered in.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { NodeOwners, OwnerEdge } from '../domain/ownership-walk.ts';
+import type { Database } from './engine/schema.ts';
+
+interface HolderRow {
+  org_number: string;
+  year: number;
+  company_name: string | null;
+  holder_type: OwnerEdge['kind'];
+  holder_org_number: string | null;
+  holder_name: string | null;
+  holder_birth_year: number | null;
+  country_code: string | null;
+  org_form_code: string | null;
+  share_classes: string | null;
+  shares: string | number;
+  base: string | number;
+}
+
+/** One direct owner of one company in one year, with its shares and the company's base. */
+export interface YearHolder extends OwnerEdge {
+  /** The company held. */
+  investee: string;
+  year: number;
+  companyName: string | null;
+  shares: number;
+  base: number;
+}
+
+/**
+ * Holders of the (company, year) pairs `pick` yields (columns org_number, year). Persons are
+ * summed into one nameless holder unless asked for, so their names never leave the store.
+ */
+async function holders(db: Kysely<Database>, pick: RawBuilder<unknown>, includePersons: boolean) {
+  const personKey = includePersons
+    ? sql`CASE WHEN s.holder_org_number IS NULL THEN s.holder_name END, CASE WHEN s.holder_org_number IS NULL THEN s.holder_birth_year END`
+    : sql`CASE WHEN s.holder_type <> 'person' AND s.holder_org_number IS NULL THEN s.holder_name END`;
+  const res = await sql<HolderRow>`
+    WITH pick AS (${pick}),
+    r AS (
+      SELECT s.* FROM pick p
+      JOIN shareholder_years y ON y.year = p.year
+      JOIN shareholdings s ON s.run_id = y.run_id AND s.org_number = p.org_number
+    ),
+    class_totals AS (
+      SELECT org_number, year, share_class, COALESCE(NULLIF(max(total_shares), 0), sum(share_count)) AS total
+      FROM r GROUP BY org_number, year, share_class
+    ),
+    treasury AS (
+      SELECT org_number, year, sum(share_count) AS shares FROM r WHERE holder_org_number = org_number GROUP BY org_number, year
+    ),
+    bases AS (
+      SELECT t.org_number, t.year, sum(t.total) - COALESCE(max(tr.shares), 0) AS base
+      FROM class_totals t LEFT JOIN treasury tr ON tr.org_number = t.org_number AND tr.year = t.year
+      GROUP BY t.org_number, t.year
+    ),
+    h AS (
+      SELECT s.org_number, s.year, s.holder_type, s.holder_org_number,
+             ${includePersons ? sql`max(s.holder_name)` : sql`CASE WHEN s.holder_type = 'person' THEN NULL ELSE max(s.holder_name) END`} AS holder_name,
+             ${includePersons ? sql`max(s.holder_birth_year)` : sql`NULL::integer`} AS holder_birth_year,
+             max(s.country_code) AS country_code, max(s.company_name) AS company_name,
+             string_agg(DISTINCT s.share_class, ', ') AS share_classes, sum(s.share_count) AS shares
+      FROM r s
+      WHERE s.holder_org_number IS DISTINCT FROM s.org_number
+      GROUP BY s.org_number, s.year, s.holder_type, s.holder_org_number, ${personKey}
+    )
+    SELECT h.org_number, h.year, COALESCE(ci.name, h.company_name) AS company_name, h.holder_type, h.holder_org_number,
+           COALESCE(ch.name, h.holder_name) AS holder_name, h.holder_birth_year, h.country_code, ch.org_form_code,
+           h.share_classes, h.shares, b.base
+    FROM h JOIN bases b ON b.org_number = h.org_number AND b.year = h.year
+    LEFT JOIN companies ci ON ci.country = 'NO' AND ci.org_number = h.org_number
+    LEFT JOIN companies ch ON ch.country = 'NO' AND ch.org_number = h.holder_org_number
+    WHERE b.base > 0
+    ORDER BY h.org_number, h.year, h.shares DESC, h.holder_org_number NULLS LAST, holder_name`.execute(db);
+  return res.rows.map((r): YearHolder => ({
+    investee: r.org_number,
+    year: r.year,
+    companyName: r.company_name,
+    kind: r.holder_type,
+    orgNumber: r.holder_org_number,
+    name: r.holder_name,
+    country: r.country_code,
+    birthYear: r.holder_birth_year,
+    orgFormCode: r.org_form_code,
+    shareClass: r.share_classes,
+    shares: Number(r.shares),
+    base: Number(r.base),
+    share: { low: Number(r.shares) / Number(r.base), high: Number(r.shares) / Number(r.base) },
+  }));
+}
+
+/** Rows in the order the query gives them, as each company's owner list. */
+function byCompany(rows: YearHolder[]): Map<string, NodeOwners> {
+  const out = new Map<string, NodeOwners>();
+  for (const r of rows) {
+    let node = out.get(r.investee);
+    if (!node) out.set(r.investee, (node = { name: r.companyName, year: r.year, edges: [] }));
+    const { kind, orgNumber, name, country, birthYear, orgFormCode, shareClass, share } = r;
+    node.edges.push({ kind, orgNumber, name, country, birthYear, orgFormCode, shareClass, share });
+  }
+  return out;
+}
+
+export function createOwnershipChainRepository(db: Kysely<Database>) {
+  return {
+    /** Norway: owners of each company in `year` (else its latest earlier year; the latest year when unset). */
+    async norwegianOwners(
+      orgNumbers: string[],
+      opts: { year: number | undefined; includePersons: boolean },
+    ): Promise<Map<string, NodeOwners>> {
+      if (!orgNumbers.length) return new Map();
+      const upTo =
+        opts.year === undefined ? sql`(SELECT max(year) FROM shareholder_years)` : sql`${opts.year}::integer`;
+      // Per company the newest year at most `upTo` in which it has rows (one index probe per year).
+      const pick = sql`
+        SELECT o.org_number, (
+          SELECT max(y.year) FROM shareholder_years y
+          WHERE y.year <= ${upTo}
+            AND EXISTS (SELECT 1 FROM shareholdings s WHERE s.run_id = y.run_id AND s.org_number = o.org_number)
+        ) AS year
+        FROM unnest(${orgNumbers}::text[]) AS o(org_number)`;
+      return byCompany(await holders(db, pick, opts.includePersons));
+    },
+
+    /** Norway: the direct owners of one company in each of `years` (for the changes between them). */
+    async norwegianHoldersByYear(orgNumber: string, years: number[], includePersons: boolean): Promise<YearHolder[]> {
+      if (!years.length) return [];
+      const pick = sql`SELECT ${orgNumber}::text AS org_number, y AS year FROM unnest(${years}::integer[]) AS y`;
+      return holders(db, pick, includePersons);
+    },
+
+    /** Denmark: the legal owners of each company, as CVR's bands (a company owner is Danish). */
+    async danishOwners(cvrs: string[], opts: { includePersons: boolean }): Promise<Map<string, NodeOwners>> {
+      const out = new Map<string, NodeOwners>();
+      if (!cvrs.length) return out;
+      const rows = await sql<{
+        investee_cvr: string;
+        investee_name: string | null;
+        owner_type: string;
+        owner_name: string;
+        owner_cvr: string | null;
+        org_form_code: string | null;
+        pct_low: number;
+        pct_high: number;
+      }>`
+        SELECT o.investee_cvr, ci.name AS investee_name, o.owner_type, o.owner_name, o.owner_cvr, ch.org_form_code,
+               o.pct_low, o.pct_high
+        FROM cvr_owners o
+        LEFT JOIN companies ci ON ci.country = 'DK' AND ci.org_number = o.investee_cvr
+        LEFT JOIN companies ch ON ch.country = 'DK' AND ch.org_number = o.owner_cvr
+        WHERE o.investee_cvr = ANY(${cvrs}::text[])
+        ORDER BY o.investee_cvr, o.pct_low DESC, o.position`.execute(db);
+      for (const r of rows.rows) {
+        let node = out.get(r.investee_cvr);
+        if (!node) out.set(r.investee_cvr, (node = { name: r.investee_name, year: null, edges: [] }));
+        const person = r.owner_type === 'person';
+        const company = !person && r.owner_cvr !== null;
+        node.edges.push({
+          kind: person ? 'person' : company ? 'company' : 'foreign',
+          orgNumber: company ? r.owner_cvr : null,
+          // Data minimisation: a person's name only on request (CVR gives no birth year; no id is kept).
+          name: person && !opts.includePersons ? null : r.owner_name,
+          country: company ? 'DK' : null,
+          birthYear: null,
+          orgFormCode: r.org_form_code,
+          shareClass: null,
+          share: { low: Number(r.pct_low) / 100, high: Number(r.pct_high) / 100 },
+        });
+      }
+      return out;
+    },
+  };
+}
+
+export type OwnershipChainRepository = ReturnType<typeof createOwnershipChainRepository>;
