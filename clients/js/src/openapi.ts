@@ -803,67 +803,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description Computed from stored data by fixed rules (lookup and enrich); each null when its inputs are missing */
-        Signals: {
-            /** @description Points from the latest two filed years (company accounts where filed): equity ratio 30 (0 % -> 0, 40 % -> 30, linear), profit margin 25 (-10 % -> 0, +10 % -> 25), revenue change 20 (-20 % -> 0, +20 % -> 20), positive equity 15, a filed period that ended at most 18 months ago 10; an input that is missing scores half its points. Capped at 10 when bankrupt, 20 in liquidation or forced dissolution, 30 in debt negotiation. null without a filed year */
-            financialHealthScore: number | null;
-            /** @description Compound annual revenue growth from the oldest to the latest of up to the last five filed years, a fraction (0.19 = 19 %); null with fewer than two years or a non-positive oldest revenue */
-            revenueCagr: number | null;
-            /** @description The largest owner's share (%) in the latest register year, all share classes (NO: Aksjonærregisteret); null without register data */
-            ownershipConcentrationPct: number | null;
-            /** @description Owners registered outside the company's country hold more than 50 %; null without register data */
-            isForeignOwned: boolean | null;
-            /** @description The registry shows reconstruction or debt negotiation (brreg underRekonstruksjonsforhandlingDato); null where the source does not say */
-            isInDebtNegotiation: boolean | null;
-            /** @description For each non-null signal: the rule, the inputs it read and their year */
-            explanation: {
-                financialHealthScore?: {
-                    rule: string;
-                    /** @description The values the rule read */
-                    inputs: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The filed or register year the inputs are from */
-                    year: number | null;
-                };
-                revenueCagr?: {
-                    rule: string;
-                    /** @description The values the rule read */
-                    inputs: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The filed or register year the inputs are from */
-                    year: number | null;
-                };
-                ownershipConcentrationPct?: {
-                    rule: string;
-                    /** @description The values the rule read */
-                    inputs: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The filed or register year the inputs are from */
-                    year: number | null;
-                };
-                isForeignOwned?: {
-                    rule: string;
-                    /** @description The values the rule read */
-                    inputs: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The filed or register year the inputs are from */
-                    year: number | null;
-                };
-                isInDebtNegotiation?: {
-                    rule: string;
-                    /** @description The values the rule read */
-                    inputs: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The filed or register year the inputs are from */
-                    year: number | null;
-                };
-            };
-        };
         /**
          * @example {
          *       "orgNumber": "923609016",
@@ -895,8 +834,6 @@ export interface components {
             currency: string | null;
             revenue: number | null;
             operatingProfit: number | null;
-            /** @description The same value as operatingProfit, under the name Orakel uses */
-            operatingResult: number | null;
             netResult: number | null;
             equity: number | null;
             totalAssets: number | null;
@@ -1207,7 +1144,6 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
-            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1255,14 +1191,6 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /**
-             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
-             * @enum {string|null}
-             */
-            sizeClass: "small" | "medium" | "large" | null;
-            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
-            businessAddressMuni: string | null;
-            signals: components["schemas"]["Signals"];
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             subUnits: components["schemas"]["SubUnit"][];
@@ -1476,7 +1404,6 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
-            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1530,14 +1457,6 @@ export interface components {
             municipalityName?: string | null;
             countyCode?: string | null;
             countyName?: string | null;
-            /**
-             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
-             * @enum {string|null}
-             */
-            sizeClass: "small" | "medium" | "large" | null;
-            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
-            businessAddressMuni: string | null;
-            signals: components["schemas"]["Signals"];
             context?: {
                 municipality: {
                     code: string | null;
@@ -1833,7 +1752,6 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
-            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1993,13 +1911,6 @@ export interface components {
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             _sources: components["schemas"]["Sources"];
-            /**
-             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
-             * @enum {string|null}
-             */
-            sizeClass: "small" | "medium" | "large" | null;
-            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
-            businessAddressMuni: string | null;
         };
         /**
          * @example {
