@@ -25,10 +25,7 @@ const SyncCommand = Type.Object(
 );
 const JobsCommand = Type.Object({ command: Type.Literal('jobs') }, closed);
 const JobsRunCommand = Type.Object({ command: Type.Literal('jobs run'), name: Text }, closed);
-const SetTierCommand = Type.Object(
-  { command: Type.Literal('keys set-tier'), keyPrefix: Text, tier: Text },
-  closed,
-);
+const SetTierCommand = Type.Object({ command: Type.Literal('keys set-tier'), keyPrefix: Text, tier: Text }, closed);
 const SetLimitsCommand = Type.Object(
   {
     command: Type.Literal('keys set-limits'),
