@@ -12,6 +12,7 @@ import {
   SUB_UNIT_EXAMPLE,
 } from './examples.ts';
 import { companyProcurementFields, ProcurementNotice } from './procurement.ts';
+import { derivedFields, Signals } from './company-derived.ts';
 
 // Nullable scalars as JSON Schema type arrays (OpenAPI 3.1): fast-json-stringify serialises
 // them directly, where an anyOf would be tried branch by branch for every value.
@@ -53,6 +54,7 @@ const Financial = Type.Object(
     currency: Str,
     revenue: Int,
     operatingProfit: Int,
+    operatingResult: N(Type.Integer({ description: 'The same value as operatingProfit, under the name Orakel uses' })),
     netResult: Int,
     equity: Int,
     totalAssets: Int,
@@ -167,7 +169,12 @@ const coreFields = {
   postalAddressMunicipality: Str,
   postalAddressMuniNo: Str,
   postalAddressCountryCode: Str,
-  website: Str,
+  website: N(
+    Type.String({
+      description:
+        'The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none',
+    }),
+  ),
   phone: Str,
   parentOrgNumber: Str,
   isInGroup: Type.Boolean(),
@@ -236,6 +243,8 @@ const fullParts = {
 const CompanyRecord = Type.Object(
   {
     ...coreFields,
+    ...derivedFields,
+    signals: Type.Ref('Signals'),
     ...fullParts,
   },
   { $id: 'CompanyRecord', examples: [COMPANY_RECORD_EXAMPLE] },
@@ -246,6 +255,8 @@ const CompanyLookup = Type.Object(
   {
     ...coreFields,
     ...labelFields,
+    ...derivedFields,
+    signals: Type.Ref('Signals'),
     context: Type.Optional(Context),
     ...fullParts,
   },
@@ -261,12 +272,14 @@ const CompanyRow = Type.Object(
     financials: Type.Array(Type.Ref('Financial')),
     roles: Type.Array(Type.Ref('Role')),
     _sources: Type.Ref('Sources'),
+    ...derivedFields,
   },
   { $id: 'CompanyRow', examples: [COMPANY_ROW_EXAMPLE] },
 );
 
 export const COMPANY_SCHEMAS = [
   Sources,
+  Signals,
   Financial,
   Role,
   SubUnit,

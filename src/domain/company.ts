@@ -42,6 +42,11 @@ export interface CompanyCore {
   isBankrupt: boolean;
   isBeingDissolved: boolean;
   isInForcedDissolution: boolean;
+  /**
+   * Reconstruction or debt negotiation; present only when the registry shows it, so the content
+   * hash of every other company stays what it was before the field existed.
+   */
+  isInDebtNegotiation?: boolean;
   isDeleted: boolean;
   deletedDate: string | null;
   status: string | null;

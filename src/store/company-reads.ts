@@ -10,6 +10,7 @@ import type {
   RolesTable,
   SubUnitsTable,
 } from './engine/schema.ts';
+import { foreignSharesOf, type ForeignShare } from './ownership-signals.ts';
 import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary } from './shareholders.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -32,6 +33,8 @@ export interface StoredCompany {
   licenses: LicenseRow[];
   /** Latest shareholder year (NO); undefined when not loaded. */
   owners?: OwnerSummary;
+  /** Lookup and enrich only: the foreign-held share, for the isForeignOwned signal. */
+  foreignShare?: ForeignShare | null;
 }
 
 export interface RelationOptions {
@@ -150,6 +153,9 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
     relations,
 
     ownersFor,
+
+    /** The foreign-held share of Norwegian companies (lookup and enrich only). */
+    foreignSharesOf: (orgNumbers: string[]) => foreignSharesOf(db, orgNumbers),
 
     async findRows(country: string, orgNumbers: string[]): Promise<CompanyRow[]> {
       if (!orgNumbers.length) return [];

@@ -105,6 +105,7 @@ const CORE_COLUMNS: Column<CompanyCore>[] = [
   ['is_bankrupt', 'boolean', (c) => c.isBankrupt],
   ['is_being_dissolved', 'boolean', (c) => c.isBeingDissolved],
   ['is_in_forced_dissolution', 'boolean', (c) => c.isInForcedDissolution],
+  ['is_in_debt_negotiation', 'boolean', (c) => c.isInDebtNegotiation ?? null],
   ['is_deleted', 'boolean', (c) => c.isDeleted],
   ['deleted_date', 'date', (c) => c.deletedDate],
   ['status', 'text', (c) => c.status],

@@ -5,6 +5,7 @@
 // copying them into records and serialising those again held the feed near 5k rows/s.
 import { sql, type Kysely } from 'kysely';
 import { relationColumns, type CompanyRow, type RelationColumns, type RelationOptions } from './company-reads.ts';
+import { websiteUrlSql } from '../domain/website-url.ts';
 import { keysetPage, type KeysetPosition, type KeysetQuery } from './engine/keyset.ts';
 import type { Database } from './engine/schema.ts';
 
@@ -42,6 +43,7 @@ const COLUMN: Record<string, string> = {
   id: 'c.id::text',
   hasAnyAdPixel: 'c.has_ad_pixel',
   technologies: TECHNOLOGIES,
+  website: websiteUrlSql('c.website'),
 };
 
 const columnOf = (field: string) => COLUMN[field] ?? `c.${field.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)}`;
@@ -61,11 +63,13 @@ export type RecordBasis = Pick<
   CompanyRow,
   | 'org_number'
   | 'country'
+  | 'employee_count'
   | 'employee_count_range'
   | 'org_form_code'
   | 'nace_code1'
   | 'nace_description1'
   | 'business_address_muni_no'
+  | 'business_address_municipality'
   | 'parent_org_number'
   | 'parent_source'
   | 'primary_domain'
@@ -89,8 +93,8 @@ export type RecordJsonRow = RecordBasis &
   };
 
 const BASIS =
-  sql.raw(`c.id, c.org_number, c.country, c.employee_count_range, c.org_form_code, c.nace_code1, c.nace_description1,
-  c.business_address_muni_no, c.parent_org_number, c.parent_source, c.primary_domain, c.enriched_domains,
+  sql.raw(`c.id, c.org_number, c.country, c.employee_count, c.employee_count_range, c.org_form_code, c.nace_code1, c.nace_description1,
+  c.business_address_muni_no, c.business_address_municipality, c.parent_org_number, c.parent_source, c.primary_domain, c.enriched_domains,
   c.linkedin_handle, c.facebook_handle, c.instagram_handle, c.twitter_handle, c.technologies, c.sources,
   floor(extract(epoch FROM c.created_at) * 1000)::bigint AS created_ms,
   floor(extract(epoch FROM c.updated_at) * 1000)::bigint AS updated_ms`);

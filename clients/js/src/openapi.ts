@@ -803,6 +803,67 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description Computed from stored data by fixed rules (lookup and enrich); each null when its inputs are missing */
+        Signals: {
+            /** @description Points from the latest two filed years (company accounts where filed): equity ratio 30 (0 % -> 0, 40 % -> 30, linear), profit margin 25 (-10 % -> 0, +10 % -> 25), revenue change 20 (-20 % -> 0, +20 % -> 20), positive equity 15, a filed period that ended at most 18 months ago 10; an input that is missing scores half its points. Capped at 10 when bankrupt, 20 in liquidation or forced dissolution, 30 in debt negotiation. null without a filed year */
+            financialHealthScore: number | null;
+            /** @description Compound annual revenue growth from the oldest to the latest of up to the last five filed years, a fraction (0.19 = 19 %); null with fewer than two years or a non-positive oldest revenue */
+            revenueCagr: number | null;
+            /** @description The largest owner's share (%) in the latest register year, all share classes (NO: Aksjonærregisteret); null without register data */
+            ownershipConcentrationPct: number | null;
+            /** @description Owners registered outside the company's country hold more than 50 %; null without register data */
+            isForeignOwned: boolean | null;
+            /** @description The registry shows reconstruction or debt negotiation (brreg underRekonstruksjonsforhandlingDato); null where the source does not say */
+            isInDebtNegotiation: boolean | null;
+            /** @description For each non-null signal: the rule, the inputs it read and their year */
+            explanation: {
+                financialHealthScore?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                revenueCagr?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                ownershipConcentrationPct?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                isForeignOwned?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+                isInDebtNegotiation?: {
+                    rule: string;
+                    /** @description The values the rule read */
+                    inputs: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The filed or register year the inputs are from */
+                    year: number | null;
+                };
+            };
+        };
         /**
          * @example {
          *       "orgNumber": "923609016",
@@ -812,6 +873,7 @@ export interface components {
          *       "currency": "USD",
          *       "revenue": 72543000000,
          *       "operatingProfit": 13001000000,
+         *       "operatingResult": 13001000000,
          *       "netResult": 8141000000,
          *       "equity": 41090000000,
          *       "totalAssets": 109150000000,
@@ -834,6 +896,8 @@ export interface components {
             currency: string | null;
             revenue: number | null;
             operatingProfit: number | null;
+            /** @description The same value as operatingProfit, under the name Orakel uses */
+            operatingResult: number | null;
             netResult: number | null;
             equity: number | null;
             totalAssets: number | null;
@@ -990,7 +1054,7 @@ export interface components {
          *       "postalAddressMunicipality": "STAVANGER",
          *       "postalAddressMuniNo": "1103",
          *       "postalAddressCountryCode": "NO",
-         *       "website": "www.equinor.com",
+         *       "website": "https://www.equinor.com",
          *       "phone": "51 99 00 00",
          *       "parentOrgNumber": null,
          *       "isInGroup": true,
@@ -1036,6 +1100,59 @@ export interface components {
          *       },
          *       "createdAt": "2026-01-05T03:12:44.000Z",
          *       "updatedAt": "2026-04-20T12:34:56.000Z",
+         *       "sizeClass": "large",
+         *       "businessAddressMuni": "Stavanger",
+         *       "signals": {
+         *         "financialHealthScore": 84,
+         *         "revenueCagr": 0.1217,
+         *         "ownershipConcentrationPct": 67,
+         *         "isForeignOwned": false,
+         *         "isInDebtNegotiation": false,
+         *         "explanation": {
+         *           "financialHealthScore": {
+         *             "rule": "Sum of points from the latest two filed years: equity ratio 30, profit margin 25, revenue trend 20, positive equity 15, a recent filing 10",
+         *             "inputs": {
+         *               "equityRatio": 0.3765,
+         *               "profitMargin": 0.1122,
+         *               "revenueTrend": -0.084,
+         *               "equity": 41090000000,
+         *               "cap": null
+         *             },
+         *             "year": 2024
+         *           },
+         *           "revenueCagr": {
+         *             "rule": "(latest revenue / oldest revenue)^(1 / years between) - 1",
+         *             "inputs": {
+         *               "oldestYear": 2020,
+         *               "oldestRevenue": 45818000000,
+         *               "latestYear": 2024,
+         *               "latestRevenue": 72543000000
+         *             },
+         *             "year": 2024
+         *           },
+         *           "ownershipConcentrationPct": {
+         *             "rule": "The largest owner's share (%) in the latest register year, all share classes",
+         *             "inputs": {
+         *               "largestOwnerPct": 67
+         *             },
+         *             "year": 2024
+         *           },
+         *           "isForeignOwned": {
+         *             "rule": "Owners registered outside the company’s country hold more than 50 %",
+         *             "inputs": {
+         *               "foreignOwnedPct": 4.2
+         *             },
+         *             "year": 2024
+         *           },
+         *           "isInDebtNegotiation": {
+         *             "rule": "The registry shows reconstruction or debt negotiation",
+         *             "inputs": {
+         *               "isInDebtNegotiation": false
+         *             },
+         *             "year": null
+         *           }
+         *         }
+         *       },
          *       "financials": [
          *         {
          *           "orgNumber": "923609016",
@@ -1045,6 +1162,7 @@ export interface components {
          *           "currency": "USD",
          *           "revenue": 72543000000,
          *           "operatingProfit": 13001000000,
+         *           "operatingResult": 13001000000,
          *           "netResult": 8141000000,
          *           "equity": 41090000000,
          *           "totalAssets": 109150000000,
@@ -1108,7 +1226,11 @@ export interface components {
          *           },
          *           "industryLabel": "SSB Klass",
          *           "orgFormLabel": "SSB Klass",
-         *           "countryLabel": "SSB Klass"
+         *           "countryLabel": "SSB Klass",
+         *           "signals": {
+         *             "source": "Regnskapsregisteret",
+         *             "computed": true
+         *           }
          *         }
          *       }
          *     }
@@ -1144,6 +1266,7 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
+            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1191,6 +1314,14 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
+             * @enum {string|null}
+             */
+            sizeClass: "small" | "medium" | "large" | null;
+            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
+            businessAddressMuni: string | null;
+            signals: components["schemas"]["Signals"];
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             subUnits: components["schemas"]["SubUnit"][];
@@ -1243,7 +1374,7 @@ export interface components {
          *       "postalAddressMunicipality": "STAVANGER",
          *       "postalAddressMuniNo": "1103",
          *       "postalAddressCountryCode": "NO",
-         *       "website": "www.equinor.com",
+         *       "website": "https://www.equinor.com",
          *       "phone": "51 99 00 00",
          *       "parentOrgNumber": null,
          *       "isInGroup": true,
@@ -1295,6 +1426,59 @@ export interface components {
          *       "municipalityName": "Stavanger",
          *       "countyCode": "11",
          *       "countyName": "Rogaland",
+         *       "sizeClass": "large",
+         *       "businessAddressMuni": "Stavanger",
+         *       "signals": {
+         *         "financialHealthScore": 84,
+         *         "revenueCagr": 0.1217,
+         *         "ownershipConcentrationPct": 67,
+         *         "isForeignOwned": false,
+         *         "isInDebtNegotiation": false,
+         *         "explanation": {
+         *           "financialHealthScore": {
+         *             "rule": "Sum of points from the latest two filed years: equity ratio 30, profit margin 25, revenue trend 20, positive equity 15, a recent filing 10",
+         *             "inputs": {
+         *               "equityRatio": 0.3765,
+         *               "profitMargin": 0.1122,
+         *               "revenueTrend": -0.084,
+         *               "equity": 41090000000,
+         *               "cap": null
+         *             },
+         *             "year": 2024
+         *           },
+         *           "revenueCagr": {
+         *             "rule": "(latest revenue / oldest revenue)^(1 / years between) - 1",
+         *             "inputs": {
+         *               "oldestYear": 2020,
+         *               "oldestRevenue": 45818000000,
+         *               "latestYear": 2024,
+         *               "latestRevenue": 72543000000
+         *             },
+         *             "year": 2024
+         *           },
+         *           "ownershipConcentrationPct": {
+         *             "rule": "The largest owner's share (%) in the latest register year, all share classes",
+         *             "inputs": {
+         *               "largestOwnerPct": 67
+         *             },
+         *             "year": 2024
+         *           },
+         *           "isForeignOwned": {
+         *             "rule": "Owners registered outside the company’s country hold more than 50 %",
+         *             "inputs": {
+         *               "foreignOwnedPct": 4.2
+         *             },
+         *             "year": 2024
+         *           },
+         *           "isInDebtNegotiation": {
+         *             "rule": "The registry shows reconstruction or debt negotiation",
+         *             "inputs": {
+         *               "isInDebtNegotiation": false
+         *             },
+         *             "year": null
+         *           }
+         *         }
+         *       },
          *       "financials": [
          *         {
          *           "orgNumber": "923609016",
@@ -1304,6 +1488,7 @@ export interface components {
          *           "currency": "USD",
          *           "revenue": 72543000000,
          *           "operatingProfit": 13001000000,
+         *           "operatingResult": 13001000000,
          *           "netResult": 8141000000,
          *           "equity": 41090000000,
          *           "totalAssets": 109150000000,
@@ -1368,7 +1553,11 @@ export interface components {
          *           },
          *           "industryLabel": "SSB Klass",
          *           "orgFormLabel": "SSB Klass",
-         *           "countryLabel": "SSB Klass"
+         *           "countryLabel": "SSB Klass",
+         *           "signals": {
+         *             "source": "Regnskapsregisteret",
+         *             "computed": true
+         *           }
          *         }
          *       }
          *     }
@@ -1404,6 +1593,7 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
+            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1457,6 +1647,14 @@ export interface components {
             municipalityName?: string | null;
             countyCode?: string | null;
             countyName?: string | null;
+            /**
+             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
+             * @enum {string|null}
+             */
+            sizeClass: "small" | "medium" | "large" | null;
+            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
+            businessAddressMuni: string | null;
+            signals: components["schemas"]["Signals"];
             context?: {
                 municipality: {
                     code: string | null;
@@ -1612,7 +1810,7 @@ export interface components {
          *       "postalAddressMunicipality": "STAVANGER",
          *       "postalAddressMuniNo": "1103",
          *       "postalAddressCountryCode": "NO",
-         *       "website": "www.equinor.com",
+         *       "website": "https://www.equinor.com",
          *       "phone": "51 99 00 00",
          *       "parentOrgNumber": null,
          *       "isInGroup": true,
@@ -1673,6 +1871,7 @@ export interface components {
          *           "currency": "USD",
          *           "revenue": 72543000000,
          *           "operatingProfit": 13001000000,
+         *           "operatingResult": 13001000000,
          *           "netResult": 8141000000,
          *           "equity": 41090000000,
          *           "totalAssets": 109150000000,
@@ -1718,7 +1917,9 @@ export interface components {
          *           "orgFormLabel": "SSB Klass",
          *           "countryLabel": "SSB Klass"
          *         }
-         *       }
+         *       },
+         *       "sizeClass": "large",
+         *       "businessAddressMuni": "Stavanger"
          *     }
          */
         CompanyRow: {
@@ -1752,6 +1953,7 @@ export interface components {
             postalAddressMunicipality: string | null;
             postalAddressMuniNo: string | null;
             postalAddressCountryCode: string | null;
+            /** @description The homepage the registry holds, as a URL: "https://" is put before a value without a scheme; null when none */
             website: string | null;
             phone: string | null;
             parentOrgNumber: string | null;
@@ -1911,6 +2113,13 @@ export interface components {
             financials: components["schemas"]["Financial"][];
             roles: components["schemas"]["Role"][];
             _sources: components["schemas"]["Sources"];
+            /**
+             * @description EU SME definition (Commission Recommendation 2003/361/EC) on the latest employee count and the latest filed revenue in EUR (fixed rates, ECB 2024 annual averages: 11.629 NOK, 11.433 SEK, 7.4589 DKK per EUR): fewer than 50 employees and at most EUR 10 m -> small (micro included), fewer than 250 and at most EUR 50 m -> medium, else large; the larger class of the two figures decides, one alone when the other is unknown; null when neither is known
+             * @enum {string|null}
+             */
+            sizeClass: "small" | "medium" | "large" | null;
+            /** @description Name of the business address's municipality (the reference list's name for businessAddressMuniNo, else the registry's) */
+            businessAddressMuni: string | null;
         };
         /**
          * @example {
@@ -3133,7 +3342,7 @@ export interface operations {
                      *           "postalAddressMunicipality": "STAVANGER",
                      *           "postalAddressMuniNo": "1103",
                      *           "postalAddressCountryCode": "NO",
-                     *           "website": "www.equinor.com",
+                     *           "website": "https://www.equinor.com",
                      *           "phone": "51 99 00 00",
                      *           "parentOrgNumber": null,
                      *           "isInGroup": true,
@@ -3179,6 +3388,59 @@ export interface operations {
                      *           },
                      *           "createdAt": "2026-01-05T03:12:44.000Z",
                      *           "updatedAt": "2026-04-20T12:34:56.000Z",
+                     *           "sizeClass": "large",
+                     *           "businessAddressMuni": "Stavanger",
+                     *           "signals": {
+                     *             "financialHealthScore": 84,
+                     *             "revenueCagr": 0.1217,
+                     *             "ownershipConcentrationPct": 67,
+                     *             "isForeignOwned": false,
+                     *             "isInDebtNegotiation": false,
+                     *             "explanation": {
+                     *               "financialHealthScore": {
+                     *                 "rule": "Sum of points from the latest two filed years: equity ratio 30, profit margin 25, revenue trend 20, positive equity 15, a recent filing 10",
+                     *                 "inputs": {
+                     *                   "equityRatio": 0.3765,
+                     *                   "profitMargin": 0.1122,
+                     *                   "revenueTrend": -0.084,
+                     *                   "equity": 41090000000,
+                     *                   "cap": null
+                     *                 },
+                     *                 "year": 2024
+                     *               },
+                     *               "revenueCagr": {
+                     *                 "rule": "(latest revenue / oldest revenue)^(1 / years between) - 1",
+                     *                 "inputs": {
+                     *                   "oldestYear": 2020,
+                     *                   "oldestRevenue": 45818000000,
+                     *                   "latestYear": 2024,
+                     *                   "latestRevenue": 72543000000
+                     *                 },
+                     *                 "year": 2024
+                     *               },
+                     *               "ownershipConcentrationPct": {
+                     *                 "rule": "The largest owner's share (%) in the latest register year, all share classes",
+                     *                 "inputs": {
+                     *                   "largestOwnerPct": 67
+                     *                 },
+                     *                 "year": 2024
+                     *               },
+                     *               "isForeignOwned": {
+                     *                 "rule": "Owners registered outside the company’s country hold more than 50 %",
+                     *                 "inputs": {
+                     *                   "foreignOwnedPct": 4.2
+                     *                 },
+                     *                 "year": 2024
+                     *               },
+                     *               "isInDebtNegotiation": {
+                     *                 "rule": "The registry shows reconstruction or debt negotiation",
+                     *                 "inputs": {
+                     *                   "isInDebtNegotiation": false
+                     *                 },
+                     *                 "year": null
+                     *               }
+                     *             }
+                     *           },
                      *           "financials": [
                      *             {
                      *               "orgNumber": "923609016",
@@ -3188,6 +3450,7 @@ export interface operations {
                      *               "currency": "USD",
                      *               "revenue": 72543000000,
                      *               "operatingProfit": 13001000000,
+                     *               "operatingResult": 13001000000,
                      *               "netResult": 8141000000,
                      *               "equity": 41090000000,
                      *               "totalAssets": 109150000000,
@@ -3251,7 +3514,11 @@ export interface operations {
                      *               },
                      *               "industryLabel": "SSB Klass",
                      *               "orgFormLabel": "SSB Klass",
-                     *               "countryLabel": "SSB Klass"
+                     *               "countryLabel": "SSB Klass",
+                     *               "signals": {
+                     *                 "source": "Regnskapsregisteret",
+                     *                 "computed": true
+                     *               }
                      *             }
                      *           }
                      *         }
@@ -4085,7 +4352,7 @@ export interface operations {
                      *           "postalAddressMunicipality": "STAVANGER",
                      *           "postalAddressMuniNo": "1103",
                      *           "postalAddressCountryCode": "NO",
-                     *           "website": "www.equinor.com",
+                     *           "website": "https://www.equinor.com",
                      *           "phone": "51 99 00 00",
                      *           "parentOrgNumber": null,
                      *           "isInGroup": true,
@@ -4146,6 +4413,7 @@ export interface operations {
                      *               "currency": "USD",
                      *               "revenue": 72543000000,
                      *               "operatingProfit": 13001000000,
+                     *               "operatingResult": 13001000000,
                      *               "netResult": 8141000000,
                      *               "equity": 41090000000,
                      *               "totalAssets": 109150000000,
@@ -4191,7 +4459,9 @@ export interface operations {
                      *               "orgFormLabel": "SSB Klass",
                      *               "countryLabel": "SSB Klass"
                      *             }
-                     *           }
+                     *           },
+                     *           "sizeClass": "large",
+                     *           "businessAddressMuni": "Stavanger"
                      *         }
                      *       ],
                      *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
@@ -4365,7 +4635,7 @@ export interface operations {
                      *           "postalAddressMunicipality": "STAVANGER",
                      *           "postalAddressMuniNo": "1103",
                      *           "postalAddressCountryCode": "NO",
-                     *           "website": "www.equinor.com",
+                     *           "website": "https://www.equinor.com",
                      *           "phone": "51 99 00 00",
                      *           "parentOrgNumber": null,
                      *           "isInGroup": true,
@@ -4426,6 +4696,7 @@ export interface operations {
                      *               "currency": "USD",
                      *               "revenue": 72543000000,
                      *               "operatingProfit": 13001000000,
+                     *               "operatingResult": 13001000000,
                      *               "netResult": 8141000000,
                      *               "equity": 41090000000,
                      *               "totalAssets": 109150000000,
@@ -4471,7 +4742,9 @@ export interface operations {
                      *               "orgFormLabel": "SSB Klass",
                      *               "countryLabel": "SSB Klass"
                      *             }
-                     *           }
+                     *           },
+                     *           "sizeClass": "large",
+                     *           "businessAddressMuni": "Stavanger"
                      *         }
                      *       ],
                      *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",

@@ -23,6 +23,7 @@ export const FINANCIAL_EXAMPLE = {
   currency: 'USD',
   revenue: 72543000000,
   operatingProfit: 13001000000,
+  operatingResult: 13001000000,
   netResult: 8141000000,
   equity: 41090000000,
   totalAssets: 109150000000,
@@ -96,7 +97,7 @@ const CORE = {
   postalAddressMunicipality: 'STAVANGER',
   postalAddressMuniNo: '1103',
   postalAddressCountryCode: 'NO',
-  website: 'www.equinor.com',
+  website: 'https://www.equinor.com',
   phone: '51 99 00 00',
   parentOrgNumber: null,
   isInGroup: true,
@@ -140,24 +141,75 @@ const LABELS = {
   countyName: 'Rogaland',
 };
 
+const DERIVED = { sizeClass: 'large', businessAddressMuni: 'Stavanger' };
+
+// Latest year: equity ratio 37.65 % -> 28.24, margin 11.22 % -> 25, revenue -8.4 % -> 5.8,
+// positive equity 15, recent filing 10: 84.
+const HEALTH_RULE_EXAMPLE =
+  'Sum of points from the latest two filed years: equity ratio 30, profit margin 25, revenue trend 20, positive equity 15, a recent filing 10';
+
+export const SIGNALS_EXAMPLE = {
+  financialHealthScore: 84,
+  revenueCagr: 0.1217,
+  ownershipConcentrationPct: 67,
+  isForeignOwned: false,
+  isInDebtNegotiation: false,
+  explanation: {
+    financialHealthScore: {
+      rule: HEALTH_RULE_EXAMPLE,
+      inputs: { equityRatio: 0.3765, profitMargin: 0.1122, revenueTrend: -0.084, equity: 41090000000, cap: null },
+      year: 2024,
+    },
+    revenueCagr: {
+      rule: '(latest revenue / oldest revenue)^(1 / years between) - 1',
+      inputs: { oldestYear: 2020, oldestRevenue: 45818000000, latestYear: 2024, latestRevenue: 72543000000 },
+      year: 2024,
+    },
+    ownershipConcentrationPct: {
+      rule: "The largest owner's share (%) in the latest register year, all share classes",
+      inputs: { largestOwnerPct: 67 },
+      year: 2024,
+    },
+    isForeignOwned: {
+      rule: 'Owners registered outside the company’s country hold more than 50 %',
+      inputs: { foreignOwnedPct: 4.2 },
+      year: 2024,
+    },
+    isInDebtNegotiation: {
+      rule: 'The registry shows reconstruction or debt negotiation',
+      inputs: { isInDebtNegotiation: false },
+      year: null,
+    },
+  },
+};
+
+const SIGNALS_SOURCE = { signals: { source: 'Regnskapsregisteret', computed: true } };
+
 /** Enrich items and push payload items. */
 export const COMPANY_RECORD_EXAMPLE = {
   ...CORE,
+  ...DERIVED,
+  signals: SIGNALS_EXAMPLE,
   financials: [FINANCIAL_EXAMPLE],
   roles: [ROLE_EXAMPLE],
   subUnits: [SUB_UNIT_EXAMPLE],
   licenses: [],
-  _sources: { ...SOURCES_EXAMPLE, attribution: ['Brønnøysundregistrene', 'Regnskapsregisteret'] },
+  _sources: {
+    attribution: ['Brønnøysundregistrene', 'Regnskapsregisteret'],
+    fields: { ...SOURCES_EXAMPLE.fields, ...SIGNALS_SOURCE },
+  },
 };
 
 export const COMPANY_LOOKUP_EXAMPLE = {
   ...CORE,
   ...LABELS,
+  ...DERIVED,
+  signals: SIGNALS_EXAMPLE,
   financials: [FINANCIAL_EXAMPLE],
   roles: [ROLE_EXAMPLE],
   subUnits: [SUB_UNIT_EXAMPLE],
   licenses: [],
-  _sources: SOURCES_EXAMPLE,
+  _sources: { ...SOURCES_EXAMPLE, fields: { ...SOURCES_EXAMPLE.fields, ...SIGNALS_SOURCE } },
 };
 
 export const COMPANY_ROW_EXAMPLE = {
@@ -166,6 +218,7 @@ export const COMPANY_ROW_EXAMPLE = {
   financials: [FINANCIAL_EXAMPLE],
   roles: [ROLE_EXAMPLE],
   _sources: SOURCES_EXAMPLE,
+  ...DERIVED,
 };
 
 export const ENRICH_BODY_EXAMPLES = [

@@ -25,7 +25,7 @@ import { fetchDanishCompanies } from './live-fetch-dk.ts';
 export interface CompanyServiceDeps {
   reference: ReferenceData;
   clock: Clock;
-  reads: Pick<CompanyReadRepository, 'load'>;
+  reads: Pick<CompanyReadRepository, 'load' | 'foreignSharesOf'>;
   writes: Pick<CompanyWriteRepository, 'write' | 'purge'>;
   brreg: LiveFetchClient;
   /** CVR behind its guard; null without credentials: a DK miss is then `notFound`. */
@@ -200,11 +200,30 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     return company;
   }
 
+  /** The companies with their foreign-held share (isForeignOwned), read for those with a register year. */
+  async function withForeignShares(companies: StoredCompany[]): Promise<StoredCompany[]> {
+    const owned = companies.filter((c) => c.owners?.largestShareholder).map((c) => c.row.org_number);
+    const shares = owned.length ? await reads.foreignSharesOf(owned) : new Map();
+    return companies.map((c) =>
+      c.owners?.largestShareholder ? { ...c, foreignShare: shares.get(c.row.org_number) ?? null } : c,
+    );
+  }
+
+  async function withForeignSharesByKey(found: Map<string, StoredCompany>): Promise<[string, StoredCompany][]> {
+    const keys = [...found.keys()];
+    const companies = await withForeignShares(keys.map((k) => found.get(k)!));
+    return keys.map((k, i) => [k, companies[i]]);
+  }
+
   /** The lookup's record: the stored company with labels, and a Norwegian buyer's or winner's tenders. */
   async function fullRecord(country: Country, company: StoredCompany): Promise<CompanyRecord> {
     const orgNumber = company.row.org_number;
     const tenders = country === 'NO' ? (await deps.procurement?.forCompanies([orgNumber]))?.get(orgNumber) : undefined;
-    return { ...buildCompanyRecord(company, reference, { labels: true }), ...tenders };
+    const [withShares] = await withForeignShares([company]);
+    return {
+      ...buildCompanyRecord(withShares, reference, { labels: true, signals: { now: clock.now() } }),
+      ...tenders,
+    };
   }
 
   return {
@@ -283,6 +302,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         }
       }
       const unavailableSet = new Set(unavailable.map((p) => `${p.country}:${p.orgNumber}`));
+      for (const [k, s] of await withForeignSharesByKey(found)) found.set(k, s);
       const norwegian = [...found.values()].filter((s) => s.row.country === 'NO').map((s) => s.row.org_number);
       const tenders = norwegian.length ? await deps.procurement?.forCompanies(norwegian) : undefined;
       for (const p of unique) {
@@ -290,7 +310,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         const s = found.get(k);
         if (s)
           data.push({
-            ...buildCompanyRecord(s, reference),
+            ...buildCompanyRecord(s, reference, { signals: { now: clock.now() } }),
             ...(p.country === 'NO' ? tenders?.get(p.orgNumber) : undefined),
           });
         else if (!unavailableSet.has(k)) notFound.push(p);

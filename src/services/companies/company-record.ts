@@ -7,6 +7,8 @@ import type { ReferenceData } from '../../domain/reference-data.ts';
 import type { RecordBasis } from '../../store/record-json.ts';
 import type { FinancialRow, LicenseRow, RoleRow, StoredCompany, SubUnitRow } from '../../store/company-reads.ts';
 import type { OwnerSummary } from '../../store/shareholders.ts';
+import { websiteUrl } from '../../domain/website-url.ts';
+import { recordSignals, sizeAndPlace, type SignalContext } from './record-signals.ts';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -19,6 +21,8 @@ function financial(f: FinancialRow, orgNumber: string) {
     currency: f.currency,
     revenue: f.revenue,
     operatingProfit: f.operating_profit,
+    // Orakel's name for the same figure; its clients read this one.
+    operatingResult: f.operating_profit,
     netResult: f.net_result,
     equity: f.equity,
     totalAssets: f.total_assets,
@@ -96,6 +100,8 @@ export function licenseItem(l: LicenseRow) {
 interface RecordOptions {
   /** Classification labels, county hydration (lookup and search rows; not enrich). */
   labels?: boolean;
+  /** Signals, computed at this time (lookup and enrich; not list rows). */
+  signals?: SignalContext;
 }
 
 interface RecordPartsInput {
@@ -110,7 +116,12 @@ interface RecordPartsInput {
  * `_sources`); the rest are stored columns as they are. The typed record and the change feed's
  * JSON text (`recordJson`) are both made from these, so they cannot drift apart.
  */
-export function recordParts(c: RecordPartsInput, reference: ReferenceData, opts: RecordOptions = {}) {
+export function recordParts(
+  c: RecordPartsInput,
+  reference: ReferenceData,
+  opts: RecordOptions = {},
+  extra: Record<string, FieldSource> = {},
+) {
   const r = c.row;
   const stored = r.sources as Record<string, string>;
   const financials = computeRatios(
@@ -133,6 +144,7 @@ export function recordParts(c: RecordPartsInput, reference: ReferenceData, opts:
     socialHandles: hasHandles ? (stored.socialHandles ?? SOURCE.webProfile) : null,
     technologies: r.technologies.length ? (stored.technologies ?? SOURCE.webProfile) : null,
     shareholders: c.owners?.largestShareholder ? SOURCE.aksjonaer : null,
+    ...extra,
   };
   const labels = opts.labels
     ? {
@@ -156,12 +168,19 @@ export function recordParts(c: RecordPartsInput, reference: ReferenceData, opts:
     majorityOwner: c.owners?.majorityOwner ?? null,
     largestShareholder: c.owners?.largestShareholder ?? null,
   };
-  return { financials, roles: c.roles.map(role), labels, sources, optional, owners };
+  const derived = sizeAndPlace(r, c.financials, reference);
+  return { financials, roles: c.roles.map(role), labels, sources, optional, owners, derived };
 }
 
 export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, opts: RecordOptions = {}) {
   const r = c.row;
-  const { financials, roles, labels, sources, optional, owners } = recordParts(c, reference, opts);
+  const computed = opts.signals ? recordSignals(c, opts.signals) : null;
+  const { financials, roles, labels, sources, optional, owners, derived } = recordParts(
+    c,
+    reference,
+    opts,
+    computed ? { signals: computed.source } : {},
+  );
   return {
     id: String(r.id),
     orgNumber: r.org_number,
@@ -191,7 +210,7 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     postalAddressMunicipality: r.postal_address_municipality,
     postalAddressMuniNo: r.postal_address_muni_no,
     postalAddressCountryCode: r.postal_address_country_code,
-    website: r.website,
+    website: websiteUrl(r.website),
     phone: r.phone,
     parentOrgNumber: r.parent_org_number,
     isInGroup: r.is_in_group,
@@ -217,6 +236,8 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     hasAnyAdPixel: r.has_ad_pixel,
     ...owners,
     ...labels,
+    ...derived,
+    ...(computed ? { signals: computed.signals } : {}),
     createdAt: iso(r.created_at)!,
     updatedAt: iso(r.updated_at)!,
     financials,
@@ -246,5 +267,6 @@ export function recordRowJson(
     parts.optional.employeeCountRange === undefined
       ? ''
       : `,"employeeCountRange":${JSON.stringify(parts.optional.employeeCountRange)}`;
-  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${JSON.stringify(parts.roles)},"_sources":${JSON.stringify(parts.sources)}${range},${owners}${labels ? `,${labels}` : ''}}`;
+  const derived = JSON.stringify(parts.derived).slice(1, -1);
+  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${JSON.stringify(parts.roles)},"_sources":${JSON.stringify(parts.sources)},${derived}${range},${owners}${labels ? `,${labels}` : ''}}`;
 }

@@ -72,6 +72,7 @@ export function mapEnhet(e: BrregEnhet): CompanyCore {
     isBankrupt: bankrupt,
     isBeingDissolved: dissolving,
     isInForcedDissolution: forced,
+    ...(text(e.underRekonstruksjonsforhandlingDato) ? { isInDebtNegotiation: true } : {}),
     isDeleted: deleted,
     deletedDate: date(e.slettedato),
     status: deleted

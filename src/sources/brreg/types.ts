@@ -37,6 +37,7 @@ export interface BrregEnhet {
   registrertIFrivillighetsregisteret?: boolean;
   maalform?: string;
   konkurs?: boolean;
+  underRekonstruksjonsforhandlingDato?: string;
   underAvvikling?: boolean;
   underTvangsavviklingEllerTvangsopplosning?: boolean;
   hjemmeside?: string;

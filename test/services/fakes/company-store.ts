@@ -7,8 +7,9 @@ import type { CompanyCore } from '../../../src/domain/company.ts';
 import type { CompanyReadRepository, CompanyRow, StoredCompany } from '../../../src/store/company-reads.ts';
 import type { CompanyWrite, CompanyWriteRepository, WriteResult } from '../../../src/store/company-writes.ts';
 import type { LiveFetchMissRepository } from '../../../src/store/live-fetch-misses.ts';
+import type { ForeignShare } from '../../../src/store/ownership-signals.ts';
 
-type Reads = Pick<CompanyReadRepository, 'load'>;
+type Reads = Pick<CompanyReadRepository, 'load' | 'foreignSharesOf'>;
 type Writes = Pick<CompanyWriteRepository, 'write' | 'purge'>;
 
 function rowOf(id: number, core: CompanyCore, now: Date): CompanyRow {
@@ -58,6 +59,7 @@ function rowOf(id: number, core: CompanyCore, now: Date): CompanyRow {
     is_bankrupt: core.isBankrupt,
     is_being_dissolved: core.isBeingDissolved,
     is_in_forced_dissolution: core.isInForcedDissolution,
+    is_in_debt_negotiation: core.isInDebtNegotiation ?? null,
     is_deleted: core.isDeleted,
     deleted_date: core.deletedDate,
     status: core.status,
@@ -99,6 +101,11 @@ export class FakeCompanyStore implements Reads, Writes {
 
   get(country: string, orgNumber: string): StoredCompany | undefined {
     return this.companies.get(`${country}:${orgNumber}`);
+  }
+
+  /** No shareholder register in this fake: no company has a foreign-held share. */
+  async foreignSharesOf(): Promise<Map<string, ForeignShare>> {
+    return new Map();
   }
 
   async load(country: string, orgNumbers: string[]): Promise<StoredCompany[]> {

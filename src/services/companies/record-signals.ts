@@ -1,0 +1,59 @@
+// The derived fields Orakel's clients read beside the stored ones: the size class and the
+// municipality name (record and list rows), and the signals (lookup and enrich).
+import { SOURCE } from '../../domain/company.ts';
+import { companySignals, filedYears, type CompanySignals } from '../../domain/company-signals.ts';
+import type { ReferenceData } from '../../domain/reference-data.ts';
+import { revenueInEur, sizeClass, type SizeClass } from '../../domain/size-class.ts';
+import type { FinancialRow, StoredCompany } from '../../store/company-reads.ts';
+import type { RecordBasis } from '../../store/record-json.ts';
+
+const signalYear = (f: FinancialRow) => ({
+  periodTo: f.period_to,
+  accountsType: f.accounts_type,
+  revenue: f.revenue,
+  netResult: f.net_result,
+  equity: f.equity,
+  totalAssets: f.total_assets,
+  currency: f.currency,
+});
+
+/** sizeClass on the latest employees and the latest filed revenue; the business address's municipality name. */
+export function sizeAndPlace(
+  r: RecordBasis,
+  financials: FinancialRow[],
+  reference: ReferenceData,
+): { sizeClass: SizeClass | null; businessAddressMuni: string | null } {
+  const latest = filedYears(financials.map(signalYear))[0];
+  const eur = latest ? revenueInEur(latest.revenue, latest.currency) : null;
+  return {
+    sizeClass: sizeClass(r.employee_count, eur),
+    // The reference list's name where the code is known (SSB's spelling), else the registry's own.
+    businessAddressMuni: reference.municipality(r.business_address_muni_no)?.name ?? r.business_address_municipality,
+  };
+}
+
+export interface SignalContext {
+  now: Date;
+}
+
+/** The signals of one company from what the store holds, with their _sources entry. */
+export function recordSignals(
+  c: Pick<StoredCompany, 'row' | 'financials' | 'owners' | 'foreignShare'>,
+  ctx: SignalContext,
+): { signals: CompanySignals; source: { source: string; computed: true } } {
+  const r = c.row;
+  const largest = c.owners?.largestShareholder ?? null;
+  const signals = companySignals({
+    financials: c.financials.map(signalYear),
+    isBankrupt: r.is_bankrupt,
+    isDissolving: r.is_being_dissolved || r.is_in_forced_dissolution,
+    // brreg shows it whenever it applies: a Norwegian company without the mark is not in it.
+    isInDebtNegotiation: r.is_in_debt_negotiation ?? (r.country === 'NO' ? false : null),
+    largestOwner: largest ? { pct: largest.ownershipPct, year: largest.year } : null,
+    foreignShare: c.foreignShare ?? null,
+    now: ctx.now,
+  });
+  const stored = r.sources as Record<string, string>;
+  const source = c.financials.length ? (stored.financials ?? SOURCE.regnskap) : stored.companyCore;
+  return { signals, source: { source, computed: true } };
+}
