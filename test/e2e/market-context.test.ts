@@ -88,7 +88,7 @@ describe('ncd sync statistics', () => {
     const posts = stats.requests.filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(BUREAUS.NO.tables.length + BUREAUS.SE.tables.length + BUREAUS.FI.tables.length);
     for (const p of posts) expect(JSON.parse(p.body).response).toEqual({ format: 'json-stat2' });
-    const gets = stats.requests.filter((r) => r.method === 'GET').map((r) => r.path);
+    const gets = stats.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/dst/')).map((r) => r.path);
     expect(gets).toEqual(BUREAUS.DK.tables.map((t) => `/dst/data/${t.table}/JSONSTAT`));
   });
 

@@ -5,7 +5,8 @@
 // the bureaus faked (test/fakes/statistics.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJob } from '../../src/jobs/runner.ts';
-import { startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
+import { BUREAUS } from '../../src/sources/statistics/index.ts';
+import { readFixture, readMetaFixture, startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
 import { SAMPLE_INDUSTRIES, SAMPLE_PLACES } from '../fixtures/statistics/expected.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
@@ -122,5 +123,72 @@ describe('a failing statistics table', () => {
     const no = (await health())['statistics:NO'];
     expect(no).toMatchObject({ status: 'ok', message: null });
     expect(no.tables).toBeUndefined();
+  });
+});
+
+describe('Statistics Finland tables read by their metadata', () => {
+  const helsinki = async () =>
+    (await http(server.url, 'GET', '/api/market-context?country=FI&municipality=091', { key })).body.municipality;
+  const syncFinland = () => runJob(server.ctx, 'statistics', { country: 'FI' }, quiet);
+  const meta11ra = () => JSON.parse(JSON.stringify(readMetaFixture('FI', BUREAUS.FI.tables[0])));
+
+  it('asks for the post-June codes the metadata names, after a GET of it', async () => {
+    const asked = stats.requests.filter((r) => r.path === '/statfi/fi/StatFin/vaerak/11ra.px');
+    expect(asked.map((r) => r.method).slice(0, 2)).toEqual(['GET', 'POST']);
+    expect(JSON.parse(asked[1].body).query.map((q: { code: string }) => q.code)).toEqual([
+      'alue_23_20260101',
+      'contentscode',
+      'timeperiod_y',
+    ]);
+    const income = stats.requests.find((r) => r.method === 'POST' && r.path === '/statfi/fi/StatFin/tjt/14ww.px')!;
+    expect(JSON.parse(income.body).query[0].code).toBe('alue_23_20250101');
+    expect((await helsinki()).population.value).toBe(SAMPLE_PLACES.FI['091'].population[0]);
+    expect((await helsinki()).householdIncome).toMatchObject({ value: 33525, year: 2024, table: '14ww' });
+  });
+
+  it('follows an area variable renamed between two runs (a new regional division)', async () => {
+    const meta = meta11ra();
+    meta.variables[0].code = 'alue_23_20270101';
+    stats.overrideMeta.set('11ra', JSON.stringify(meta));
+    const renamedData = JSON.stringify(readFixture('FI', BUREAUS.FI.tables[0])).replaceAll(
+      'alue_23_20260101',
+      'alue_23_20270101',
+    );
+    stats.overrideTables.set('11ra', renamedData);
+    const outcome = await syncFinland();
+    stats.overrideMeta.clear();
+    stats.overrideTables.clear();
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: {} });
+    const last = stats.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/11ra.px')).at(-1)!;
+    expect(JSON.parse(last.body).query[0].code).toBe('alue_23_20270101');
+    expect((await health())['statistics:FI'].status).toBe('ok');
+  });
+
+  it.each([
+    [
+      'a renamed contents variable',
+      (m: { variables: { code: string }[] }) => (m.variables[1].code = 'Tiedot'),
+      '11ra: metadata no longer fits: the contents variable is missing (variables: alue_23_20260101, Tiedot, timeperiod_y); ' +
+        'Tiedot cannot be eliminated and the definition chooses none of its 4 values',
+    ],
+    [
+      'a missing value code',
+      (m: { variables: { values: string[] }[] }) => (m.variables[1].values = ['vaesto', 'vaesto_keski_ika']),
+      '11ra: metadata no longer fits: contentscode has no value vaerak-vaesto',
+    ],
+  ])('%s keeps the previous figures, asks no data, and shows the problem in health', async (_n, change, problem) => {
+    const before = await helsinki();
+    const meta = meta11ra();
+    change(meta);
+    stats.overrideMeta.set('11ra', JSON.stringify(meta));
+    const posts = stats.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/11ra.px')).length;
+    await syncFinland();
+    stats.overrideMeta.clear();
+    expect(stats.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/11ra.px')).length).toBe(posts);
+    expect(await helsinki()).toEqual(before);
+    expect((await health())['statistics:FI']).toMatchObject({
+      status: 'degraded',
+      tables: [{ table: '11ra', problem }],
+    });
   });
 });

@@ -23,6 +23,12 @@ export function readFixture(country: StatCountry, def: TableDef): unknown {
   );
 }
 
+/** A table's metadata (PxWeb GET of the table URL), as `meta/<country>-<table>.json` holds it. */
+export function readMetaFixture(country: StatCountry, def: TableDef): unknown {
+  const name = `meta/${country.toLowerCase()}-${def.table}.json`;
+  return JSON.parse(readFileSync(new URL(`../fixtures/statistics/${name}`, import.meta.url), 'utf8'));
+}
+
 export interface FakeStatistics {
   /** Base URL per country (the *_BASE_URL a server is given). */
   baseUrls: Record<StatCountry, string>;
@@ -38,11 +44,13 @@ export interface FakeStatistics {
   overrideTables: Map<string, string>;
   /** Answer the next `times` requests of a table id with 429 and this Retry-After (Infinity: always). */
   rateLimited: Map<string, { times: number; retryAfter: string }>;
+  /** Answer the metadata GET of a table id with this body (a bureau renaming a variable between runs). */
+  overrideMeta: Map<string, string>;
   close(): Promise<void>;
 }
 
 export async function startFakeStatistics(): Promise<FakeStatistics> {
-  const routes = new Map<string, { country: StatCountry; table: string; body: string }>();
+  const routes = new Map<string, { country: StatCountry; table: string; body: string; meta?: string }>();
   for (const country of Object.keys(BUREAUS) as StatCountry[])
     for (const def of BUREAUS[country].tables) {
       const pathname = new URL(def.path, 'http://fake/').pathname;
@@ -50,6 +58,8 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
         country,
         table: def.table,
         body: JSON.stringify(readFixture(country, def)),
+        // A definition that reads its metadata first is answered it on a GET of the table URL.
+        meta: def.wanted ? JSON.stringify(readMetaFixture(country, def)) : undefined,
       });
     }
   const fake: Omit<FakeStatistics, 'baseUrls' | 'env' | 'close'> = {
@@ -59,6 +69,7 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
     overrideBody: {},
     overrideTables: new Map(),
     rateLimited: new Map(),
+    overrideMeta: new Map(),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -75,6 +86,10 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
       }
       const status = fake.failStatus[route.country] ?? (fake.failTables.has(route.table) ? 500 : undefined);
       if (status) return res.writeHead(status, { 'content-type': 'text/plain' }).end('error');
+      if (req.method === 'GET' && route.meta !== undefined)
+        return res
+          .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+          .end(fake.overrideMeta.get(route.table) ?? route.meta);
       res
         .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
         .end(fake.overrideTables.get(route.table) ?? fake.overrideBody[route.country] ?? route.body);

@@ -17,7 +17,7 @@ import {
   statfiMunicipality,
   twoDigitDivision,
 } from './codes.ts';
-import type { RolePatterns } from './metadata.ts';
+import type { RolePatterns, Wanted } from './metadata.ts';
 
 export type StatCountry = 'NO' | 'SE' | 'FI' | 'DK';
 export const STAT_COUNTRIES: readonly StatCountry[] = ['NO', 'SE', 'FI', 'DK'];
@@ -34,9 +34,14 @@ export type TableDef = {
   path: string;
   /** PxWeb query (POSTed); absent: a GET of `path` (StatBank). */
   query?: unknown;
-  /** The dimension holding the municipality or NACE code, and the time dimension. */
+  /**
+   * The dimension holding the municipality or NACE code, and the time dimension. With `wanted`
+   * they are found in the table's metadata on each run, and these only say what is expected.
+   */
   keyDim: string;
   timeDim: string;
+  /** Read the table's metadata first and build the query from it (instead of `query`). */
+  wanted?: Wanted[];
 } & ({ scope: 'municipality'; measure: PlaceMeasure } | { scope: 'industry'; measure: IndustryMeasure });
 
 export interface Bureau {
@@ -230,24 +235,36 @@ const STATFI: Bureau = {
     {
       scope: 'municipality',
       measure: 'population',
+      // Since 8 June 2026 (statistics-tables.md F1, grade A): short file name, dated area code,
+      // contentscode `vaerak-vaesto`, timeperiod_y; read from the table's metadata on every run.
       table: '11ra',
       title: 'Population by area, 31 December',
       unit: 'persons',
-      path: 'fi/StatFin/vaerak/statfin_vaerak_pxt_11ra.px',
-      query: px({ Alue: all, Tiedot: ['vaesto'] }, 'Vuosi', { code: 'Alue', filter: 'all' }),
-      keyDim: 'Alue',
-      timeDim: 'Vuosi',
+      path: 'fi/StatFin/vaerak/11ra.px',
+      wanted: [
+        { find: 'area', values: 'all' },
+        { find: 'contents', values: ['vaerak-vaesto'] },
+        { find: 'time', values: 'latest' },
+      ],
+      keyDim: 'alue_*',
+      timeDim: 'timeperiod_y',
     },
     {
       scope: 'municipality',
       measure: 'householdIncome',
-      table: '12f1',
-      title: 'Disposable money income of household-dwelling units, median, by municipality',
-      unit: 'EUR',
-      path: 'fi/StatFin/tjt/statfin_tjt_pxt_12f1.px',
-      query: px({ Alue: all, Tiedot: ['medkturaha'] }, 'Vuosi', { code: 'Alue', filter: 'all' }),
-      keyDim: 'Alue',
-      timeDim: 'Vuosi',
+      // F2 (grade A): tjt/14ww, the median disposable cash income per consumption unit
+      // (equivalised, household based); 12f1 was a postal-code (Paavo) table.
+      table: '14ww',
+      title: 'Disposable cash income per consumption unit (equivalised), median, by municipality',
+      unit: 'EUR per consumption unit',
+      path: 'fi/StatFin/tjt/14ww.px',
+      wanted: [
+        { find: 'area', values: 'all' },
+        { find: 'contents', values: ['tjt-ekvikturaha_med'] },
+        { find: 'time', values: 'latest' },
+      ],
+      keyDim: 'alue_*',
+      timeDim: 'timeperiod_y',
     },
     {
       scope: 'municipality',
