@@ -97,7 +97,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     ],
   },
   events: {
-    about: 'The company event log, watchlists and their alert deliveries (issue 26)',
+    about: 'The company event log, watchlists and their alert deliveries',
     tables: [
       'company_events',
       'event_seq',

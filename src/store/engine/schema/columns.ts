@@ -7,15 +7,15 @@ export type Generated<T> =
 
 export type Json = JsonValue;
 
-type JsonArray = JsonValue[];
+export type JsonArray = JsonValue[];
 
-type JsonObject = {
+export type JsonObject = {
   [x: string]: JsonValue | undefined;
 };
 
-type JsonPrimitive = boolean | number | string | null;
+export type JsonPrimitive = boolean | number | string | null;
 
-type JsonValue = JsonArray | JsonObject | JsonPrimitive;
+export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Numeric = ColumnType<number, number | string, number | string>;
 

@@ -30,8 +30,8 @@ export interface CompaniesTable {
   is_bankrupt: Generated<boolean>;
   is_being_dissolved: Generated<boolean>;
   is_deleted: Generated<boolean>;
+  is_in_debt_negotiation: boolean | null;
   is_in_forced_dissolution: Generated<boolean>;
-  is_in_debt_negotiation: Generated<boolean | null>;
   is_in_group: Generated<boolean>;
   last_submitted_accounts_year: string | null;
   latest_revenue: number | null;
