@@ -236,7 +236,7 @@ export async function runSanctionsSync(deps: SanctionsDeps, opts: SanctionsOptio
       version,
       entityCount: staged.stored,
     });
-    // The replaced list's space is reclaimed by the VACUUM every sync run ends with (jobs/registry.ts).
+    // The replaced list's space is reclaimed by the VACUUM every sync run ends with (jobs/runner.ts).
     if (previousRunId !== null) await repo.discardRun(previousRunId);
     job.progress(
       `sanctions ${list}: ${staged.stored} entities (${input.format}${version ? `, version ${version}` : ''})${previousRunId !== null ? ', replacing the previous import' : ''}`,

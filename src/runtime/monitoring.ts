@@ -1,5 +1,5 @@
 // Composition of the monitoring use cases: the event log reader, the SSE hub,
-// watchlists and their alert delivery. Kept apart so services/index.ts changes by one line.
+// watchlists and their alert delivery. Kept apart so services.ts changes by one line.
 import type { AppContext } from './context.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createEventStreamHub } from '../services/monitoring/event-stream.ts';
