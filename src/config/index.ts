@@ -3,6 +3,7 @@
 // echoed.
 import path from 'node:path';
 import { ConfigError, bool, int, oneOf, str, url, type Env } from './env.ts';
+import { evidence } from './evidence.ts';
 import { httpLimits, trustProxy } from './http.ts';
 import { monitoring } from './monitoring.ts';
 import { secretKey } from './secret-key.ts';
@@ -14,6 +15,7 @@ export { ConfigError } from './env.ts';
 export type { TrustProxy } from './http.ts';
 export type { MonitoringConfig } from './monitoring.ts';
 export type { Config } from './types.ts';
+export type { EvidenceConfig } from './evidence.ts';
 export type { LiveFetchConfig } from './upstreams.ts';
 export { configWarnings } from './warnings.ts';
 
@@ -62,6 +64,7 @@ export function loadConfig(env: Env = process.env): Config {
     http: httpLimits(env),
     liveFetch: liveFetch(env),
     monitoring: monitoring(env),
+    evidence: evidence(env, dataDir),
     webProfile: webProfile(env),
     recordCache: {
       maxEntries: int(env, 'RECORD_CACHE_ENTRIES', 20000, 0, 1000000),

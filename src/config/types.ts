@@ -1,5 +1,6 @@
 // The shape of the parsed configuration: the process-wide settings, and one field or group per
 // section file beside this one.
+import type { EvidenceConfig } from './evidence.ts';
 import type { HttpLimits, TrustProxy } from './http.ts';
 import type { MonitoringConfig } from './monitoring.ts';
 import type { SyncConfig } from './sync.ts';
@@ -40,4 +41,6 @@ export interface Config extends UpstreamsConfig, SyncConfig {
   recordCache: { maxEntries: number; maxBytes: number; pollMs: number };
   /** Event log, event stream and watchlists; see README "Monitoring". */
   monitoring: MonitoringConfig;
+  /** KYB evidence packs: the signing key and the retention; see README "Evidence packs". */
+  evidence: EvidenceConfig;
 }
