@@ -30,7 +30,8 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, ErrorDoc>> = {
   },
   search_filter_required: {
     meaning: 'Free-tier searches must narrow the result with at least one filter.',
-    action: 'Add a filter such as `q`, `municipality` or `industryCode`, or ask for a higher tier.',
+    action:
+      'Add a filter such as `q`, `municipality`, `nace` or `orgForm` (`country`, `sort`, `order`, `limit`, `cursor` and `include` do not count; an unknown parameter is a 400), or ask for a higher tier.',
     paths: /^\/api\/companies$/,
   },
   invalid_cursor: {

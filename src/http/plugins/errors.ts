@@ -29,6 +29,7 @@ function validationDetails(errors: AjvLikeError[], context: string | undefined):
     if (e.keyword === 'required' && e.params?.missingProperty) path += `.${String(e.params.missingProperty)}`;
     if (e.keyword === 'additionalProperties' && e.params?.additionalProperty)
       path += `.${String(e.params.additionalProperty)}`;
+    if (e.keyword === 'unknownParameter' && e.params?.parameter) path += `.${String(e.params.parameter)}`;
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') message = 'is required';
     else if (e.keyword === 'additionalProperties') message = 'is not an allowed field';
