@@ -8,12 +8,18 @@ import type { KeyAuthService } from '../services/access/key-auth.ts';
 import { createWatchlistDelivery } from '../services/monitoring/watchlist-delivery.ts';
 import { createWatchlistService } from '../services/monitoring/watchlists.ts';
 
-export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthService, 'chargeQuota'>) {
+export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthService, 'chargeQuota' | 'stillValid'>) {
   const { repos, config, clock, log } = ctx;
   return {
     events: createEventService({ eventLog: repos.eventLog }),
-    eventStream: createEventStreamHub({ eventLog: repos.eventLog, heartbeatMs: config.monitoring.heartbeatMs, log }),
+    eventStream: createEventStreamHub({
+      eventLog: repos.eventLog,
+      heartbeatMs: config.monitoring.heartbeatMs,
+      credentialCheckMs: config.monitoring.streamCredentialCheckMs,
+      log,
+    }),
     chargeStreamMinute: keyAuth.chargeQuota,
+    streamCredentialValid: keyAuth.stillValid,
     watchlists: createWatchlistService({
       watchlists: repos.watchlists,
       destinations: repos.destinations,

@@ -124,6 +124,22 @@ export function createKeyAuthService(deps: KeyAuthServiceDeps) {
       verified.clear();
     },
 
+    /**
+     * Whether a caller authenticated earlier still holds: its key is active (not rotated away,
+     * not deactivated) and its trial has not run out. Read from the store, not the verified-key
+     * cache, so a long-lived connection (the event stream) sees a change within one check.
+     */
+    async stillValid(caller: AuthContext): Promise<boolean> {
+      const record = await apiKeys.findActiveById(caller.keyId);
+      if (!record) return false;
+      const days = config.trialDays;
+      return !(
+        days > 0 &&
+        record.tier === 'free' &&
+        clock.now().getTime() - record.projectCreatedAt.getTime() > days * 86_400_000
+      );
+    },
+
     /** 402 `trial_expired` for a free key older than TRIAL_DAYS (0 = no trial). */
     guardTrial(caller: AuthContext): void {
       const days = config.trialDays;

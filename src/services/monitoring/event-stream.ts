@@ -5,6 +5,9 @@
 // first catches up with its own reads up to the hub's top, then turns live. Memory is bounded:
 // a subscriber whose socket holds more than MAX_BUFFERED bytes unsent is closed (it resumes from
 // its last id). Each stream is charged one request per minute open and closed when its quota is spent.
+// Its credential is re-checked every `credentialCheckMs` (one store read per key and round, however
+// many streams the key holds): a stream whose key was rotated, deactivated or whose trial ran out
+// gets a final `event: end` naming why and is closed, so no stream outlives its key.
 import type { EventFilter, EventLogRepository, StoredEvent } from '../../store/events/event-log.ts';
 
 const POLL_MS = 250;
@@ -24,12 +27,20 @@ interface Subscriber {
   sink: StreamSink;
   live: boolean;
   charge: () => Promise<void>;
+  credential: StreamCredential;
   closed: boolean;
+}
+
+/** The credential a stream was opened with: `id` groups streams of one key for the re-check. */
+export interface StreamCredential {
+  id: string;
+  valid: () => Promise<boolean>;
 }
 
 export interface EventStreamDeps {
   eventLog: EventLogRepository;
   heartbeatMs: number;
+  credentialCheckMs: number;
   log: { warn(obj: object, msg: string): void };
 }
 
@@ -99,6 +110,24 @@ export function createEventStreamHub(deps: EventStreamDeps) {
     s.live = true;
   }
 
+  /** Ends every stream whose credential no longer holds (a failed check is retried next round). */
+  async function recheck() {
+    const rounds = new Map<string, Promise<boolean>>();
+    await Promise.all(
+      [...subs].map(async (s) => {
+        let check = rounds.get(s.credential.id);
+        if (!check) rounds.set(s.credential.id, (check = s.credential.valid()));
+        const valid = await check.catch(() => true);
+        if (!valid && !s.closed) {
+          send(s, 'event: end\ndata: {"reason":"credential_invalid","message":"The API key is no longer valid"}\n\n');
+          drop(s);
+        }
+      }),
+    );
+  }
+
+  let checking: Promise<void> | null = null;
+
   function start() {
     if (timers.length) return;
     timers = [
@@ -112,6 +141,13 @@ export function createEventStreamHub(deps: EventStreamDeps) {
       setInterval(() => {
         for (const s of subs) s.charge().catch(() => drop(s));
       }, CHARGE_MS),
+      setInterval(() => {
+        checking ??= recheck()
+          .catch((err: Error) => deps.log.warn({ err: err.message }, 'event stream credential check failed'))
+          .finally(() => {
+            checking = null;
+          });
+      }, deps.credentialCheckMs),
     ];
     for (const t of timers) t.unref();
   }
@@ -124,8 +160,14 @@ export function createEventStreamHub(deps: EventStreamDeps) {
 
   return {
     /** Starts a stream after `after`; resolves once it is live. The returned function ends it. */
-    async subscribe(after: number, filter: EventFilter, sink: StreamSink, charge: () => Promise<void>) {
-      const s: Subscriber = { after, filter, sink, live: false, charge, closed: false };
+    async subscribe(
+      after: number,
+      filter: EventFilter,
+      sink: StreamSink,
+      charge: () => Promise<void>,
+      credential: StreamCredential,
+    ) {
+      const s: Subscriber = { after, filter, sink, live: false, charge, credential, closed: false };
       subs.add(s);
       start();
       try {

@@ -18,7 +18,7 @@ export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
         tags: ['monitoring'],
         summary: 'Company events as Server-Sent Events',
         description:
-          'Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process).',
+          'Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process). The key is re-checked every few seconds (`EVENT_STREAM_CREDENTIAL_CHECK_MS`, 5 s): once it is rotated or deactivated the stream sends `event: end` and closes.',
         security: [{ bearer: [] }],
         querystring: EventStreamQuery,
         headers: EventStreamHeaders,
@@ -65,8 +65,12 @@ export default function eventStreamRoute(app: Api, { services }: RouteDeps) {
         close: () => raw.end(),
       };
       try {
-        end = await services.eventStream.subscribe(after, filterOf(req.query), sink, () =>
-          services.chargeStreamMinute(caller),
+        end = await services.eventStream.subscribe(
+          after,
+          filterOf(req.query),
+          sink,
+          () => services.chargeStreamMinute(caller),
+          { id: `key:${caller.keyId}`, valid: () => services.streamCredentialValid(caller) },
         );
         if (raw.destroyed) end();
       } catch (err) {
