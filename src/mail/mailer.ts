@@ -12,6 +12,11 @@ export interface SetupMail {
 }
 
 export interface Mailer {
+  /**
+   * false: the mail only goes to the log (no SMTP_URL), so it reaches nobody. A lost
+   * registration is then never recovered (recovery proves possession of the address).
+   */
+  readonly delivers?: boolean;
   sendSetupLink(mail: SetupMail): Promise<void>;
   close(): Promise<void>;
 }
@@ -73,6 +78,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
 
 export function createLogMailer(log: Logger): Mailer {
   return {
+    delivers: false,
     async sendSetupLink(m) {
       log.info(
         { mail: { to: maskEmail(m.to), projectName: m.projectName, keyPrefix: m.keyPrefix } },

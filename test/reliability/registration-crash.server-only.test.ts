@@ -1,10 +1,12 @@
 // No registration lost to a crash (issue 20): 80 registrations in flight, the process SIGKILLed
 // among them. Some answers arrive, some are lost after the project was committed, some requests
 // never reached the database. After a restart every owner whose answer was lost registers again
-// with the same name and e-mail and gets a working key (an unused project is reclaimed, its
-// unknown key deactivated); no name is lost, and each project has exactly one active key.
+// with the same name and e-mail and gets a working key: a name never committed in the answer, a
+// committed one (never used) by e-mail to the project's address only — the answer is the 409 any
+// caller gets, with no key in it. No name is lost, and each project has exactly one active key.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startSmtpReceiver } from '../fakes/smtp.ts';
 import { TEST_SECRET } from '../helpers/env.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/process.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/server.ts';
@@ -14,10 +16,19 @@ import { send, type WireResponse } from './wire.ts';
 
 let db: TestDatabase | undefined;
 let proc: ServerProcess | undefined;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined;
 afterAll(async () => {
   await proc?.stop('SIGKILL');
   await db?.drop();
+  await smtp?.close();
 });
+
+/** The key in the newest setup mail to `to` (quoted-printable undone), if one arrived. */
+function mailedKey(to: string): string | undefined {
+  const mail = smtp!.messages.filter((m) => m.to.includes(to)).at(-1);
+  const text = mail?.raw.replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+  return text && /setup\?key=(ncd_[A-Za-z0-9]+)/.exec(text)?.[1];
+}
 
 const REGISTRATIONS = 80;
 
@@ -25,7 +36,8 @@ describe('registration and SIGKILL', () => {
   it('every owner whose registration answer was lost can register the same name again', async () => {
     const s = new Scenario('crash: SIGKILL during 80 registrations', 6);
     db = await createTestDatabase();
-    const env = { ...db.env, SECRET_KEY: TEST_SECRET, TRUST_PROXY: 'true' };
+    smtp = await startSmtpReceiver();
+    const env = { ...db.env, SECRET_KEY: TEST_SECRET, TRUST_PROXY: 'true', SMTP_URL: smtp.url };
     proc = await startServerProcess(env, 240_000);
     const register = (url: string, i: number) =>
       send(`${url}/api/keys/register`, {
@@ -65,11 +77,18 @@ describe('registration and SIGKILL', () => {
       if (answers[i]?.status === 201) continue;
       const again = await register(proc.url, i);
       s.count(again.status);
-      s.check(again.status === 201, `owner ${i} registering again: ${again.status} ${again.text.slice(0, 120)}`);
-      if (again.status !== 201) continue;
+      const wasCommitted = committed.has(`crash-${i}`);
+      s.check(
+        again.status === (wasCommitted ? 409 : 201),
+        `owner ${i} registering again: ${again.status} ${again.text.slice(0, 120)}`,
+      );
+      s.check(!/ncd_/.test(again.text) || again.status === 201, `owner ${i}: a key in the 409 answer`);
+      const key = again.status === 201 ? (again.json.raw as string) : mailedKey(`owner-${i}@example.com`);
+      s.check(key !== undefined, `owner ${i}: no key, neither in the answer nor by e-mail`);
+      if (!key) continue;
       recovered++;
       const usage = await send(`${proc.url}/api/keys/usage`, {
-        headers: { authorization: `Bearer ${again.json.raw}` },
+        headers: { authorization: `Bearer ${key}` },
       });
       s.count(usage.status);
       s.check(usage.status === 200, `owner ${i}: the new key does not work (${usage.status})`);

@@ -130,25 +130,65 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
     return series.map((day) => ({ day, count: counted.get(day) ?? 0 }));
   }
 
+  /** GET /api/keys/usage and the setup page: usage with the last 30 days. */
+  async function usageWithHistory(caller: AuthContext) {
+    const [current, history] = await Promise.all([usage(caller), usageHistory(caller)]);
+    return { ...current, history };
+  }
+
+  /** Replaces the unknown key of a never-used project and mails the new one to its address. */
+  async function recoverByMail(nameKey: string, email: string, publicBaseUrl?: string) {
+    const { raw, result } = await withFreshKey((raw) =>
+      apiKeys.reclaimUnused({ nameKey, email, keyHash: auth.hash(raw), keyPrefix: keyPrefixOf(raw) }),
+    ).finally(auth.forgetVerified);
+    if (!result) return;
+    deps.log.info({ deactivated: result.deactivated }, 'unused registration recovered: new key sent by e-mail');
+    try {
+      await deps.mailer.sendSetupLink({
+        to: result.email,
+        projectName: result.projectName,
+        setupUrl: setupUrlOf(raw, publicBaseUrl),
+        keyPrefix: keyPrefixOf(raw),
+      });
+    } catch (err) {
+      deps.log.warn({ err: (err as Error).message, keyPrefix: keyPrefixOf(raw) }, 'recovery e-mail could not be sent');
+    }
+  }
+
   return {
     guardSignupRate,
     usage,
     usageHistory,
+    usageWithHistory,
 
     /**
-     * Creates a free project and its key. The same name registered again with the same e-mail
-     * reclaims the project when it was never used (its registration answer was lost, say to a
-     * crash after the commit): the unknown key is deactivated and a new one returned.
+     * Creates a free project and its key. A taken name is a 409 for every caller, with the same
+     * body whatever the e-mail sent. Crash-safe recovery proves possession of the project's
+     * address: when the name and e-mail match a project that was never used (no request, no
+     * destination, never rotated) and never moved off the free tier or given limits, its unknown
+     * key is replaced and the new one goes by e-mail to that address only, never in an answer.
+     * Without SMTP nothing is recovered (the mail would reach nobody).
      */
     async register(input: { projectName: string; email: string; description?: string }, publicBaseUrl?: string) {
       const now = clock.now();
       const projectName = input.projectName.trim();
       const email = input.email.trim();
       const nameKey = projectNameKey(projectName);
-      const { raw } = await withFreshKey(async (raw) => {
-        const key = { keyHash: auth.hash(raw), keyPrefix: keyPrefixOf(raw) };
-        try {
-          return await apiKeys.createProject({
+      const taken = () =>
+        new ApiError('project_name_taken', {
+          details: [
+            {
+              path: 'body.projectName',
+              message:
+                'is already taken (if it is your project and it was never used, a new setup link was sent to its e-mail address)',
+            },
+          ],
+        });
+      let made;
+      try {
+        made = await withFreshKey(async (raw) => {
+          const key = { keyHash: auth.hash(raw), keyPrefix: keyPrefixOf(raw) };
+          return apiKeys.createProject({
             name: projectName,
             nameKey,
             email,
@@ -158,20 +198,13 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
             today: utcDay(now),
             monthStart: utcMonthStart(now),
           });
-        } catch (err) {
-          if (!(err instanceof ProjectNameTakenError)) throw err;
-          const reclaimed = await apiKeys.reclaimUnused({ nameKey, email, ...key });
-          if (!reclaimed) throw err;
-          deps.log.info({ deactivated: reclaimed.deactivated }, 'unused registration reclaimed by its owner');
-          return reclaimed;
-        }
-      }).catch((err) => {
-        if (err instanceof ProjectNameTakenError)
-          throw new ApiError('project_name_taken', {
-            details: [{ path: 'body.projectName', message: 'is already taken' }],
-          });
-        throw err;
-      });
+        });
+      } catch (err) {
+        if (!(err instanceof ProjectNameTakenError)) throw err;
+        if (deps.mailer.delivers !== false) await recoverByMail(nameKey, email, publicBaseUrl);
+        throw taken();
+      }
+      const { raw } = made;
       const record = (await apiKeys.findActiveByHash(auth.hash(raw)))!;
       const created = toAuthContext(record);
       const setupUrl = setupUrlOf(raw, publicBaseUrl);
@@ -220,8 +253,7 @@ export function createKeyManagementService(deps: KeyManagementServiceDeps) {
     async setupOverview(raw: string) {
       const caller = await auth.authenticate(raw);
       if (!caller) return undefined;
-      const [current, history] = await Promise.all([usage(caller), usageHistory(caller)]);
-      return { ...current, history };
+      return usageWithHistory(caller);
     },
 
     /** A request for a higher tier, under the per-IP window that registration uses. */

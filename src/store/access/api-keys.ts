@@ -151,11 +151,18 @@ export function createApiKeyRepository(db: Kysely<Database>) {
           const project = await trx
             .selectFrom('projects as p')
             .innerJoin('project_usage as u', 'u.project_id', 'p.id')
-            .select(['p.id'])
+            .select(['p.id', 'p.email', 'p.name'])
             .where('p.name_key', '=', p.nameKey)
             .where('p.active', '=', true)
             .where(sql<boolean>`lower(p.email) = lower(${p.email})`)
             .where('u.total', '=', 0)
+            // Never moved off the free tier or given limits by the operator: a raised project is
+            // not handed to anyone through recovery.
+            .where('p.tier', '=', 'free')
+            .where('p.rate_limit_per_minute', 'is', null)
+            .where('p.daily_limit', 'is', null)
+            .where('p.monthly_limit', 'is', null)
+            .where('p.max_page_size', 'is', null)
             .where(({ not, exists, selectFrom }) =>
               not(exists(selectFrom('destinations as d').select('d.id').whereRef('d.project_id', '=', 'p.id'))),
             )
@@ -177,7 +184,12 @@ export function createApiKeyRepository(db: Kysely<Database>) {
             .insertInto('api_keys')
             .values({ project_id: project.id, key_hash: p.keyHash, key_prefix: p.keyPrefix, rotated_from: null })
             .execute();
-          return { projectId: project.id, deactivated: keys[0].key_prefix };
+          return {
+            projectId: project.id,
+            deactivated: keys[0].key_prefix,
+            email: project.email,
+            projectName: project.name,
+          };
         });
       } catch (err) {
         if (isUniqueViolation(err, 'api_keys_key_prefix_key')) throw new KeyPrefixCollisionError();

@@ -45,17 +45,61 @@ describe('key management: register', () => {
     const err = await apiError(keys.register({ projectName: 'ACME analytics', email: 'other@x.example' }));
     expect(err.code).toBe('project_name_taken');
     expect(err.status).toBe(409);
-    expect(err.opts.details).toEqual([{ path: 'body.projectName', message: 'is already taken' }]);
+    expect(err.opts.details).toEqual([
+      {
+        path: 'body.projectName',
+        message:
+          'is already taken (if it is your project and it was never used, a new setup link was sent to its e-mail address)',
+      },
+    ]);
   });
 
-  it('the same name and e-mail reclaim a never-used registration: its lost key stops working', async () => {
-    const { keys, keyAuth, log } = accessServicesWithFakes();
+  it('a taken name never hands a key to the caller: a never-used project is recovered by e-mail only', async () => {
+    const { keys, keyAuth, mailer, log } = accessServicesWithFakes();
     const lost = await keys.register(acme);
-    const again = await keys.register({ projectName: 'acme analytics', email: 'OPS@acme.example' });
-    expect(again.raw).not.toBe(lost.raw);
+    const again = await apiError(keys.register({ projectName: 'acme analytics', email: 'OPS@acme.example' }));
+    // The same 409 as for anyone, no key in it.
+    expect(again.code).toBe('project_name_taken');
+    expect(JSON.stringify(again)).not.toMatch(/ncd_/);
+    // The new key went to the project's stored address only.
+    const mail = mailer.sent.at(-1)!;
+    expect(mailer.sent).toHaveLength(2);
+    expect(mail.to).toBe('ops@acme.example');
+    const recovered = new URL(mail.setupUrl).searchParams.get('key')!;
     expect(await keyAuth.authenticate(lost.raw)).toBeUndefined();
-    expect((await keyAuth.authenticate(again.raw))?.projectName).toBe('Acme Analytics');
+    expect((await keyAuth.authenticate(recovered))?.projectName).toBe('Acme Analytics');
     expect(log.lines).toContainEqual(expect.objectContaining({ level: 'info', obj: { deactivated: lost.keyPrefix } }));
+  });
+
+  it('a taken name with another e-mail changes nothing and answers the same', async () => {
+    const { keys, keyAuth, mailer } = accessServicesWithFakes();
+    const first = await keys.register(acme);
+    const other = await apiError(keys.register({ projectName: 'Acme Analytics', email: 'attacker@evil.example' }));
+    const same = await apiError(keys.register({ projectName: 'Acme Analytics', email: 'ops@acme.example' }));
+    expect(other.opts.details).toEqual(same.opts.details);
+    expect(mailer.sent.filter((m) => m.to !== 'ops@acme.example')).toEqual([]);
+    expect(await keyAuth.authenticate(first.raw)).toBeUndefined(); // recovered by its owner's address
+  });
+
+  it('a project whose tier or limits the operator changed is never recovered', async () => {
+    for (const change of ['tier', 'limits'] as const) {
+      const { keys, keyAuth, mailer } = accessServicesWithFakes();
+      const first = await keys.register(acme);
+      if (change === 'tier') await keys.setTier(first.keyPrefix, 'pro');
+      else await keys.setLimits(first.keyPrefix, { dailyLimit: 100000 });
+      expect((await apiError(keys.register(acme))).code).toBe('project_name_taken');
+      expect(await keyAuth.authenticate(first.raw)).toBeDefined();
+      expect(mailer.sent).toHaveLength(1);
+    }
+  });
+
+  it('without SMTP (mail only logged) nothing is recovered', async () => {
+    const { keys, keyAuth, mailer } = accessServicesWithFakes();
+    const first = await keys.register(acme);
+    (mailer as { delivers?: boolean }).delivers = false;
+    expect((await apiError(keys.register(acme))).code).toBe('project_name_taken');
+    expect(await keyAuth.authenticate(first.raw)).toBeDefined();
+    expect(mailer.sent).toHaveLength(1);
   });
 
   it('a registration that was used is not reclaimed', async () => {

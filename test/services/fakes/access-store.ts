@@ -163,11 +163,12 @@ export class FakeApiKeys implements ApiKeyRepository {
       (x) => x.nameKey === p.nameKey && x.email.toLowerCase() === p.email.toLowerCase(),
     );
     if (!project || this.usage.total(project.id) !== 0 || this.withDestinations.has(project.id)) return undefined;
+    if (project.tier !== 'free' || Object.values(project.overrides).some((v) => v !== null)) return undefined;
     const keys = this.keys.filter((k) => k.projectId === project.id);
     if (keys.length !== 1 || !keys[0].active) return undefined;
     this.newKey(project.id, p.keyHash, p.keyPrefix, null);
     this.deactivate(keys[0]);
-    return { projectId: project.id, deactivated: keys[0].prefix };
+    return { projectId: project.id, deactivated: keys[0].prefix, email: project.email, projectName: project.name };
   }
 
   async listKeys(opts: { project?: string; includeInactive?: boolean } = {}) {

@@ -6,6 +6,7 @@ import type { Mailer, SetupMail } from '../../../src/mail/mailer.ts';
 export class FakeMailer implements Mailer {
   readonly sent: SetupMail[] = [];
   failing = false;
+  delivers = true;
   async sendSetupLink(mail: SetupMail): Promise<void> {
     if (this.failing) throw new Error('smtp: connection refused');
     this.sent.push(mail);
