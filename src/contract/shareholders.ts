@@ -1,6 +1,6 @@
 // Shareholder rows (SPEC "Shareholder position row" / "Shareholder holding row") and the group
 // tree. Inline schemas (no $id): only the routes of this area use them.
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { StringEnum } from './common.ts';
 import { GROUP_EXAMPLE, HOLDINGS_EXAMPLE, SHAREHOLDERS_EXAMPLE } from './examples.ts';
 
@@ -70,8 +70,53 @@ export const ShareholderHolding = Type.Object({
   shareCount: Type.Optional(Type.Integer(NO_ONLY('Shares held'))),
   totalSharesInCompany: Type.Optional(Type.Integer(NO_ONLY('Shares of the class'))),
   year: Type.Optional(Type.Integer(NO_ONLY('Register year'))),
-  ownershipPct: Type.Number(),
+  ownershipPct: Type.Number({
+    description:
+      'The holder’s share of the company; with transitive=true the effective share (effectivePct, DK its lower bound)',
+  }),
   ownershipPctRange: Type.Optional(PctRange),
+  effectivePct: Type.Optional(
+    N(
+      Type.Number({
+        description:
+          'transitive=true: the product of the shares along each path, summed over paths; null when banded (DK)',
+      }),
+    ),
+  ),
+  effectivePctRange: Type.Optional(
+    Type.Object(
+      { low: Type.Number(), high: Type.Number() },
+      { description: 'transitive=true, DK: the band the effective share lies in' },
+    ),
+  ),
+  controls: Type.Optional(
+    N(
+      Type.Boolean({
+        description: 'transitive=true: a majority at every step of some path; null when a band cannot tell',
+      }),
+    ),
+  ),
+  depth: Type.Optional(
+    Type.Integer({ description: 'transitive=true: the fewest layers on any path (1: held directly)' }),
+  ),
+  pathCount: Type.Optional(
+    Type.Integer({ description: 'transitive=true: paths to this company (at most 20 are listed)' }),
+  ),
+  paths: Type.Optional(
+    Type.Array(
+      Type.Array(
+        Type.Object({
+          orgNumber: Type.String({ description: 'The company held at this step' }),
+          name: N(Type.String()),
+          pct: N(Type.Number({ description: 'The share held in it by the step before; null when banded (DK)' })),
+          pctRange: Type.Optional(PctRange),
+          year: N(Type.Integer({ description: 'Its register year (NO); null for DK' })),
+          shareClass: N(Type.String()),
+        }),
+      ),
+      { description: 'transitive=true: each path from the holder down to this company' },
+    ),
+  ),
 });
 
 const nodeFields = {
@@ -129,9 +174,48 @@ export const HoldingsQuery = Type.Object({
   }),
   country: Type.Optional(OwnershipCountry),
   year: Type.Optional(Year),
+  transitive: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Also every company held through the companies it holds, with the effective share and the paths',
+    }),
+  ),
+  maxDepth: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 20, description: 'transitive=true: most layers walked down (default 10)' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'transitive=true: rows per page (default 20, capped by tier)',
+    }),
+  ),
+  cursor: Type.Optional(Type.String({ description: 'transitive=true: from a prior nextCursor' })),
 });
 
+export type HoldingsQuery = Static<typeof HoldingsQuery>;
+
 export const ShareholderHoldings = Type.Object(
-  { shareholderOrgNumber: Type.String(), data: Type.Array(ShareholderHolding) },
+  {
+    shareholderOrgNumber: Type.String(),
+    data: Type.Array(ShareholderHolding),
+    transitive: Type.Optional(Type.Boolean()),
+    basis: Type.Optional(
+      Type.Literal('shareholder-register', {
+        description: 'transitive=true: derived from the shareholder registers, not a register of beneficial owners',
+      }),
+    ),
+    year: Type.Optional(
+      N(Type.Integer({ description: 'transitive=true: the register year walked (NO); null for DK' })),
+    ),
+    maxDepth: Type.Optional(Type.Integer()),
+    totalCompanies: Type.Optional(Type.Integer({ description: 'transitive=true: companies reached in all pages' })),
+    truncated: Type.Optional(
+      Type.Boolean({ description: 'transitive=true: the walk stopped at its cap (2000 companies, 5000 paths)' }),
+    ),
+    cycle: Type.Optional(Type.Boolean({ description: 'transitive=true: some path came back to a company on it' })),
+    nextCursor: Type.Optional(N(Type.String())),
+    hasMore: Type.Optional(Type.Boolean()),
+  },
   { examples: [HOLDINGS_EXAMPLE] },
 );

@@ -164,7 +164,7 @@ export function sumBands(bands: Band[]): Band {
  * Control along one path: a majority (more than half) at every step. True when certain, null
  * when a band straddles one half, false when some step is at most half.
  */
-export function pathControl(hops: Hop[]): boolean | null {
+export function pathControl(hops: { share: Band }[]): boolean | null {
   if (hops.every((h) => h.share.low > 0.5 + EPS)) return true;
   if (hops.every((h) => h.share.high > 0.5 + EPS)) return null;
   return false;

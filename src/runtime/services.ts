@@ -21,6 +21,7 @@ import { createSearchService } from '../services/companies/search.ts';
 import { createShareholderService } from '../services/ownership/shareholders.ts';
 import { createUltimateOwnerService } from '../services/ownership/ultimate-owners.ts';
 import { createOwnershipChangeService } from '../services/ownership/ownership-changes.ts';
+import { createTransitiveHoldingService } from '../services/ownership/transitive-holdings.ts';
 import { createWebProfileService } from '../services/registers/web-profile.ts';
 import { createLiveFetchBudget } from '../services/support/live-fetch-budget.ts';
 import { createRecordCache } from '../services/support/record-cache.ts';
@@ -127,6 +128,12 @@ export function createServices(ctx: AppContext) {
     shareholders: createShareholderService({ shareholders: repos.shareholders, cvrOwners: repos.cvrOwners }),
     ultimateOwners: createUltimateOwnerService({ chains: repos.ownershipChains, shareholders: repos.shareholders }),
     ownershipChanges: createOwnershipChangeService({ chains: repos.ownershipChains, shareholders: repos.shareholders }),
+    transitiveHoldings: createTransitiveHoldingService({
+      chains: repos.ownershipChains,
+      shareholders: repos.shareholders,
+      direct: createShareholderService({ shareholders: repos.shareholders, cvrOwners: repos.cvrOwners }),
+      pagination,
+    }),
     groups: createGroupService({ groups: repos.groups }),
     webProfile: createWebProfileService({ webProfile: repos.webProfile }),
     inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),

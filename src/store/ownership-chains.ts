@@ -4,8 +4,33 @@
 // (treasury) shares; each company uses one year, the year asked for or, when it has no rows
 // then, its latest earlier year. Denmark (CVR): the band each legal owner's share is registered in.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { HoldingEdge } from '../domain/ownership-holdings.ts';
 import type { NodeOwners, OwnerEdge } from '../domain/ownership-walk.ts';
 import type { Database } from './engine/schema.ts';
+
+/**
+ * The share base of each (company, year) in the CTE `r` (its register rows): every class's
+ * total (the register's, else the sum of its positions) less the company's own shares.
+ */
+const BASES = sql`
+    class_totals AS (
+      SELECT org_number, year, share_class, COALESCE(NULLIF(max(total_shares), 0), sum(share_count)) AS total
+      FROM r GROUP BY org_number, year, share_class
+    ),
+    treasury AS (
+      SELECT org_number, year, sum(share_count) AS shares FROM r WHERE holder_org_number = org_number GROUP BY org_number, year
+    ),
+    bases AS (
+      SELECT t.org_number, t.year, sum(t.total) - COALESCE(max(tr.shares), 0) AS base
+      FROM class_totals t LEFT JOIN treasury tr ON tr.org_number = t.org_number AND tr.year = t.year
+      GROUP BY t.org_number, t.year
+    )`;
+
+/** Per company the newest year at most `upTo` in which it has rows (one index probe per year). */
+const newestYear = (orgColumn: RawBuilder<unknown>, upTo: RawBuilder<unknown>) => sql`(
+  SELECT max(y.year) FROM shareholder_years y
+  WHERE y.year <= ${upTo}
+    AND EXISTS (SELECT 1 FROM shareholdings s WHERE s.run_id = y.run_id AND s.org_number = ${orgColumn}))`;
 
 interface HolderRow {
   org_number: string;
@@ -47,18 +72,7 @@ async function holders(db: Kysely<Database>, pick: RawBuilder<unknown>, includeP
       JOIN shareholder_years y ON y.year = p.year
       JOIN shareholdings s ON s.run_id = y.run_id AND s.org_number = p.org_number
     ),
-    class_totals AS (
-      SELECT org_number, year, share_class, COALESCE(NULLIF(max(total_shares), 0), sum(share_count)) AS total
-      FROM r GROUP BY org_number, year, share_class
-    ),
-    treasury AS (
-      SELECT org_number, year, sum(share_count) AS shares FROM r WHERE holder_org_number = org_number GROUP BY org_number, year
-    ),
-    bases AS (
-      SELECT t.org_number, t.year, sum(t.total) - COALESCE(max(tr.shares), 0) AS base
-      FROM class_totals t LEFT JOIN treasury tr ON tr.org_number = t.org_number AND tr.year = t.year
-      GROUP BY t.org_number, t.year
-    ),
+    ${BASES},
     h AS (
       SELECT s.org_number, s.year, s.holder_type, s.holder_org_number,
              ${includePersons ? sql`max(s.holder_name)` : sql`CASE WHEN s.holder_type = 'person' THEN NULL ELSE max(s.holder_name) END`} AS holder_name,
@@ -116,13 +130,8 @@ export function createOwnershipChainRepository(db: Kysely<Database>) {
       if (!orgNumbers.length) return new Map();
       const upTo =
         opts.year === undefined ? sql`(SELECT max(year) FROM shareholder_years)` : sql`${opts.year}::integer`;
-      // Per company the newest year at most `upTo` in which it has rows (one index probe per year).
       const pick = sql`
-        SELECT o.org_number, (
-          SELECT max(y.year) FROM shareholder_years y
-          WHERE y.year <= ${upTo}
-            AND EXISTS (SELECT 1 FROM shareholdings s WHERE s.run_id = y.run_id AND s.org_number = o.org_number)
-        ) AS year
+        SELECT o.org_number, ${newestYear(sql.ref('o.org_number'), upTo)} AS year
         FROM unnest(${orgNumbers}::text[]) AS o(org_number)`;
       return byCompany(await holders(db, pick, opts.includePersons));
     },
@@ -132,6 +141,107 @@ export function createOwnershipChainRepository(db: Kysely<Database>) {
       if (!years.length) return [];
       const pick = sql`SELECT ${orgNumber}::text AS org_number, y AS year FROM unnest(${years}::integer[]) AS y`;
       return holders(db, pick, includePersons);
+    },
+
+    /**
+     * Norway: what each of `holderOrgNumbers` holds. A company held is read from the year asked
+     * for or, when it has no rows then, its latest earlier year (the same rule as the walk up);
+     * shares over all classes, treasury shares out of the base.
+     */
+    async norwegianHoldings(
+      holderOrgNumbers: string[],
+      opts: { year: number | undefined },
+    ): Promise<Map<string, HoldingEdge[]>> {
+      const out = new Map<string, HoldingEdge[]>();
+      if (!holderOrgNumbers.length) return out;
+      const upTo =
+        opts.year === undefined ? sql`(SELECT max(year) FROM shareholder_years)` : sql`${opts.year}::integer`;
+      const res = await sql<{
+        holder: string;
+        org_number: string;
+        year: number;
+        company_name: string | null;
+        org_form_code: string | null;
+        employee_count: number | null;
+        share_classes: string | null;
+        shares: string | number;
+        base: string | number;
+      }>`
+        WITH held AS (
+          SELECT DISTINCT s.org_number FROM shareholder_years y
+          JOIN shareholdings s ON s.run_id = y.run_id
+          WHERE y.year <= ${upTo} AND s.holder_org_number = ANY(${holderOrgNumbers}::text[])
+            AND s.holder_org_number <> s.org_number
+        ),
+        pick AS (SELECT h.org_number, ${newestYear(sql.ref('h.org_number'), upTo)} AS year FROM held h),
+        r AS (
+          SELECT s.* FROM pick p
+          JOIN shareholder_years y ON y.year = p.year
+          JOIN shareholdings s ON s.run_id = y.run_id AND s.org_number = p.org_number
+        ),
+        ${BASES},
+        mine AS (
+          SELECT org_number, year, holder_org_number, max(company_name) AS company_name,
+                 string_agg(DISTINCT share_class, ', ') AS share_classes, sum(share_count) AS shares
+          FROM r WHERE holder_org_number = ANY(${holderOrgNumbers}::text[]) AND holder_org_number <> org_number
+          GROUP BY org_number, year, holder_org_number
+        )
+        SELECT m.holder_org_number AS holder, m.org_number, m.year, COALESCE(c.name, m.company_name) AS company_name,
+               c.org_form_code, c.employee_count, m.share_classes, m.shares, b.base
+        FROM mine m JOIN bases b ON b.org_number = m.org_number AND b.year = m.year
+        LEFT JOIN companies c ON c.country = 'NO' AND c.org_number = m.org_number
+        WHERE b.base > 0
+        ORDER BY m.holder_org_number, m.shares::numeric / b.base DESC, m.org_number`.execute(db);
+      for (const r of res.rows) {
+        const share = Number(r.shares) / Number(r.base);
+        const list = out.get(r.holder) ?? [];
+        if (!list.length) out.set(r.holder, list);
+        list.push({
+          orgNumber: r.org_number,
+          name: r.company_name,
+          country: 'NO',
+          orgFormCode: r.org_form_code,
+          employeeCount: r.employee_count === null ? null : Number(r.employee_count),
+          share: { low: share, high: share },
+          year: r.year,
+          shareClass: r.share_classes,
+        });
+      }
+      return out;
+    },
+
+    /** Denmark: what each of `ownerCvrs` holds in CVR's owner register, as its bands. */
+    async danishHoldings(ownerCvrs: string[]): Promise<Map<string, HoldingEdge[]>> {
+      const out = new Map<string, HoldingEdge[]>();
+      if (!ownerCvrs.length) return out;
+      const res = await sql<{
+        owner_cvr: string;
+        investee_cvr: string;
+        name: string | null;
+        org_form_code: string | null;
+        employee_count: number | null;
+        pct_low: number;
+        pct_high: number;
+      }>`
+        SELECT o.owner_cvr, o.investee_cvr, c.name, c.org_form_code, c.employee_count, o.pct_low, o.pct_high
+        FROM cvr_owners o LEFT JOIN companies c ON c.country = 'DK' AND c.org_number = o.investee_cvr
+        WHERE o.owner_cvr = ANY(${ownerCvrs}::text[]) AND o.owner_cvr <> o.investee_cvr
+        ORDER BY o.owner_cvr, o.pct_low DESC, o.investee_cvr`.execute(db);
+      for (const r of res.rows) {
+        const list = out.get(r.owner_cvr) ?? [];
+        if (!list.length) out.set(r.owner_cvr, list);
+        list.push({
+          orgNumber: r.investee_cvr,
+          name: r.name,
+          country: 'DK',
+          orgFormCode: r.org_form_code,
+          employeeCount: r.employee_count === null ? null : Number(r.employee_count),
+          share: { low: Number(r.pct_low) / 100, high: Number(r.pct_high) / 100 },
+          year: null,
+          shareClass: null,
+        });
+      }
+      return out;
     },
 
     /** Denmark: the legal owners of each company, as CVR's bands (a company owner is Danish). */

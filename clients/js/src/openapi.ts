@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * Holdings of a shareholder company
-         * @description Entity shareholders only (a 9-digit organisation number; with country=DK an 8-digit CVR number and the legal owner register of CVR, current state, each share as its band in ownershipPctRange). Company name, form and employees come from the company store when the company is there.
+         * @description Entity shareholders only (a 9-digit organisation number; with country=DK an 8-digit CVR number and the legal owner register of CVR, current state, each share as its band in ownershipPctRange). Company name, form and employees come from the company store when the company is there. With transitive=true every company held directly or through the companies it holds (down to maxDepth layers, at most 2000 companies), each with effectivePct (the product of the shares along each path, summed over paths; effectivePctRange for DK), controls and its paths, largest first and paged (limit, nextCursor); derived from the shareholder registers (basis), not the register of beneficial owners.
          */
         get: operations["getShareholdersByOwner"];
         put?: never;
@@ -6930,6 +6930,14 @@ export interface operations {
                 country?: "NO" | "DK";
                 /** @description Register year (the snapshot as of 31 December) */
                 year?: number;
+                /** @description Also every company held through the companies it holds, with the effective share and the paths */
+                transitive?: boolean;
+                /** @description transitive=true: most layers walked down (default 10) */
+                maxDepth?: number;
+                /** @description transitive=true: rows per page (default 20, capped by tier) */
+                limit?: number;
+                /** @description transitive=true: from a prior nextCursor */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6981,13 +6989,55 @@ export interface operations {
                             totalSharesInCompany?: number;
                             /** @description Register year; NO only (CVR registers no share counts) */
                             year?: number;
+                            /** @description The holder’s share of the company; with transitive=true the effective share (effectivePct, DK its lower bound) */
                             ownershipPct: number;
                             /** @description DK only: the band CVR registers the owner's share in (EJERANDEL_PROCENT), in percent; ownershipPct is its lower bound */
                             ownershipPctRange?: {
                                 low: number;
                                 high: number;
                             };
+                            effectivePct?: number | null;
+                            /** @description transitive=true, DK: the band the effective share lies in */
+                            effectivePctRange?: {
+                                low: number;
+                                high: number;
+                            };
+                            controls?: boolean | null;
+                            /** @description transitive=true: the fewest layers on any path (1: held directly) */
+                            depth?: number;
+                            /** @description transitive=true: paths to this company (at most 20 are listed) */
+                            pathCount?: number;
+                            /** @description transitive=true: each path from the holder down to this company */
+                            paths?: {
+                                /** @description The company held at this step */
+                                orgNumber: string;
+                                name: string | null;
+                                pct: number | null;
+                                /** @description DK only: the band CVR registers the owner's share in (EJERANDEL_PROCENT), in percent; ownershipPct is its lower bound */
+                                pctRange?: {
+                                    low: number;
+                                    high: number;
+                                };
+                                year: number | null;
+                                shareClass: string | null;
+                            }[][];
                         }[];
+                        transitive?: boolean;
+                        /**
+                         * @description transitive=true: derived from the shareholder registers, not a register of beneficial owners
+                         * @enum {string}
+                         */
+                        basis?: "shareholder-register";
+                        year?: number | null;
+                        maxDepth?: number;
+                        /** @description transitive=true: companies reached in all pages */
+                        totalCompanies?: number;
+                        /** @description transitive=true: the walk stopped at its cap (2000 companies, 5000 paths) */
+                        truncated?: boolean;
+                        /** @description transitive=true: some path came back to a company on it */
+                        cycle?: boolean;
+                        nextCursor?: string | null;
+                        hasMore?: boolean;
                     };
                 };
             };

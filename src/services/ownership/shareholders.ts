@@ -79,3 +79,5 @@ export function createShareholderService(deps: ShareholderServiceDeps) {
     },
   };
 }
+
+export type ShareholderService = ReturnType<typeof createShareholderService>;
