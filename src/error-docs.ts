@@ -178,6 +178,16 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, ErrorDoc>> = {
     action: 'Find the notice with `GET /api/procurement` and use its `noticeId`.',
     paths: /\/procurement\//,
   },
+  evidence_not_found: {
+    meaning: "No evidence pack of this key's project has this id (another project's packs are not shown).",
+    action: 'List your packs with `GET /api/evidence` and use one of their ids.',
+    paths: /\/evidence/,
+  },
+  evidence_pack_limit: {
+    meaning: 'Free keys may create 10 evidence packs per UTC day; this one is spent.',
+    action: 'Retry after `Retry-After` seconds (next midnight UTC), or ask for a higher tier.',
+    paths: /\/evidence/,
+  },
   watchlist_not_found: {
     meaning: 'No watchlist of this key has this name.',
     action: 'List watchlists with `GET /api/watchlists` and use one of their names.',

@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   destination_not_found: { status: 404, message: 'Destination not found' },
   notice_not_found: { status: 404, message: 'Procurement notice not found' },
   watchlist_not_found: { status: 404, message: 'Watchlist not found' },
+  evidence_not_found: { status: 404, message: 'Evidence pack not found' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   watchlist_name_taken: { status: 409, message: 'A watchlist with this name already exists' },
   watchlist_full: { status: 409, message: "The watchlist would exceed your tier's number of companies" },
@@ -32,6 +33,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   daily_quota_exceeded: { status: 429, message: 'Daily quota exceeded' },
   monthly_quota_exceeded: { status: 429, message: 'Monthly quota exceeded' },
+  evidence_pack_limit: { status: 429, message: "Your tier's daily number of evidence packs is spent" },
   registration_limited: { status: 429, message: 'Too many registrations from this address; try again later' },
   live_fetch_budget_exceeded: {
     status: 429,

@@ -14,7 +14,11 @@ export interface EvidenceConfig {
   keyOrigin: 'EVIDENCE_SIGNING_KEY' | 'data-dir';
   /** Days a pack is kept: 3650 (ten years, the AML record-keeping horizon) unless set. */
   retentionDays: number;
+  /** Packs a project may create per UTC day, by tier (null: only the request quota applies). */
+  dailyPacks: Record<'free' | 'pro' | 'enterprise' | 'internal', number | null>;
 }
+
+const DAILY_PACKS = { free: 10, pro: null, enterprise: null, internal: null };
 
 export const EVIDENCE_KEY_FILE = 'evidence-signing-key.pem';
 
@@ -46,5 +50,10 @@ export function evidence(env: Env, dataDir: string): EvidenceConfig {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
   }
-  return { signingKey: parsed(readFileSync(file, 'utf8'), `stored in ${file}`), keyOrigin: 'data-dir', retentionDays };
+  return {
+    signingKey: parsed(readFileSync(file, 'utf8'), `stored in ${file}`),
+    keyOrigin: 'data-dir',
+    retentionDays,
+    dailyPacks: DAILY_PACKS,
+  };
 }
