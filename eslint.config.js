@@ -66,6 +66,26 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The web console runs in the browser and reaches data only through the public API (the typed
+    // client); of our own code it may use only pure domain rules (src/domain).
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/*', '!**/src/domain', '**/src/*/**', '!**/src/domain/**', '!**/clients/js/src/**'],
+              message: 'The console uses the public API through clients/js; of src/ only pure domain rules',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // DESIGN.md "Small files": split before ~300 lines; 400 is the hard limit.
     files: ['src/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },

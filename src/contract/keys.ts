@@ -97,6 +97,11 @@ export const KeyUsage = Type.Object(
       daily: Type.String({ format: 'date-time', description: 'Next UTC midnight' }),
       monthly: Type.String({ format: 'date-time', description: 'First of next month, UTC' }),
     }),
+    history: Type.Optional(
+      Type.Array(Type.Object({ day: Type.String({ format: 'date' }), count: Type.Integer({ minimum: 0 }) }), {
+        description: 'GET /api/keys/usage: requests counted on each of the last 30 UTC days, oldest first (today last)',
+      }),
+    ),
   },
   { examples: [KEY_USAGE_EXAMPLE] },
 );

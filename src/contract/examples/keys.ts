@@ -37,6 +37,10 @@ export const KEY_USAGE_EXAMPLE = {
   limits: { ...KEY_LIMITS_EXAMPLE, canPush: false, requireFilterOnSearch: true },
   usage: { today: 42, thisMonth: 1210, total: 8634, dailyRemaining: 458, monthlyRemaining: 3790 },
   resets: { daily: '2026-04-21T00:00:00.000Z', monthly: '2026-05-01T00:00:00.000Z' },
+  history: [
+    { day: '2026-04-19', count: 57 },
+    { day: '2026-04-20', count: 42 },
+  ],
 };
 
 export const ACCESS_REQUEST_BODY_EXAMPLE = {

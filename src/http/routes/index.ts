@@ -41,6 +41,7 @@ import eventStream from './api/events/stream.ts';
 import watchlists from './api/watchlists/collection.ts';
 import watchlistCompanies from './api/watchlists/companies.ts';
 import errorsPage from './errors-page.ts';
+import consolePages from './console.ts';
 
 const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   register,
@@ -84,6 +85,7 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   watchlists,
   watchlistCompanies,
   errorsPage,
+  consolePages,
 ];
 
 export function registerRoutes(app: Api, deps: RouteDeps) {

@@ -1,4 +1,5 @@
-// GET /api/keys/usage — the caller's limits, usage and reset times (not counted as usage).
+// GET /api/keys/usage — the caller's limits, usage, reset times and the last 30 days (not counted
+// as usage).
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import { KeyUsage } from '../../../../contract/keys.ts';
@@ -16,6 +17,6 @@ export default function usageRoute(app: Api, { services }: RouteDeps) {
         response: { 200: KeyUsage, ...errorResponses(401, 402, 429, 500) },
       },
     },
-    async (req) => services.keys.usage(callerOf(req)),
+    async (req) => services.keys.usageWithHistory(callerOf(req)),
   );
 }
