@@ -100,4 +100,46 @@ describe('re-screening watched companies on list change', () => {
       [cleared[0].seq, 'match_cleared'],
     ]);
   });
+
+  it('the global feed and stream never show `screening` events: they would tell who watches whom', async () => {
+    const logged = (await server.ctx.repos.eventLog.list(0, { categories: ['screening'] }, 100)).events;
+    expect(logged.length).toBeGreaterThanOrEqual(2); // the test above wrote them
+    const other = (await createKey(server, { tier: 'pro', limits: { rateLimitPerMinute: 0 } })).raw;
+    for (const caller of [other, key]) {
+      for (const q of ['', '?category=screening', `?orgNumber=${watched.orgNumber}`, '?country=NO&limit=5000']) {
+        const page = await http(server.url, 'GET', `/api/events${q}`, { key: caller });
+        expect(page.status).toBe(200);
+        expect(page.body.data.filter((e: StoredEvent) => e.category === 'screening')).toEqual([]);
+      }
+    }
+    // The stream, from the start of the log and live.
+    const ctrl = new AbortController();
+    const res = await fetch(`${server.url}/api/events/stream?after=0`, {
+      headers: { authorization: `Bearer ${other}` },
+      signal: ctrl.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = '';
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += new TextDecoder().decode(value);
+      }
+    })().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    await syncList([UNRELATED, MATCHING]); // a live `screening` event while the stream is open
+    await server.ctx.repos.companyWrites.write([{ core: { ...watched, name: `${watched.name} Renamed` } }]);
+    const deadline = Date.now() + 5000;
+    while (!/event: name/.test(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    ctrl.abort();
+    await reading;
+    expect(text).toMatch(/event: name/); // the stream was live and saw the rename after the match
+    expect(text).not.toMatch(/event: screening/);
+    // The watching project still gets it, through its watchlist.
+    await server.services.watchlistDelivery.tick();
+    const last = receiver.requests.filter((r) => r.url === '/kyc').at(-1)!;
+    expect((JSON.parse(last.body) as { events: StoredEvent[] }).events.map((e) => e.type)).toContain('match_found');
+  });
 });

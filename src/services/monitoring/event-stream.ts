@@ -9,11 +9,13 @@
 // many streams the key holds): a stream whose key was rotated, deactivated or whose trial ran out
 // gets a final `event: end` naming why and is closed, so no stream outlives its key.
 import type { EventFilter, EventLogRepository, StoredEvent } from '../../store/events/event-log.ts';
+import { WATCHLIST_ONLY_CATEGORIES } from './events.ts';
 
 const POLL_MS = 250;
 const CHUNK = 1000;
 const MAX_BUFFERED = 1024 * 1024;
 const CHARGE_MS = 60_000;
+const PUBLIC: EventFilter = { excludeCategories: [...WATCHLIST_ONLY_CATEGORIES] };
 
 interface StreamSink {
   /** Writes SSE text; returns the bytes still buffered on the socket. */
@@ -78,7 +80,8 @@ export function createEventStreamHub(deps: EventStreamDeps) {
     const { lastSeq } = await deps.eventLog.bounds();
     if (top < 0) top = lastSeq;
     while (top < lastSeq) {
-      const { events: chunk, through: upTo } = await deps.eventLog.list(top, {}, CHUNK, lastSeq);
+      // Every subscriber reads the global log: watchlist-only categories never reach a stream.
+      const { events: chunk, through: upTo } = await deps.eventLog.list(top, PUBLIC, CHUNK, lastSeq);
       // Dispatch and the move of `top` happen in one synchronous step (catchUp relies on it).
       for (const s of subs) {
         if (!s.live) continue;

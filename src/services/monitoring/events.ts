@@ -22,11 +22,20 @@ const EVENT_PAGE_FACTOR = 50;
 /** Open streams per key and process, by tier. */
 const STREAMS_PER_KEY: Record<string, number> = { free: 1, pro: 10, enterprise: 100, internal: 100 };
 
+/**
+ * Categories only the projects watching the company see, through their watchlists' alerts.
+ * Re-screening runs for watched companies only, so a `screening` event in the global log would
+ * tell every key which companies some project watches (and that they have a match).
+ */
+export const WATCHLIST_ONLY_CATEGORIES: readonly EventCategory[] = ['screening'];
+
+/** The filter of a read of the global log (GET /api/events, the stream): never watchlist-only events. */
 export function filterOf(q: EventQuery): EventFilter {
   return {
     orgNumber: q.orgNumber,
     country: q.country,
     categories: q.category ? (q.category.split(',') as EventCategory[]) : undefined,
+    excludeCategories: [...WATCHLIST_ONLY_CATEGORIES],
   };
 }
 

@@ -11,6 +11,8 @@ export interface EventFilter {
   categories?: EventCategory[];
   /** Only events of these companies (a watchlist's). */
   watchlistId?: number;
+  /** Never events of these categories (the ones only a company's watchlists may see). */
+  excludeCategories?: EventCategory[];
 }
 
 export interface StoredEvent {
@@ -92,6 +94,7 @@ function eventWhere(after: number, filter: EventFilter, top: number) {
   if (filter.orgNumber) where.push(sql`e.org_number = ${filter.orgNumber}`);
   if (filter.country) where.push(sql`e.country = ${filter.country}`);
   if (filter.categories?.length) where.push(sql`e.category = ANY(${filter.categories}::text[])`);
+  if (filter.excludeCategories?.length) where.push(sql`e.category <> ALL(${filter.excludeCategories}::text[])`);
   if (filter.watchlistId !== undefined)
     where.push(sql`EXISTS (SELECT 1 FROM watchlist_companies w WHERE w.watchlist_id = ${filter.watchlistId}::bigint
       AND w.country = e.country AND w.org_number = e.org_number)`);
