@@ -12,15 +12,38 @@ const Figure = Type.Object(
     year: Type.Integer({ description: 'Reference year of the figure' }),
     source: Type.String({ description: 'The bureau: SSB, SCB, Statistics Finland or Statistics Denmark' }),
     table: Type.String({ description: "The bureau's table id (two for a computed figure, joined with +)" }),
+    level: StringEnum(['municipality', 'division', 'section', 'grouping'] as const, {
+      description:
+        "What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own " +
+        "grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's",
+    }),
+    label: Type.Union([Type.String(), Type.Null()], {
+      description: "The bureau's name of the division, section or grouping the figure is of (null for a municipality)",
+    }),
+    licence: Type.String({ description: "The bureau's licence of the figure" }),
+    cohort: Type.Optional(Type.Integer({ description: 'Startup survival: the year the firms started' })),
     computed: Type.Optional(Type.Boolean({ description: 'true: computed by us from the tables named' })),
   },
-  { description: 'A figure with its source bureau, table, reference year and unit' },
+  { description: 'A figure with its source bureau, table, reference year, unit, level and licence' },
 );
 export type FigureValue = Static<typeof Figure>;
 
-const fig = nullable(Figure);
+const Unavailable = Type.Object(
+  {
+    unavailable: Type.Literal(true),
+    reason: Type.String({ description: 'Why the bureau has no figure for this measure at this level' }),
+    source: Type.String(),
+    table: Type.Union([Type.String(), Type.Null()], { description: 'The table that was checked, if any' }),
+  },
+  { description: 'The bureau publishes no usable figure for this measure: why' },
+);
+export type UnavailableValue = Static<typeof Unavailable>;
 
-/** The place figures; null when the bureau publishes none (or none is stored yet). */
+const fig = Type.Union([Figure, Unavailable, Type.Null()], {
+  description: 'The figure, why it is unavailable, or null (no figure stored for this municipality or industry)',
+});
+
+/** The place figures. */
 export const placeFigures = {
   population: fig,
   householdIncome: fig,
@@ -28,7 +51,7 @@ export const placeFigures = {
   enterprisesPer1000: fig,
 };
 
-/** The industry figures; startupSurvivalRate only where the bureau publishes it (NO, DK). */
+/** The industry figures, each at the level the bureau publishes it (division, section or its grouping). */
 export const industryFigures = {
   averageMonthlyWage: fig,
   enterprises: fig,
@@ -48,7 +71,24 @@ const StatTable = Type.Object({
   fetchedAt: Type.String({ description: 'Vintage: when the figures were fetched' }),
 });
 
-const ssb = (value: number, unit: string, year: number, table: string) => ({ value, unit, year, source: 'SSB', table });
+const SSB_LICENCE = 'CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)';
+const ssb = (
+  value: number,
+  unit: string,
+  year: number,
+  table: string,
+  level = 'municipality',
+  label: string | null = null,
+) => ({
+  value,
+  unit,
+  year,
+  source: 'SSB',
+  table,
+  level,
+  label,
+  licence: SSB_LICENCE,
+});
 
 /** Documented example (figures illustrative). */
 const MARKET_CONTEXT_EXAMPLE = {
@@ -60,14 +100,34 @@ const MARKET_CONTEXT_EXAMPLE = {
     countyName: 'Oslo',
     population: ssb(724290, 'persons', 2025, '07459'),
     householdIncome: ssb(565000, 'NOK', 2023, '06944'),
-    enterprises: ssb(105876, 'enterprises', 2025, '07091'),
-    enterprisesPer1000: { ...ssb(146.18, 'enterprises per 1,000 inhabitants', 2025, '07091+07459'), computed: true },
+    enterprises: ssb(105876, 'establishments', 2025, '07091'),
+    enterprisesPer1000: { ...ssb(146.18, 'establishments per 1,000 inhabitants', 2025, '07091+07459'), computed: true },
   },
   industry: {
     naceDivision: '47',
-    averageMonthlyWage: ssb(41460, 'NOK per month', 2025, '11419'),
-    enterprises: ssb(29876, 'enterprises', 2025, '10308'),
-    startupSurvivalRate: ssb(24.3, 'percent', 2019, '09016'),
+    averageMonthlyWage: ssb(
+      41460,
+      'NOK per month',
+      2025,
+      '11419',
+      'division',
+      'Retail trade, except of motor vehicles and motorcycles',
+    ),
+    enterprises: ssb(
+      29876,
+      'enterprises',
+      2025,
+      '12817',
+      'section',
+      'Wholesale and retail trade; repair of motor vehicles and motorcycles',
+    ),
+    startupSurvivalRate: {
+      unavailable: true,
+      reason:
+        'SSB publishes startup survival by section (næringshovedområde) only, and no current table of it was found',
+      source: 'SSB',
+      table: null,
+    },
   },
   tables: [
     {
@@ -78,13 +138,12 @@ const MARKET_CONTEXT_EXAMPLE = {
       title: 'Population, by region (1 January)',
       unit: 'persons',
       year: 2025,
-      licence:
-        'NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)',
+      licence: SSB_LICENCE,
       url: 'https://data.ssb.no/api/v0/no/table/07459/',
       fetchedAt: '2026-11-03T05:00:12.000Z',
     },
   ],
-  _sources: { attribution: ['SSB'] },
+  _sources: { attribution: ['SSB'], licences: [{ source: 'SSB', licence: SSB_LICENCE }] },
 };
 
 export const MarketContextResponse = Type.Object(
@@ -101,7 +160,12 @@ export const MarketContextResponse = Type.Object(
     ),
     industry: nullable(Type.Object({ naceDivision: Type.String(), ...industryFigures })),
     tables: Type.Array(StatTable),
-    _sources: Type.Object({ attribution: Type.Array(Type.String()) }),
+    _sources: Type.Object({
+      attribution: Type.Array(Type.String()),
+      licences: Type.Array(Type.Object({ source: Type.String(), licence: Type.String() }), {
+        description: "Each bureau's licence of its figures",
+      }),
+    }),
   },
   { description: 'Market context of a municipality and a NACE division', examples: [MARKET_CONTEXT_EXAMPLE] },
 );

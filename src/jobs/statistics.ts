@@ -6,7 +6,9 @@
 // the bureau's other tables are replaced (the run is ok, its message names the failed tables); a
 // bureau whose every table failed fails alone and keeps all its figures; the job fails when
 // every bureau asked for failed. The failed tables of an ok run, with what went wrong, are kept in
-// the source's sync state (`degraded`), where health reads them.
+// the source's sync state (`degraded`), where health reads them. A table the evidence could not
+// confirm whose metadata does not fit is no failure: its measure is stored as unavailable, with
+// the reason, and its old figures go.
 import { BUREAUS, fetchBureau, STAT_COUNTRIES, type StatCountry } from '../sources/statistics/index.ts';
 import { defineJob, pick, type JobPorts, shortReason } from './job.ts';
 
@@ -33,7 +35,7 @@ function countriesOf(country: string | undefined): StatCountry[] {
 async function syncBureau(
   deps: StatisticsDeps,
   country: StatCountry,
-): Promise<{ figures: number; failedTables: string[] }> {
+): Promise<{ figures: number; failedTables: string[]; unavailable: string[] }> {
   const bureau = BUREAUS[country];
   const source = `${STATISTICS_JOB}:${country}`;
   await deps.repos.syncRuns.markInterrupted(source);
@@ -47,6 +49,7 @@ async function syncBureau(
       figures: data.figures,
       tables: data.tables,
       keep: data.failedTables,
+      unavailable: data.unavailable,
     });
     // A run with failed tables still succeeded for the rest; the message names what was kept.
     const partial = data.failedTables.length
@@ -63,7 +66,11 @@ async function syncBureau(
     await deps.repos.syncRuns.setState(source, {
       degraded: data.failedTables.map((t) => ({ table: t.table, problem: t.reason })),
     });
-    return { figures: data.figures.length, failedTables: data.failedTables.map((t) => t.table) };
+    return {
+      figures: data.figures.length,
+      failedTables: data.failedTables.map((t) => t.table),
+      unavailable: data.unavailable.map((t) => t.reason),
+    };
   } catch (err) {
     await deps.repos.syncRuns.finish(run, 'error', 0, shortReason(err));
     throw err;
@@ -82,11 +89,13 @@ export const statisticsJob = defineJob({
     const stored: Record<string, number> = {};
     const failed: Record<string, string> = {};
     const failedTables: Record<string, string[]> = {};
+    const unavailable: Record<string, string[]> = {};
     for (const country of countries) {
       try {
         const outcome = await syncBureau(deps, country);
         stored[country] = outcome.figures;
         if (outcome.failedTables.length) failedTables[country] = outcome.failedTables;
+        if (outcome.unavailable.length) unavailable[country] = outcome.unavailable;
         job.progress(
           `statistics ${country}: ${outcome.figures} figures from ${BUREAUS[country].name}` +
             (outcome.failedTables.length ? ` (failed, previous figures kept: ${outcome.failedTables.join(', ')})` : ''),
@@ -103,6 +112,6 @@ export const statisticsJob = defineJob({
           .join('; ')})`,
       );
     const total = Object.values(stored).reduce((a, b) => a + b, 0);
-    return { recordsProcessed: total, details: { stored, failed, failedTables } };
+    return { recordsProcessed: total, details: { stored, failed, failedTables, unavailable } };
   },
 });

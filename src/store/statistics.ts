@@ -1,11 +1,16 @@
 // Statistics figures (market context): each bureau's figures and table records, replaced per
-// country in one transaction, and read back per municipality and per NACE division.
+// country in one transaction, and read back per municipality and per industry key (a NACE
+// division, its section, the bureau's grouping). A table record with `unavailable` is a table
+// whose metadata check failed: the measure has no figures and the record says why.
 import type { Kysely } from 'kysely';
 import type { Database } from './engine/schema.ts';
 
 export interface StatisticsFigureRow {
   scope: 'municipality' | 'industry';
   key: string;
+  level: string;
+  label: string | null;
+  cohort: number | null;
   measure: string;
   value: number;
   year: number;
@@ -14,17 +19,19 @@ export interface StatisticsFigureRow {
   fetchedAt: string;
 }
 
-interface StatisticsTableRow {
+export interface StatisticsTableRow {
   scope: 'municipality' | 'industry';
   measure: string;
   table: string;
   title: string;
   unit: string;
-  year: number;
+  year: number | null;
   source: string;
   licence: string;
   url: string;
   updated: string | null;
+  /** Why the measure is unavailable (its metadata check failed); null for a table with figures. */
+  unavailable: string | null;
   fetchedAt: string;
 }
 
@@ -35,6 +42,10 @@ interface StatisticsReplacement {
   figures: {
     scope: 'municipality' | 'industry';
     key: string;
+    /** Default: `municipality` or `division` by scope. */
+    level?: string;
+    label?: string | null;
+    cohort?: number | null;
     measure: string;
     value: number;
     year: number;
@@ -53,6 +64,16 @@ interface StatisticsReplacement {
   }[];
   /** Measures whose table failed this run: their previous figures and table record stay. */
   keep: { scope: 'municipality' | 'industry'; measure: string }[];
+  /** Tables whose metadata check failed: recorded with the reason, without figures. */
+  unavailable?: {
+    scope: 'municipality' | 'industry';
+    measure: string;
+    table: string;
+    title: string;
+    unit: string;
+    url: string;
+    reason: string;
+  }[];
 }
 
 const CHUNK = 1000;
@@ -77,6 +98,9 @@ export function createStatisticsRepository(db: Kysely<Database>) {
           country,
           scope: f.scope,
           key: f.key,
+          level: f.level ?? (f.scope === 'municipality' ? 'municipality' : 'division'),
+          label: f.label ?? null,
+          cohort: f.cohort ?? null,
           measure: f.measure,
           value: f.value,
           ref_year: f.year,
@@ -89,11 +113,15 @@ export function createStatisticsRepository(db: Kysely<Database>) {
             .insertInto('statistics_figures')
             .values(figures.slice(i, i + CHUNK))
             .execute();
-        if (data.tables.length)
+        const records = [
+          ...data.tables.map((t) => ({ ...t, unavailable: null as string | null })),
+          ...(data.unavailable ?? []).map((t) => ({ ...t, year: null, updated: null, unavailable: t.reason })),
+        ];
+        if (records.length)
           await trx
             .insertInto('statistics_tables')
             .values(
-              data.tables.map((t) => ({
+              records.map((t) => ({
                 country,
                 scope: t.scope,
                 measure: t.measure,
@@ -105,6 +133,7 @@ export function createStatisticsRepository(db: Kysely<Database>) {
                 licence: data.licence,
                 url: t.url,
                 updated: t.updated,
+                unavailable: t.unavailable,
                 fetched_at: data.fetchedAt,
               })),
             )
@@ -112,29 +141,40 @@ export function createStatisticsRepository(db: Kysely<Database>) {
       });
     },
 
-    /** The figures of one municipality and/or one NACE division of a country. */
-    async figures(
-      country: string,
-      municipality: string | null,
-      division: string | null,
-    ): Promise<StatisticsFigureRow[]> {
-      if (municipality === null && division === null) return [];
+    /** The figures of one municipality and/or the industry keys of one NACE division (itself, its section, a grouping). */
+    async figures(country: string, municipality: string | null, industry: string[]): Promise<StatisticsFigureRow[]> {
+      if (municipality === null && industry.length === 0) return [];
       const rows = await db
         .selectFrom('statistics_figures')
-        .select(['scope', 'key', 'measure', 'value', 'ref_year', 'table_id', 'unit', 'fetched_at'])
+        .select([
+          'scope',
+          'key',
+          'level',
+          'label',
+          'cohort',
+          'measure',
+          'value',
+          'ref_year',
+          'table_id',
+          'unit',
+          'fetched_at',
+        ])
         .where('country', '=', country)
         .where((eb) =>
           eb.or([
             ...(municipality !== null
               ? [eb.and([eb('scope', '=', 'municipality'), eb('key', '=', municipality)])]
               : []),
-            ...(division !== null ? [eb.and([eb('scope', '=', 'industry'), eb('key', '=', division)])] : []),
+            ...(industry.length ? [eb.and([eb('scope', '=', 'industry'), eb('key', 'in', industry)])] : []),
           ]),
         )
         .execute();
       return rows.map((r) => ({
         scope: r.scope as StatisticsFigureRow['scope'],
         key: r.key,
+        level: r.level,
+        label: r.label,
+        cohort: r.cohort,
         measure: r.measure,
         value: Number(r.value),
         year: r.ref_year,
@@ -164,6 +204,7 @@ export function createStatisticsRepository(db: Kysely<Database>) {
         licence: r.licence,
         url: r.url,
         updated: r.updated,
+        unavailable: r.unavailable,
         fetchedAt: new Date(r.fetched_at).toISOString(),
       }));
     },

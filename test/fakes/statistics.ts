@@ -1,9 +1,11 @@
 // A local fake of the four statistics bureaus' APIs on 127.0.0.1: SSB (`/ssb`), SCB (`/scb`),
-// Statistics Finland (`/statfi`) and Statistics Denmark (`/dst`), each answering the paths its
-// table definitions ask for (PxWeb POSTs, StatBank GETs) with the JSON-stat fixtures under
-// test/fixtures/statistics/. Switches per bureau: answer a status instead, or a body instead;
-// per table: a 500, a body instead, or 429s with a Retry-After (the 429 and its header as SSB's
-// and StatFin's APIs answer a caller above their rate, statistics-tables.md §1.4).
+// Statistics Finland (`/statfi`) and Statistics Denmark (`/dst`), in their current formats: each
+// table's metadata (PxWeb: GET of the table URL; StatBank: GET `tableinfo/{id}`) from
+// test/fixtures/statistics/meta/, and its data (PxWeb: POST of the table URL; StatBank: GET
+// `data/{id}/JSONSTAT`) from the JSON-stat fixtures beside it. Switches per bureau: answer a
+// status instead, or a body instead; per table: a 500, a body or metadata instead (a bureau
+// renaming a variable between two runs), or 429s with a Retry-After (the 429 and its header as
+// SSB's and StatFin's APIs answer a caller above their rate, statistics-tables.md §1.4).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,10 +13,9 @@ import { BUREAUS, type StatCountry, type TableDef } from '../../src/sources/stat
 
 export const PREFIX: Record<StatCountry, string> = { NO: '/ssb', SE: '/scb', FI: '/statfi', DK: '/dst' };
 
-/** The fixture file of a table: SCB's by its PxWeb table name (last path segment), the others by table id. */
+/** The data fixture of a table, by table id. */
 export function fixtureName(country: StatCountry, def: TableDef): string {
-  const name = country === 'SE' ? def.path.split('/').at(-1)! : def.table;
-  return `${country.toLowerCase()}/${name}.json`;
+  return `${country.toLowerCase()}/${def.table}.json`;
 }
 
 export function readFixture(country: StatCountry, def: TableDef): unknown {
@@ -23,7 +24,16 @@ export function readFixture(country: StatCountry, def: TableDef): unknown {
   );
 }
 
-/** A table's metadata (PxWeb GET of the table URL), as `meta/<country>-<table>.json` holds it. */
+const exists = (name: string) => {
+  try {
+    readFileSync(new URL(`../fixtures/statistics/${name}`, import.meta.url));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A table's metadata (PxWeb GET of the table URL, StatBank tableinfo), as `meta/<country>-<table>.json` holds it. */
 export function readMetaFixture(country: StatCountry, def: TableDef): unknown {
   const name = `meta/${country.toLowerCase()}-${def.table}.json`;
   return JSON.parse(readFileSync(new URL(`../fixtures/statistics/${name}`, import.meta.url), 'utf8'));
@@ -50,17 +60,23 @@ export interface FakeStatistics {
 }
 
 export async function startFakeStatistics(): Promise<FakeStatistics> {
-  const routes = new Map<string, { country: StatCountry; table: string; body: string; meta?: string }>();
+  // PxWeb: one path (GET metadata, POST data). StatBank: tableinfo/{id} (metadata), data/{id}/JSONSTAT (data).
+  const routes = new Map<string, { country: StatCountry; table: string; body?: string; meta?: string }>();
   for (const country of Object.keys(BUREAUS) as StatCountry[])
     for (const def of BUREAUS[country].tables) {
-      const pathname = new URL(def.path, 'http://fake/').pathname;
-      routes.set(`${PREFIX[country]}${pathname}`, {
-        country,
-        table: def.table,
-        body: JSON.stringify(readFixture(country, def)),
-        // A definition that reads its metadata first is answered it on a GET of the table URL.
-        meta: def.wanted ? JSON.stringify(readMetaFixture(country, def)) : undefined,
-      });
+      const meta = JSON.stringify(readMetaFixture(country, def));
+      // An unconfirmed table whose metadata does not fit is never asked for data: it has no data fixture.
+      const body = exists(fixtureName(country, def)) ? JSON.stringify(readFixture(country, def)) : undefined;
+      if (BUREAUS[country].api === 'statbank') {
+        routes.set(`${PREFIX[country]}/tableinfo/${def.table}`, { country, table: def.table, meta });
+        routes.set(`${PREFIX[country]}/data/${def.table}/JSONSTAT`, { country, table: def.table, body });
+      } else
+        routes.set(`${PREFIX[country]}${new URL(def.path, 'http://fake/').pathname}`, {
+          country,
+          table: def.table,
+          body,
+          meta,
+        });
     }
   const fake: Omit<FakeStatistics, 'baseUrls' | 'env' | 'close'> = {
     requests: [],
@@ -86,13 +102,12 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
       }
       const status = fake.failStatus[route.country] ?? (fake.failTables.has(route.table) ? 500 : undefined);
       if (status) return res.writeHead(status, { 'content-type': 'text/plain' }).end('error');
+      const json = { 'content-type': 'application/json; charset=utf-8' };
       if (req.method === 'GET' && route.meta !== undefined)
-        return res
-          .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-          .end(fake.overrideMeta.get(route.table) ?? route.meta);
-      res
-        .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-        .end(fake.overrideTables.get(route.table) ?? fake.overrideBody[route.country] ?? route.body);
+        return res.writeHead(200, json).end(fake.overrideMeta.get(route.table) ?? route.meta);
+      const body = fake.overrideTables.get(route.table) ?? fake.overrideBody[route.country] ?? route.body;
+      if (body === undefined) return res.writeHead(404, { 'content-type': 'text/plain' }).end('no data fixture');
+      res.writeHead(200, json).end(body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

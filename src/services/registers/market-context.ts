@@ -2,7 +2,9 @@
 // statistics bureaus' figures for a municipality and a NACE division (population, household
 // income, enterprises and enterprises per 1,000 inhabitants; average monthly wage, enterprises,
 // startup survival), beside the store's own aggregates (companies and median employee count in
-// the same municipality and division). The store aggregates are cached for ten minutes, so a
+// the same municipality and division). An industry figure is the division's own where the bureau
+// publishes one, else its section's or the bureau's grouping's, with `level` and `label` saying
+// which; a measure the bureau publishes no usable table for is `unavailable` with the reason. The store aggregates are cached for ten minutes, so a
 // page of search results costs at most a few aggregate queries; the figures are one primary-key
 // read per call, so a new sync shows at once.
 import type { Clock } from '../../domain/clock.ts';
@@ -13,14 +15,15 @@ import {
   storedSpellingsOf,
 } from '../../domain/municipalities/index.ts';
 import type { ReferenceData } from '../../domain/reference-data.ts';
-import type { FigureValue, MarketContextBody } from '../../contract/market-context.ts';
+import type { FigureValue, MarketContextBody, UnavailableValue } from '../../contract/market-context.ts';
+import { dstGroupKey, dstGroupOfDivision, sectionOf } from '../../sources/statistics/codes.ts';
 import { BUREAUS, type StatCountry } from '../../sources/statistics/tables.ts';
 import type { CompanyReadRepository } from '../../store/company-reads.ts';
-import type { StatisticsFigureRow, StatisticsRepository } from '../../store/statistics.ts';
+import type { StatisticsFigureRow, StatisticsRepository, StatisticsTableRow } from '../../store/statistics.ts';
 
 const TTL_MS = 10 * 60_000;
 
-type Fig = FigureValue | null;
+type Fig = FigureValue | UnavailableValue | null;
 
 interface PlaceFigures {
   population: Fig;
@@ -50,12 +53,45 @@ export interface MarketContextDeps {
 
 const isStatCountry = (c: string): c is StatCountry => c in BUREAUS;
 
-function figuresOf(country: string, rows: StatisticsFigureRow[]) {
-  const source = isStatCountry(country) ? BUREAUS[country].name : country;
-  const get = (scope: string, measure: string): Fig => {
-    const r = rows.find((x) => x.scope === scope && x.measure === measure);
-    return r ? { value: r.value, unit: r.unit, year: r.year, source, table: r.table } : null;
+/** The keys a division's industry figures are stored under: itself, its NACE section, Statistics Denmark's 10-group. */
+function industryKeys(country: string, division: string | null): string[] {
+  if (division === null) return [];
+  const section = sectionOf(division);
+  const group = country === 'DK' ? dstGroupOfDivision(division) : null;
+  return [division, ...(section ? [section] : []), ...(group ? [dstGroupKey(group)] : [])];
+}
+
+/** The most specific level first: a division's own figure over its section's over a grouping's. */
+const LEVEL_RANK: Record<string, number> = { municipality: 0, division: 0, section: 1, grouping: 2 };
+
+function figuresOf(country: string, rows: StatisticsFigureRow[], tables: StatisticsTableRow[]) {
+  const bureau = isStatCountry(country) ? BUREAUS[country] : null;
+  const source = bureau?.name ?? country;
+  const licence = bureau?.licence ?? '';
+  const unavailable = (scope: string, measure: string): Fig => {
+    const checked = tables.find((t) => t.scope === scope && t.measure === measure && t.unavailable !== null);
+    if (checked) return { unavailable: true, reason: checked.unavailable!, source, table: checked.table };
+    const absent = bureau?.absent.find((a) => a.scope === scope && a.measure === measure);
+    return absent ? { unavailable: true, reason: absent.reason, source, table: null } : null;
   };
+  const get = (scope: string, measure: string): Fig => {
+    const r = rows
+      .filter((x) => x.scope === scope && x.measure === measure)
+      .sort((a, b) => (LEVEL_RANK[a.level] ?? 9) - (LEVEL_RANK[b.level] ?? 9))[0];
+    if (!r) return unavailable(scope, measure);
+    return {
+      value: r.value,
+      unit: r.unit,
+      year: r.year,
+      source,
+      table: r.table,
+      level: r.level as FigureValue['level'],
+      label: r.label,
+      licence,
+      ...(r.cohort !== null ? { cohort: r.cohort } : {}),
+    };
+  };
+  const isFigure = (f: Fig): f is FigureValue => f !== null && !('unavailable' in f);
   const population = get('municipality', 'population');
   const enterprises = get('municipality', 'enterprises');
   const place: PlaceFigures = {
@@ -63,23 +99,28 @@ function figuresOf(country: string, rows: StatisticsFigureRow[]) {
     householdIncome: get('municipality', 'householdIncome'),
     enterprises,
     enterprisesPer1000:
-      population && enterprises && population.value > 0
+      isFigure(population) && isFigure(enterprises) && population.value > 0
         ? {
             value: Math.round((enterprises.value / population.value) * 100_000) / 100,
-            unit: 'enterprises per 1,000 inhabitants',
+            unit: `${enterprises.unit} per 1,000 inhabitants`,
             year: enterprises.year,
             source,
             table: `${enterprises.table}+${population.table}`,
+            level: 'municipality',
+            label: null,
+            licence,
             computed: true,
           }
-        : null,
+        : enterprises !== null && 'unavailable' in enterprises
+          ? { ...enterprises, reason: `computed from enterprises, which is unavailable: ${enterprises.reason}` }
+          : null,
   };
   const industry: IndustryFigures = {
     averageMonthlyWage: get('industry', 'averageMonthlyWage'),
     enterprises: get('industry', 'enterprises'),
     startupSurvivalRate: get('industry', 'startupSurvivalRate'),
   };
-  return { place, industry, bureaus: rows.length ? [source] : [] };
+  return { place, industry, bureaus: rows.length ? [source] : [], licence };
 }
 
 const divisionOf = (nace: string | null | undefined): string | null =>
@@ -120,13 +161,14 @@ export function createMarketContext(deps: MarketContextDeps) {
     /** include=context: a company's municipality and industry, store aggregates beside the bureau's figures. */
     async for(country: string, municipalityNo: string | null, naceCode: string | null): Promise<MarketContext> {
       const division = divisionOf(naceCode);
-      const [rows, figures] = await Promise.all([
+      const [rows, figures, tables] = await Promise.all([
         aggregates(country, municipalityNo, division),
-        deps.statistics.figures(country, municipalityNo, division),
+        deps.statistics.figures(country, municipalityNo, industryKeys(country, division)),
+        deps.statistics.tables(country),
       ]);
       const m = rows.find((r) => r.scope === 'municipality')!;
       const i = rows.find((r) => r.scope === 'industry')!;
-      const f = figuresOf(country, figures);
+      const f = figuresOf(country, figures, tables);
       return {
         municipality: { code: municipalityNo, companies: m.companies, medianEmployees: m.median_employees, ...f.place },
         industry: {
@@ -143,10 +185,10 @@ export function createMarketContext(deps: MarketContextDeps) {
     async query(country: string, municipality: string | null, nace: string | null): Promise<MarketContextBody> {
       const division = divisionOf(nace);
       const [figures, tables] = await Promise.all([
-        deps.statistics.figures(country, municipality, division),
+        deps.statistics.figures(country, municipality, industryKeys(country, division)),
         deps.statistics.tables(country),
       ]);
-      const f = figuresOf(country, figures);
+      const f = figuresOf(country, figures, tables);
       const at = municipality ? place(country, municipality) : null;
       const used = new Set(figures.map((r) => `${r.scope}:${r.measure}`));
       return {
@@ -161,8 +203,13 @@ export function createMarketContext(deps: MarketContextDeps) {
             }
           : null,
         industry: division ? { naceDivision: division, ...f.industry } : null,
-        tables: tables.filter((t) => used.has(`${t.scope}:${t.measure}`)).map(({ updated: _u, ...t }) => t),
-        _sources: { attribution: f.bureaus },
+        tables: tables
+          .filter((t) => t.unavailable === null && t.year !== null && used.has(`${t.scope}:${t.measure}`))
+          .map(({ updated: _u, unavailable: _n, year, ...t }) => ({ ...t, year: year! })),
+        _sources: {
+          attribution: f.bureaus,
+          licences: f.bureaus.map((source) => ({ source, licence: f.licence })),
+        },
       };
     },
   };

@@ -68,3 +68,87 @@ export function dstMunicipality(code: string): string | null {
   const c = code.trim();
   return /^\d{3}$/.test(c) && Number(c) >= 101 && Number(c) <= 860 ? c : null;
 }
+
+/** The NACE Rev. 2 sections by their divisions (A 01–03 … U 99). */
+const SECTIONS: [section: string, from: number, to: number][] = [
+  ['A', 1, 3],
+  ['B', 5, 9],
+  ['C', 10, 33],
+  ['D', 35, 35],
+  ['E', 36, 39],
+  ['F', 41, 43],
+  ['G', 45, 47],
+  ['H', 49, 53],
+  ['I', 55, 56],
+  ['J', 58, 63],
+  ['K', 64, 66],
+  ['L', 68, 68],
+  ['M', 69, 75],
+  ['N', 77, 82],
+  ['O', 84, 84],
+  ['P', 85, 85],
+  ['Q', 86, 88],
+  ['R', 90, 93],
+  ['S', 94, 96],
+  ['T', 97, 98],
+  ['U', 99, 99],
+];
+
+/** The NACE section of a division ("62" -> "J"); null for what is no division. */
+export function sectionOf(division: string): string | null {
+  if (!DIVISIONS.has(division)) return null;
+  const n = Number(division);
+  return SECTIONS.find(([, from, to]) => n >= from && n <= to)![0];
+}
+
+/** A NACE section letter as the bureaus write it alone (`G`; SSB, SCB, DST's 19-grouping); never a range (`A-S`). */
+export const naceSection = (code: string): string | null => {
+  const c = code.trim();
+  return /^[A-U]$/.test(c) ? c : null;
+};
+
+/**
+ * Statistics Denmark's DB07 10-grouping (DEMO16, GF11, GF12: codes `1`–`11`) by NACE section:
+ * 1 agriculture (A), 2 industry and utilities (B–E), 3 construction (F), 4 trade and transport
+ * (G–I), 5 information and communication (J), 6 finance (K), 7 real estate (L), 8 business
+ * services (M–N), 9 public administration, education and health (O–Q), 10 culture, leisure and
+ * other services (R–S, and T–U with them here), 11 activity not stated (no section).
+ */
+const DST10: Record<string, string> = {
+  A: '1',
+  B: '2',
+  C: '2',
+  D: '2',
+  E: '2',
+  F: '3',
+  G: '4',
+  H: '4',
+  I: '4',
+  J: '5',
+  K: '6',
+  L: '7',
+  M: '8',
+  N: '8',
+  O: '9',
+  P: '9',
+  Q: '9',
+  R: '10',
+  S: '10',
+  T: '10',
+  U: '10',
+};
+
+/** The key a DB07 10-group is stored under (`DB07-10:4`): never a division, section or municipality. */
+export const dstGroupKey = (group: string): string => `DB07-10:${group}`;
+
+/** A DB07 10-group code of a table published by that grouping (`4`); `TOT` and `11` (not stated) are no group of a division. */
+export function dstGroup(code: string): string | null {
+  const c = code.trim();
+  return /^(?:[1-9]|10)$/.test(c) ? c : null;
+}
+
+/** The DB07 10-group of a NACE division ("47" -> "4"). */
+export function dstGroupOfDivision(division: string): string | null {
+  const section = sectionOf(division);
+  return section === null ? null : DST10[section];
+}

@@ -3,7 +3,8 @@
 import { request } from 'undici';
 import { UpstreamError } from '../upstream-http.ts';
 import { JsonStatError, readJsonStat } from './json-stat.ts';
-import { MetadataError, planQuery, pxQueries, readPxMetadata } from './metadata.ts';
+import { dstGroup, dstGroupKey, naceSection } from './codes.ts';
+import { MetadataError, planQuery, pxQueries, readPxMetadata, readTableinfo, statbankPath } from './metadata.ts';
 import {
   CELL_LIMITS,
   createPacer,
@@ -14,7 +15,7 @@ import {
   wait,
   type Pacer,
 } from './pacing.ts';
-import type { Bureau, TableDef } from './tables.ts';
+import type { Bureau, IndustryLevel, TableDef } from './tables.ts';
 
 export { JsonStatError, readJsonStat } from './json-stat.ts';
 export * from './tables.ts';
@@ -25,8 +26,14 @@ export * from './pacing.ts';
 interface StatFigure {
   scope: 'municipality' | 'industry';
   measure: string;
-  /** Municipality code (as our lists write it) or NACE division. */
+  /** Municipality code (as our lists write it), NACE division ("62"), section ("J") or bureau group ("DB07-10:5"). */
   key: string;
+  /** What the key is: the level the bureau published the figure at. */
+  level: 'municipality' | IndustryLevel;
+  /** The bureau's label of the industry code (section or grouping name); null for municipalities. */
+  label: string | null;
+  /** Startup survival: the year the firms started. */
+  cohort: number | null;
   value: number;
   year: number;
   table: string;
@@ -51,6 +58,16 @@ interface BureauData {
   tables: StatTableInfo[];
   /** Tables that could not be fetched or read this run, with the reason; their stored figures stay. */
   failedTables: { table: string; scope: StatTableInfo['scope']; measure: string; reason: string }[];
+  /** Unconfirmed tables whose live metadata did not fit: the measure is unavailable, with the reason. */
+  unavailable: {
+    table: string;
+    scope: StatTableInfo['scope'];
+    measure: string;
+    title: string;
+    unit: string;
+    url: string;
+    reason: string;
+  }[];
 }
 
 /** Reference year of a period code: "2025", "2025K3" (quarter), "2024M12" (month). */
@@ -59,47 +76,104 @@ function yearOf(period: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The figures of one table's JSON-stat answer: per key, the value of its latest period. */
+/** What an industry code of a table is, at the levels the table is read at; null: none of them (a total, a group). */
+function industryKey(
+  bureau: Bureau,
+  def: TableDef,
+  code: string,
+  label: string | undefined,
+): Pick<StatFigure, 'key' | 'level' | 'label'> | null {
+  const levels = def.levels ?? ['division'];
+  const text = label ?? null;
+  const division = levels.includes('division') ? bureau.division(code) : null;
+  if (division !== null) return { key: division, level: 'division', label: text };
+  const section = levels.includes('section') ? naceSection(code) : null;
+  if (section !== null) return { key: section, level: 'section', label: text };
+  const group = levels.includes('grouping') ? dstGroup(code) : null;
+  if (group !== null)
+    return {
+      key: dstGroupKey(group),
+      level: 'grouping',
+      label: `${text ?? group} (Statistics Denmark DB07 10-grouping)`,
+    };
+  return null;
+}
+
+/**
+ * The figures of one table's JSON-stat answer: per key, the value of its latest period (summed
+ * over `sumDims`; of the oldest cohort at that period where the table has `cohortDim`).
+ */
 export function extractFigures(
   bureau: Bureau,
   def: TableDef,
   doc: unknown,
 ): { figures: StatFigure[]; updated: string | null } {
   const t = readJsonStat(doc);
-  for (const dim of [def.keyDim, def.timeDim])
+  const sums = def.sumDims ?? [];
+  for (const dim of [def.keyDim, def.timeDim, ...sums, ...(def.cohortDim ? [def.cohortDim] : [])])
     if (!t.ids.includes(dim)) throw new JsonStatError(`${def.table}: dimension ${dim} is missing`);
+  const free = new Set([def.keyDim, def.timeDim, ...sums, def.cohortDim]);
   for (const id of t.ids)
-    if (id !== def.keyDim && id !== def.timeDim && t.categories[id].length !== 1)
+    if (!free.has(id) && t.categories[id].length !== 1)
       throw new JsonStatError(`${def.table}: dimension ${id} has ${t.categories[id].length} categories, 1 expected`);
-  // Periods of one table share a format ("2025", "2025K3", "2024M12"), so they sort as text.
-  const latest = new Map<string, { value: number; year: number; period: string }>();
+  // One total per key, period and cohort: the cells of the summed dimensions added (a
+  // suppressed part makes the total unknown).
+  const groups = new Map<string, { code: string; period: string; cohort: string | null; value: number | null }>();
   for (const cell of t.cells()) {
-    if (cell.value === null) continue;
     const code = cell.codes[def.keyDim];
-    const key = def.scope === 'municipality' ? bureau.municipality(code) : bureau.division(code);
     const period = cell.codes[def.timeDim];
-    const year = yearOf(period);
-    if (key === null || year === null) continue;
-    const seen = latest.get(key);
-    if (!seen || period > seen.period) latest.set(key, { value: cell.value, year, period });
+    const cohort = def.cohortDim ? cell.codes[def.cohortDim] : null;
+    const g = `${code}\u0000${period}\u0000${cohort}`;
+    const seen = groups.get(g);
+    if (!seen) groups.set(g, { code, period, cohort, value: cell.value });
+    else seen.value = seen.value === null || cell.value === null ? null : seen.value + cell.value;
+  }
+  // Periods (and cohorts) of one table share a format ("2025", "2025K3"), so they sort as text.
+  const latest = new Map<string, StatFigure & { period: string }>();
+  for (const g of groups.values()) {
+    if (g.value === null) continue;
+    const at =
+      def.scope === 'municipality'
+        ? (() => {
+            const m = bureau.municipality(g.code);
+            return m === null ? null : { key: m, level: 'municipality' as const, label: null };
+          })()
+        : industryKey(bureau, def, g.code, t.labels[def.keyDim]?.[g.code]);
+    const year = yearOf(g.period);
+    if (at === null || year === null) continue;
+    const seen = latest.get(at.key);
+    const newer =
+      !seen ||
+      g.period > seen.period ||
+      (g.period === seen.period && g.cohort !== null && String(g.cohort) < String(seen.cohort));
+    if (!newer) continue;
+    const cohort = g.cohort === null ? null : yearOf(g.cohort);
+    latest.set(at.key, {
+      scope: def.scope,
+      measure: def.measure,
+      ...at,
+      cohort,
+      value: g.value,
+      year,
+      table: def.table,
+      unit: def.unit,
+      period: g.period,
+    });
   }
   if (latest.size === 0) throw new JsonStatError(`${def.table}: no ${def.scope} figures in the answer`);
-  const figures = [...latest].map(([key, v]) => ({
-    scope: def.scope,
-    measure: def.measure,
-    key,
-    value: v.value,
-    year: v.year,
-    table: def.table,
-    unit: def.unit,
-  }));
-  return { figures, updated: t.updated };
+  return { figures: [...latest.values()].map(({ period: _p, ...f }) => f), updated: t.updated };
 }
 
 const MAX_BYTES = 20 * 1024 * 1024;
 
-/** One table's answer, paced to the bureau's rate; a 429 is retried after its Retry-After. */
-async function fetchDocument(url: URL, def: TableDef, timeoutMs: number, pacer: Pacer): Promise<unknown> {
+/** What is asked of a bureau: a table's metadata or data, by GET, or a PxWeb query by POST. */
+interface Ask {
+  table: string;
+  query?: unknown;
+}
+
+/** One answer, paced to the bureau's rate; a 429 is retried after its Retry-After. */
+async function fetchDocument(url: URL, def: Ask, timeoutMs: number, pacer: Pacer): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     await pacer.take();
     const res = await send(url, def, timeoutMs);
@@ -121,7 +195,7 @@ async function fetchDocument(url: URL, def: TableDef, timeoutMs: number, pacer: 
   }
 }
 
-async function send(url: URL, def: TableDef, timeoutMs: number) {
+async function send(url: URL, def: Ask, timeoutMs: number) {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     return await request(url, {
@@ -140,7 +214,7 @@ async function send(url: URL, def: TableDef, timeoutMs: number) {
   }
 }
 
-async function readDocument(res: Awaited<ReturnType<typeof request>>, def: TableDef): Promise<unknown> {
+async function readDocument(res: Awaited<ReturnType<typeof request>>, def: Ask): Promise<unknown> {
   if (res.statusCode !== 200) {
     await res.body.dump().catch(() => undefined);
     throw new UpstreamError('status', `${def.table} answered ${res.statusCode}`, res.statusCode);
@@ -166,21 +240,55 @@ async function readDocument(res: Awaited<ReturnType<typeof request>>, def: Table
   }
 }
 
+/** A table's metadata URL: PxWeb's table URL itself, StatBank's `tableinfo/{id}?format=JSON`. */
+export function metadataUrl(bureau: Bureau, def: TableDef, base: URL): URL {
+  return new URL(bureau.api === 'statbank' ? `tableinfo/${encodeURIComponent(def.table)}?format=JSON` : def.path, base);
+}
+
+/** A metadata misfit of a table the evidence could not confirm: the measure is unavailable, not degraded. */
+class UnavailableError extends Error {}
+
 /**
- * One table's figures: by its fixed query, or (a definition with `wanted`, PxWeb) by the query
- * its own metadata allows, read by a GET of the table URL first. A metadata misfit fails the
- * table with what no longer fits, before any data query.
+ * One table's figures: its metadata read first (PxWeb GET of the table URL, StatBank
+ * tableinfo), the query built from it, then the data asked for (PxWeb POST, split at the
+ * bureau's cell limit; StatBank GET). A metadata misfit fails the table with what no longer
+ * fits, before any data query; for an unconfirmed row it makes the measure unavailable.
  */
-async function readTable(bureau: Bureau, def: TableDef, url: URL, timeoutMs: number, pacer: Pacer) {
-  if (!def.wanted) return extractFigures(bureau, def, await fetchDocument(url, def, timeoutMs, pacer));
-  const meta = readPxMetadata(await fetchDocument(url, { ...def, query: undefined }, timeoutMs, pacer));
+async function readTable(bureau: Bureau, def: TableDef, base: URL, timeoutMs: number, pacer: Pacer) {
+  const metaUrl = metadataUrl(bureau, def, base);
+  const metaDoc = await fetchDocument(metaUrl, { table: def.table }, timeoutMs, pacer);
+  const meta = bureau.api === 'statbank' ? readTableinfo(metaDoc) : readPxMetadata(metaDoc);
   const plan = planQuery(meta, def.wanted, bureau.roles, def.scope === 'municipality' ? 'area' : 'industry');
-  if (!plan.ok) throw new MetadataError(`${def.table}: metadata no longer fits: ${plan.problems.join('; ')}`);
-  const live = { ...def, keyDim: plan.keyDim, timeDim: plan.timeDim };
-  const queries = pxQueries(plan, meta, CELL_LIMITS[bureau.country]);
+  if (!plan.ok) {
+    const problem = `${def.table}: metadata no longer fits: ${plan.problems.join('; ')}`;
+    if (def.evidence.status === 'unconfirmed')
+      throw new UnavailableError(
+        `${def.table}: not confirmed (statistics-tables.md ${def.evidence.row}) and its metadata does not fit: ${plan.problems.join('; ')}`,
+      );
+    throw new MetadataError(problem);
+  }
+  const live: TableDef = {
+    ...def,
+    keyDim: plan.keyDim,
+    timeDim: plan.timeDim,
+    sumDims: plan.sumDims,
+    ...(plan.cohortDim ? { cohortDim: plan.cohortDim } : {}),
+  };
   const docs: unknown[] = [];
-  for (const query of queries) docs.push(await fetchDocument(url, { ...live, query }, timeoutMs, pacer));
-  if (docs.length === 1) return extractFigures(bureau, live, docs[0]);
+  let dataUrl: URL;
+  if (bureau.api === 'statbank') {
+    dataUrl = new URL(statbankPath(def.table, plan), base);
+    docs.push(await fetchDocument(dataUrl, { table: def.table }, timeoutMs, pacer));
+  } else {
+    dataUrl = new URL(def.path, base);
+    for (const query of pxQueries(plan, meta, CELL_LIMITS[bureau.country]))
+      docs.push(await fetchDocument(dataUrl, { table: def.table, query }, timeoutMs, pacer));
+  }
+  const updated = meta.updated;
+  if (docs.length === 1) {
+    const read = extractFigures(bureau, live, docs[0]);
+    return { ...read, updated: read.updated ?? updated, url: dataUrl };
+  }
   // A part of a split query may hold only non-municipal areas; the table needs one figure in all.
   const reads = docs.map((doc) => {
     try {
@@ -192,7 +300,7 @@ async function readTable(bureau: Bureau, def: TableDef, url: URL, timeoutMs: num
   });
   const found = reads.filter((r) => r !== null);
   if (!found.length) throw new JsonStatError(`${def.table}: no ${def.scope} figures in the answer`);
-  return { figures: found.flatMap((r) => r.figures), updated: found[0].updated };
+  return { figures: found.flatMap((r) => r.figures), updated: found[0].updated ?? updated, url: dataUrl };
 }
 
 /**
@@ -202,15 +310,26 @@ async function readTable(bureau: Bureau, def: TableDef, url: URL, timeoutMs: num
  */
 export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 30_000): Promise<BureauData> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : baseUrl + '/');
-  const data: BureauData = { figures: [], tables: [], failedTables: [] };
+  const data: BureauData = { figures: [], tables: [], failedTables: [], unavailable: [] };
   const pacer = createPacer(RATE_LIMITS[bureau.country]);
   let firstError: unknown;
   for (const def of bureau.tables) {
-    const url = new URL(def.path, base);
-    let read: ReturnType<typeof extractFigures>;
+    let read: Awaited<ReturnType<typeof readTable>>;
     try {
-      read = await readTable(bureau, def, url, timeoutMs, pacer);
+      read = await readTable(bureau, def, base, timeoutMs, pacer);
     } catch (err) {
+      if (err instanceof UnavailableError) {
+        data.unavailable.push({
+          table: def.table,
+          scope: def.scope,
+          measure: def.measure,
+          title: def.title,
+          unit: def.unit,
+          url: metadataUrl(bureau, def, base).toString(),
+          reason: err.message,
+        });
+        continue;
+      }
       firstError ??= err;
       const message = (err as Error).message;
       data.failedTables.push({
@@ -222,7 +341,7 @@ export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 3
       });
       continue;
     }
-    const { figures, updated } = read;
+    const { figures, updated, url } = read;
     data.figures.push(...figures);
     data.tables.push({
       scope: def.scope,
@@ -235,6 +354,7 @@ export async function fetchBureau(bureau: Bureau, baseUrl: string, timeoutMs = 3
       updated,
     });
   }
+  // Unavailable (unconfirmed) tables do not count: a bureau whose every confirmed table failed fails.
   if (data.tables.length === 0 && firstError !== undefined) throw firstError;
   return data;
 }

@@ -7,6 +7,14 @@
 
 export class JsonStatError extends Error {}
 
+/**
+ * The most cells one table may claim. The largest asked for is a few thousand (every
+ * municipality by one period); a document whose sizes multiply past this is refused before any
+ * category or value is read, so a crafted answer claiming huge dimensions cannot make the
+ * reader walk them.
+ */
+export const MAX_CELLS = 1_000_000;
+
 interface JsonStatCell {
   /** Category code per dimension id. */
   codes: Record<string, string>;
@@ -54,9 +62,12 @@ function categoryCodes(dimId: string, dim: unknown): { codes: string[]; labels: 
   if (Array.isArray(index)) codes = index.map(String);
   else if (isObj(index)) {
     codes = [];
-    for (const [code, pos] of Object.entries(index)) {
-      if (!Number.isInteger(pos) || (pos as number) < 0)
+    const entries = Object.entries(index);
+    for (const [code, pos] of entries) {
+      // A position past the number of categories would leave a hole (and a huge sparse array).
+      if (!Number.isInteger(pos) || (pos as number) < 0 || (pos as number) >= entries.length)
         throw new JsonStatError(`dimension ${dimId}: bad index of ${code}`);
+      if (codes[pos as number] !== undefined) throw new JsonStatError(`dimension ${dimId}: index ${pos} given twice`);
       codes[pos as number] = code;
     }
   } else if (isObj(label) && Object.keys(label).length === 1)
@@ -64,7 +75,8 @@ function categoryCodes(dimId: string, dim: unknown): { codes: string[]; labels: 
   else throw new JsonStatError(`dimension ${dimId} has no category index`);
   const labels: Record<string, string> = {};
   if (isObj(label)) for (const [code, text] of Object.entries(label)) if (typeof text === 'string') labels[code] = text;
-  if (codes.some((c) => c === undefined)) throw new JsonStatError(`dimension ${dimId}: category index has gaps`);
+  for (let i = 0; i < codes.length; i++)
+    if (codes[i] === undefined) throw new JsonStatError(`dimension ${dimId}: category index has gaps`);
   return { codes, labels };
 }
 
@@ -81,6 +93,14 @@ export function readJsonStat(doc: unknown): JsonStatTable {
     throw new JsonStatError('JSON-stat id is not a list of dimension names');
   if (!Array.isArray(sizes) || sizes.length !== ids.length || !sizes.every((s) => Number.isInteger(s) && s >= 0))
     throw new JsonStatError('JSON-stat size does not match id');
+  // Sizes against the bound and the values first: nothing is walked for a document that lies.
+  const claimed = (sizes as number[]).reduce((a, b) => a * b, 1);
+  if (claimed > MAX_CELLS)
+    throw new JsonStatError(`JSON-stat claims ${claimed} cells (sizes ${sizes.join(' x ')}), more than ${MAX_CELLS}`);
+  if (Array.isArray(ds.value) && ds.value.length !== claimed)
+    throw new JsonStatError(`JSON-stat has ${ds.value.length} values for ${claimed} cells`);
+  if (isObj(ds.value) && Object.keys(ds.value).length > claimed)
+    throw new JsonStatError(`JSON-stat has ${Object.keys(ds.value).length} values for ${claimed} cells`);
   if (!isObj(ds.dimension)) throw new JsonStatError('JSON-stat dataset has no dimension object');
   const dims = ds.dimension;
   const categories: Record<string, string[]> = {};

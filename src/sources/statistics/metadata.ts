@@ -85,6 +85,10 @@ export interface Wanted {
   find: Role | 'time' | { code: string };
   /** `all` of its values, the `latest` period, or these codes (each must exist). */
   values: 'all' | 'latest' | string[];
+  /** The selected values are added up into one figure (SCB's size classes). */
+  sum?: boolean;
+  /** A cohort variable (DST's STARTAAR): the figure is the oldest cohort at the latest period. */
+  cohort?: boolean;
 }
 
 export interface Selection {
@@ -95,7 +99,8 @@ export interface Selection {
 }
 
 export type Plan =
-  { ok: true; keyDim: string; timeDim: string; selections: Selection[] } | { ok: false; problems: string[] };
+  | { ok: true; keyDim: string; timeDim: string; selections: Selection[]; sumDims: string[]; cohortDim?: string }
+  | { ok: false; problems: string[] };
 
 const describeFind = (f: Wanted['find']) => (typeof f === 'string' ? `the ${f} variable` : `variable ${f.code}`);
 
@@ -114,6 +119,8 @@ export function planQuery(meta: TableMeta, wanted: Wanted[], roles: RolePatterns
         ? meta.variables.filter((v) => roles[f].test(v.code))
         : meta.variables.filter((v) => v.code === f.code);
   const selections: Selection[] = [];
+  const sumDims: string[] = [];
+  let cohortDim: string | undefined;
   let keyDim: string | null = null;
   let timeDim: string | null = null;
   for (const w of wanted) {
@@ -132,6 +139,8 @@ export function planQuery(meta: TableMeta, wanted: Wanted[], roles: RolePatterns
       if (missing.length) problems.push(`${v.code} has no value ${missing.join(', ')}`);
     }
     if (w.find === key) keyDim = v.code;
+    if (w.sum) sumDims.push(v.code);
+    if (w.cohort) cohortDim = v.code;
     if (w.find === 'time' || v.time) timeDim = v.code;
     const count = w.values === 'all' ? v.values.length : w.values === 'latest' ? 1 : w.values.length;
     selections.push({ code: v.code, values: w.values, count });
@@ -143,13 +152,18 @@ export function planQuery(meta: TableMeta, wanted: Wanted[], roles: RolePatterns
       selections.push({ code: v.code, values: 'latest', count: 1 });
     } else if (v.values.length === 1) selections.push({ code: v.code, values: [v.values[0]], count: 1 });
     else
-      problems.push(`${v.code} cannot be eliminated and the definition chooses none of its ${v.values.length} values`);
+      problems.push(
+        `${v.code} cannot be eliminated and the definition chooses none of its ${v.values.length} values ` +
+          `(${v.values.slice(0, 12).join(', ')}${v.values.length > 12 ? ', …' : ''})`,
+      );
   }
   if (keyDim === null && !problems.length) problems.push(`the definition asks for no ${key} variable`);
   if (timeDim === null && !problems.length) problems.push(`no variable is flagged as time (variables: ${codes})`);
   if (unit !== undefined && meta.unit !== null && meta.unit !== unit)
     problems.push(`unit is now "${meta.unit}", was "${unit}"`);
-  return problems.length ? { ok: false, problems } : { ok: true, keyDim: keyDim!, timeDim: timeDim!, selections };
+  return problems.length
+    ? { ok: false, problems }
+    : { ok: true, keyDim: keyDim!, timeDim: timeDim!, selections, sumDims, ...(cohortDim ? { cohortDim } : {}) };
 }
 
 const cellsOf = (selections: Selection[]) => selections.reduce((n, s) => n * s.count, 1);
@@ -191,6 +205,9 @@ export function pxQueries(plan: Extract<Plan, { ok: true }>, meta: TableMeta, ce
 export function statbankPath(table: string, plan: Extract<Plan, { ok: true }>): string {
   const params = plan.selections
     .filter((s) => s.values !== 'latest')
-    .map((s) => `${encodeURIComponent(s.code)}=${s.values === 'all' ? '*' : (s.values as string[]).join(',')}`);
+    .map(
+      (s) =>
+        `${encodeURIComponent(s.code)}=${s.values === 'all' ? '*' : (s.values as string[]).map(encodeURIComponent).join(',')}`,
+    );
   return `data/${table}/JSONSTAT?lang=en${params.map((p) => `&${p}`).join('')}`;
 }

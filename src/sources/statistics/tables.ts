@@ -1,14 +1,15 @@
-// Per-bureau table definitions: which table answers which measure, the query that asks for the
-// latest period of it, and how the bureau writes its area and industry codes. The measures
-// (docs in README.md beside this file):
+// Per-bureau table definitions, every table, variable and value code as
+// ../shared/upstream/statistics-tables.md records it (row id and evidence grade beside each),
+// and how the bureau writes its area and industry codes. The measures (README.md beside this file):
 // - per municipality: population, household income (median; mean where the bureau publishes
 //   no median), number of enterprises;
-// - per industry (NACE division): average monthly wage, number of enterprises, and the startup
-//   survival rate where the bureau publishes it (SSB, Statistics Denmark).
-// A measure a bureau has no table for here is absent (null in the API): SCB publishes no
-// enterprises per municipality in a table we could confirm (FDBR07N is by industry and size
-// class), Statistics Denmark no wage per NACE division (LONS20 is by occupation, LONS40 by
-// section only). How far each table was confirmed: README.md.
+// - per industry: average monthly wage, number of enterprises, startup survival rate, each at
+//   the level the bureau publishes it (NACE division, NACE section, or its own grouping).
+// No definition names a fixed query: each names the variables it wants by role and the value
+// codes it wants, and the sync reads the table's metadata first (PxWeb GET of the table URL,
+// StatBank `tableinfo`) and builds the query from it (metadata.ts). A row the evidence could not
+// confirm is checked the same way; when its check fails, the measure is reported unavailable
+// with the reason. A measure a bureau has no table for is listed in `absent` with the reason.
 import {
   dstDivision,
   dstMunicipality,
@@ -17,69 +18,28 @@ import {
   statfiMunicipality,
   twoDigitDivision,
 } from './codes.ts';
-import type { RolePatterns, Wanted } from './metadata.ts';
+import type { Wanted } from './metadata.ts';
+import type { Bureau, StatCountry } from './table-types.ts';
 
-export type StatCountry = 'NO' | 'SE' | 'FI' | 'DK';
-export const STAT_COUNTRIES: readonly StatCountry[] = ['NO', 'SE', 'FI', 'DK'];
-
-export type PlaceMeasure = 'population' | 'householdIncome' | 'enterprises';
-export type IndustryMeasure = 'averageMonthlyWage' | 'enterprises' | 'startupSurvivalRate';
-
-export type TableDef = {
-  /** The bureau's table id, as its API and web statbank name it (SCB: the table's PxWeb name). */
-  table: string;
-  title: string;
-  unit: string;
-  /** Request path under the bureau's base URL. */
-  path: string;
-  /** PxWeb query (POSTed); absent: a GET of `path` (StatBank). */
-  query?: unknown;
-  /**
-   * The dimension holding the municipality or NACE code, and the time dimension. With `wanted`
-   * they are found in the table's metadata on each run, and these only say what is expected.
-   */
-  keyDim: string;
-  timeDim: string;
-  /** Read the table's metadata first and build the query from it (instead of `query`). */
-  wanted?: Wanted[];
-} & ({ scope: 'municipality'; measure: PlaceMeasure } | { scope: 'industry'; measure: IndustryMeasure });
-
-export interface Bureau {
-  country: StatCountry;
-  /** Attribution name (what `_sources` and each figure's `source` say). */
-  name: string;
-  licence: string;
-  tables: TableDef[];
-  /** The bureau's municipality code as our list writes it, or null for other areas (country, county). */
-  municipality(code: string): string | null;
-  /** The NACE division of the bureau's industry code, or null for totals, sections and groupings. */
-  division(code: string): string | null;
-  /** How the bureau codes its area, industry and contents variables (tables' metadata are read by these). */
-  roles: RolePatterns;
-}
+export * from './table-types.ts';
 
 /** A NACE division ("47") from an industry code of any bureau: "47", "47000"; never a total, group or section. */
 export function naceDivision(code: string): string | null {
   return twoDigitDivision(code) ?? dstDivision(code);
 }
 
-/** PxWeb v1 query: the given selections plus the latest period (`top 1`), answered as JSON-stat 2.0. */
-function px(select: Record<string, string[]>, time: string, keyFilter?: { code: string; filter: string }) {
-  const query = Object.entries(select).map(([code, values]) => ({
-    code,
-    selection: { filter: keyFilter?.code === code ? keyFilter.filter : 'item', values },
-  }));
-  query.push({ code: time, selection: { filter: 'top', values: ['1'] } });
-  return { query, response: { format: 'json-stat2' } };
-}
-
-const all = ['*'];
+const area = { find: 'area', values: 'all' } as const;
+const industry = { find: 'industry', values: 'all' } as const;
+const latest = { find: 'time', values: 'latest' } as const;
+const contents = (...codes: string[]): Wanted => ({ find: 'contents', values: codes });
+const pick = (code: string, ...values: string[]): Wanted => ({ find: { code }, values });
 
 const SSB: Bureau = {
   country: 'NO',
   name: 'SSB',
   // SSB's own API guide: "API-et benytter Creative Commons-lisensen CC BY 4.0".
   licence: 'CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)',
+  api: 'pxweb',
   municipality: ssbMunicipality,
   division: twoDigitDivision,
   // NACE2007 today; the SN2025 tables that succeed it (14933) name theirs alike.
@@ -89,10 +49,11 @@ const SSB: Bureau = {
       scope: 'municipality',
       measure: 'population',
       table: '07459',
+      evidence: { row: 'N1', status: 'confirmed', grade: 'B, C' },
       title: 'Population, by region (1 January)',
       unit: 'persons',
       path: 'no/table/07459/',
-      query: px({ Region: all, ContentsCode: ['Personer1'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      wanted: [area, contents('Personer1'), latest],
       keyDim: 'Region',
       timeDim: 'Tid',
     },
@@ -100,13 +61,12 @@ const SSB: Bureau = {
       scope: 'municipality',
       measure: 'householdIncome',
       table: '06944',
+      evidence: { row: 'N2', status: 'confirmed', grade: 'B' },
       title: 'Household income after taxes, median, all households',
       unit: 'NOK',
       path: 'no/table/06944/',
-      query: px({ Region: all, HusholdType: ['0000'], ContentsCode: ['InntSkatt'] }, 'Tid', {
-        code: 'Region',
-        filter: 'all',
-      }),
+      // Region 9999 (uoppgitt) is dropped by the municipality filter.
+      wanted: [area, pick('HusholdType', '0000'), contents('InntSkatt'), latest],
       keyDim: 'Region',
       timeDim: 'Tid',
     },
@@ -114,50 +74,53 @@ const SSB: Bureau = {
       scope: 'municipality',
       measure: 'enterprises',
       table: '07091',
+      evidence: { row: 'N3', status: 'confirmed', grade: 'B' },
       title: 'Establishments (bedrifter), by region, all industries (01-99), all sizes',
-      unit: 'enterprises',
+      unit: 'establishments',
       path: 'no/table/07091/',
-      query: px({ Region: all, NACE2007: ['01-99'], AntAnsatte: ['99'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      // The contents code is not recorded: the table's only content is taken (more than one is a problem).
+      wanted: [area, { find: 'industry', values: ['01-99'] }, pick('AntAnsatte', '99'), latest],
       keyDim: 'Region',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'averageMonthlyWage',
-      // 11419 is by industry; 11418 (its sibling) is by occupation. Yrke and Sektor are eliminated
-      // (all occupations, all sectors); its NACE2007 holds divisions and wage groups ("10-33").
+      // Recorded metadata (grade A): MaaleMetode and ContentsCode not eliminable; Yrke, Sektor,
+      // Kjonn, AvtaltVanlig eliminated. NACE2007 holds divisions, SSB groups and sections: a
+      // division inside a group only ("10-12") gets its section's figure, labelled so.
       table: '11419',
+      evidence: { row: 'N4', status: 'confirmed', grade: 'A' },
       title: 'Monthly earnings, average, by industry (SN2007), all occupations and sectors',
       unit: 'NOK per month',
       path: 'no/table/11419/',
-      query: px({ MaaleMetode: ['02'], NACE2007: all, ContentsCode: ['Manedslonn'] }, 'Tid', {
-        code: 'NACE2007',
-        filter: 'all',
-      }),
+      wanted: [pick('MaaleMetode', '02'), industry, contents('Manedslonn'), latest],
+      levels: ['division', 'section'],
       keyDim: 'NACE2007',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'enterprises',
-      table: '10308',
-      title: 'Enterprises, by industry division (SN2007)',
+      // Unconfirmed candidate (10308 exists nowhere): structural business statistics 12817,
+      // ContentsCode Foretak, seen by section only; used when its live metadata fits.
+      table: '12817',
+      evidence: { row: 'N5', status: 'unconfirmed', grade: 'B (section)' },
+      title: 'Enterprises, structural business statistics, by industry (SN2007)',
       unit: 'enterprises',
-      path: 'no/table/10308/',
-      query: px({ NACE2007: all, ContentsCode: ['Foretak'] }, 'Tid', { code: 'NACE2007', filter: 'all' }),
+      path: 'no/table/12817/',
+      wanted: [industry, contents('Foretak'), latest],
+      levels: ['division', 'section'],
       keyDim: 'NACE2007',
       timeDim: 'Tid',
     },
+  ],
+  absent: [
     {
       scope: 'industry',
       measure: 'startupSurvivalRate',
-      table: '09016',
-      title: 'Newly established enterprises still active after five years, by industry',
-      unit: 'percent',
-      path: 'no/table/09016/',
-      query: px({ NACE2007: all, ContentsCode: ['Overlevelse5'] }, 'Tid', { code: 'NACE2007', filter: 'all' }),
-      keyDim: 'NACE2007',
-      timeDim: 'Tid',
+      reason:
+        'SSB publishes startup survival by section (næringshovedområde) only, and no current table of it was found (09016 exists nowhere; statistics-tables.md N6)',
     },
   ],
 };
@@ -166,6 +129,7 @@ const SCB: Bureau = {
   country: 'SE',
   name: 'SCB',
   licence: 'CC0 1.0 (Statistics Sweden open data, scb.se/en/services/open-data-api)',
+  api: 'pxweb',
   municipality: scbMunicipality,
   division: twoDigitDivision,
   roles: { area: /^Region$/, industry: /^SNI20\d\d$/, contents: /^ContentsCode$/ },
@@ -174,10 +138,11 @@ const SCB: Bureau = {
       scope: 'municipality',
       measure: 'population',
       table: 'BefolkningNy',
+      evidence: { row: 'S1', status: 'confirmed', grade: 'A' },
       title: 'Population by region, 31 December',
       unit: 'persons',
       path: 'sv/ssd/BE/BE0101/BE0101A/BefolkningNy',
-      query: px({ Region: all, ContentsCode: ['BE0101N1'] }, 'Tid', { code: 'Region', filter: 'all' }),
+      wanted: [area, contents('BE0101N1'), latest],
       keyDim: 'Region',
       timeDim: 'Tid',
     },
@@ -185,37 +150,60 @@ const SCB: Bureau = {
       scope: 'municipality',
       measure: 'householdIncome',
       table: 'TabVX4bDispInkN',
+      evidence: { row: 'S2', status: 'confirmed', grade: 'B' },
       title: 'Disposable income per household, median, all households, age 18+, by region',
       unit: 'SEK thousands',
       path: 'sv/ssd/HE/HE0110/HE0110G/TabVX4bDispInkN',
-      query: px({ Region: all, Hushallstyp: ['E90'], Alder: ['18+'], ContentsCode: ['000006SY'] }, 'Tid', {
-        code: 'Region',
-        filter: 'all',
-      }),
+      wanted: [area, pick('Hushallstyp', 'E90'), pick('Alder', '18+'), contents('000006SY'), latest],
       keyDim: 'Region',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'averageMonthlyWage',
-      table: 'LonesummaSNI2007',
-      title: 'Average monthly salary, all sectors, by industry (SNI 2007)',
+      // Corrected (LonesummaSNI2007 does not exist): LonSNIKonN publishes sections only (A–S),
+      // so the figure is the section's. 000007CS (monthly salary) is checked against the metadata.
+      table: 'LonSNIKonN',
+      evidence: { row: 'S4', status: 'corrected', grade: 'B' },
+      title: 'Average monthly salary, by industry section (SNI 2007), both sexes',
       unit: 'SEK per month',
-      path: 'sv/ssd/AM/AM0110/AM0110A/LonesummaSNI2007',
-      query: px({ SNI2007: all, ContentsCode: ['AM0110A8'] }, 'Tid', { code: 'SNI2007', filter: 'all' }),
+      path: 'sv/ssd/AM/AM0110/AM0110C/LonSNIKonN',
+      wanted: [industry, contents('000007CS'), latest],
+      levels: ['division', 'section'],
       keyDim: 'SNI2007',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'enterprises',
-      table: 'FDBR07',
-      title: 'Enterprises by industry (SNI 2007)',
+      // Corrected: FDBR07N (2008–2025) by SNI 2007 and size class, one content (left out); the
+      // size classes SGR0–SGR8 are added up.
+      table: 'FDBR07N',
+      evidence: { row: 'S5', status: 'corrected', grade: 'B' },
+      title: 'Enterprises (FDB) by industry (SNI 2007), all size classes',
       unit: 'enterprises',
-      path: 'sv/ssd/NV/NV0101/FDBR07',
-      query: px({ SNI2007: all, ContentsCode: ['NV0101A2'] }, 'Tid', { code: 'SNI2007', filter: 'all' }),
+      path: 'sv/ssd/NV/NV0101/FDBR07N',
+      wanted: [
+        industry,
+        { find: { code: 'Storleksklass' }, values: Array.from({ length: 9 }, (_, i) => `SGR${i}`), sum: true },
+        latest,
+      ],
+      levels: ['division', 'section'],
       keyDim: 'SNI2007',
       timeDim: 'Tid',
+    },
+  ],
+  absent: [
+    {
+      scope: 'municipality',
+      measure: 'enterprises',
+      reason:
+        'SCB publishes no enterprises per kommun in a table that could be found (FDBR07N has no region; statistics-tables.md S3)',
+    },
+    {
+      scope: 'industry',
+      measure: 'startupSurvivalRate',
+      reason: 'no SCB startup survival table is recorded in statistics-tables.md',
     },
   ],
 };
@@ -225,6 +213,7 @@ const STATFI: Bureau = {
   name: 'Statistics Finland',
   licence:
     'CC BY 4.0 (source: Statistics Finland, stat.fi/en/about-us/get-to-know-statistics-finland/legislation/terms-of-use)',
+  api: 'pxweb',
   // StatFin writes municipalities "KU091" (whole country "SSS", regions "MK01").
   municipality: statfiMunicipality,
   division: twoDigitDivision,
@@ -235,83 +224,79 @@ const STATFI: Bureau = {
     {
       scope: 'municipality',
       measure: 'population',
-      // Since 8 June 2026 (statistics-tables.md F1, grade A): short file name, dated area code,
-      // contentscode `vaerak-vaesto`, timeperiod_y; read from the table's metadata on every run.
+      // Since 8 June 2026: short file name, dated area code, contentscode `vaerak-vaesto`, timeperiod_y.
       table: '11ra',
+      evidence: { row: 'F1', status: 'corrected', grade: 'A' },
       title: 'Population by area, 31 December',
       unit: 'persons',
       path: 'fi/StatFin/vaerak/11ra.px',
-      wanted: [
-        { find: 'area', values: 'all' },
-        { find: 'contents', values: ['vaerak-vaesto'] },
-        { find: 'time', values: 'latest' },
-      ],
+      wanted: [area, contents('vaerak-vaesto'), latest],
       keyDim: 'alue_*',
       timeDim: 'timeperiod_y',
     },
     {
       scope: 'municipality',
       measure: 'householdIncome',
-      // F2 (grade A): tjt/14ww, the median disposable cash income per consumption unit
-      // (equivalised, household based); 12f1 was a postal-code (Paavo) table.
+      // tjt/14ww, the median disposable cash income per consumption unit (equivalised, household
+      // based); 12f1 was a postal-code (Paavo) table.
       table: '14ww',
+      evidence: { row: 'F2', status: 'corrected', grade: 'A' },
       title: 'Disposable cash income per consumption unit (equivalised), median, by municipality',
       unit: 'EUR per consumption unit',
       path: 'fi/StatFin/tjt/14ww.px',
-      wanted: [
-        { find: 'area', values: 'all' },
-        { find: 'contents', values: ['tjt-ekvikturaha_med'] },
-        { find: 'time', values: 'latest' },
-      ],
+      wanted: [area, contents('tjt-ekvikturaha_med'), latest],
       keyDim: 'alue_*',
       timeDim: 'timeperiod_y',
     },
     {
       scope: 'municipality',
       measure: 'enterprises',
-      // 13wz: establishments of enterprises by municipality (Kunta, KU-codes). StatFin has no
-      // table 13v3 (was here before); the Tiedot code below is not confirmed.
+      // Unconfirmed: 13wz (establishments) exists; its post-June codes were not seen. No contents
+      // code is named, so the check passes only when the table has one content.
       table: '13wz',
+      evidence: { row: 'F3', status: 'unconfirmed', grade: 'B (before June 2026)' },
       title: 'Establishments of enterprises, by municipality',
       unit: 'establishments',
-      path: 'fi/StatFin/alyr/statfin_alyr_pxt_13wz.px',
-      query: px({ Kunta: all, Tiedot: ['yrlkm'] }, 'Vuosi', { code: 'Kunta', filter: 'all' }),
-      keyDim: 'Kunta',
-      timeDim: 'Vuosi',
-    },
-    {
-      scope: 'industry',
-      measure: 'averageMonthlyWage',
-      table: '13ms',
-      title: 'Average monthly earnings of full-time wage and salary earners, by industry (TOL 2008)',
-      unit: 'EUR per month',
-      path: 'fi/StatFin/palk/statfin_palk_pxt_13ms.px',
-      query: px({ Toimiala: all, Tiedot: ['kokmaksu_ka'] }, 'Vuosi', { code: 'Toimiala', filter: 'all' }),
-      keyDim: 'Toimiala',
-      timeDim: 'Vuosi',
+      path: 'fi/StatFin/alyr/13wz.px',
+      wanted: [area, latest],
+      keyDim: 'alue_*',
+      timeDim: 'timeperiod_y',
     },
     {
       scope: 'industry',
       measure: 'enterprises',
+      // Unconfirmed: 13ww (establishments by industry) exists; its variables were not seen.
       table: '13ww',
-      title: 'Enterprises by industry (TOL 2008)',
-      unit: 'enterprises',
-      path: 'fi/StatFin/alyr/statfin_alyr_pxt_13ww.px',
-      query: px({ Toimiala: all, Tiedot: ['yrlkm'] }, 'Vuosi', { code: 'Toimiala', filter: 'all' }),
-      keyDim: 'Toimiala',
-      timeDim: 'Vuosi',
+      evidence: { row: 'F5', status: 'unconfirmed', grade: 'D' },
+      title: 'Establishments of enterprises, by industry (TOL 2008)',
+      unit: 'establishments',
+      path: 'fi/StatFin/alyr/13ww.px',
+      wanted: [industry, latest],
+      keyDim: 'toimiala_*',
+      timeDim: 'timeperiod_y',
+    },
+  ],
+  absent: [
+    {
+      scope: 'industry',
+      measure: 'averageMonthlyWage',
+      reason:
+        'no Statistics Finland earnings table by industry (TOL 2008) was found; 13ms exists nowhere (statistics-tables.md F4)',
+    },
+    {
+      scope: 'industry',
+      measure: 'startupSurvivalRate',
+      reason: 'no Statistics Finland startup survival table is recorded in statistics-tables.md',
     },
   ],
 };
-
-/** StatBank GET: `data/{table}/JSONSTAT?…`; the latest period is what StatBank answers when `Tid` is left out. */
-const statbank = (table: string, vars: string) => `data/${table}/JSONSTAT?lang=en&${vars}`;
 
 const DST: Bureau = {
   country: 'DK',
   name: 'Statistics Denmark',
   licence: 'CC BY 4.0 (source: Danmarks Statistik, dst.dk/da/Statistik/hjaelp-til-statistikbanken/api)',
-  // OMRÅDE holds the country (000), the regions (081–085) and the municipalities (101–860).
+  api: 'statbank',
+  // OMRÅDE/KOMK hold the country (000), the regions (081–085) and the municipalities (101–860).
   municipality: dstMunicipality,
   division: dstDivision,
   roles: { area: /^(OMRÅDE|KOMK)$/, industry: /^BRANCHE/, contents: /^ContentsCode$/ },
@@ -320,55 +305,83 @@ const DST: Bureau = {
       scope: 'municipality',
       measure: 'population',
       table: 'FOLK1A',
+      evidence: { row: 'D1', status: 'confirmed', grade: 'C' },
       title: 'Population on the first day of the quarter, by municipality',
       unit: 'persons',
-      path: statbank('FOLK1A', 'OMR%C3%85DE=*&K%C3%98N=TOT&ALDER=IALT&CIVILSTAND=TOT'),
+      path: 'FOLK1A',
+      wanted: [area, pick('KØN', 'TOT'), pick('ALDER', 'IALT'), pick('CIVILSTAND', 'TOT'), latest],
       keyDim: 'OMRÅDE',
       timeDim: 'Tid',
     },
     {
       scope: 'municipality',
       measure: 'householdIncome',
+      // ENHED 117 = average for the families in the group (DKK), FAMTYP FAIA = all families,
+      // INDKINTB 99 = all income brackets. No median is published per kommune.
       table: 'INDKF132',
+      evidence: { row: 'D2', status: 'confirmed', grade: 'C' },
       title: 'Disposable income of families, average, by municipality (no median is published per municipality)',
       unit: 'DKK',
-      // ENHED 117 = average for the families in the group (DKK), FAMTYP FAIA = all families,
-      // INDKINTB 99 = all income brackets (README.md beside this file: where these were found).
-      path: statbank('INDKF132', 'OMR%C3%85DE=*&ENHED=117&FAMTYP=FAIA&INDKINTB=99'),
+      path: 'INDKF132',
+      wanted: [area, pick('ENHED', '117'), pick('FAMTYP', 'FAIA'), pick('INDKINTB', '99'), latest],
       keyDim: 'OMRÅDE',
       timeDim: 'Tid',
     },
     {
       scope: 'municipality',
       measure: 'enterprises',
-      // GF02: firms by the municipality of their head office (Statistics Denmark's own
-      // announcement of the table); its variable codes below are not confirmed.
-      table: 'GF02',
+      // GF12 (the series restarted in 2019; GF02 is the old one): firms by the kommune of the
+      // head office, all industries; no ENHED variable (a firm count).
+      table: 'GF12',
+      evidence: { row: 'D3', status: 'corrected', grade: 'B, C' },
       title: 'Firms, by municipality of the head office (all industries)',
-      unit: 'enterprises',
-      path: statbank('GF02', 'KOMK=*&BRANCHE07=TOT&ENHED=ANTFIRM'),
+      unit: 'firms',
+      path: 'GF12',
+      wanted: [area, { find: 'industry', values: ['TOT'] }, latest],
       keyDim: 'KOMK',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'enterprises',
-      table: 'GF1',
-      title: 'Firms, by industry (DB07)',
-      unit: 'enterprises',
-      path: statbank('GF1', 'BRANCHE07=*&ENHED=ANTFIRM'),
-      keyDim: 'BRANCHE07',
+      // GF11: the 127-grouping equals a division only as `dd000`; the 19-grouping letters are sections.
+      table: 'GF11',
+      evidence: { row: 'D5', status: 'corrected', grade: 'B, C' },
+      title: 'Firms, by industry (DB07 127-grouping where it is a whole division, else the section)',
+      unit: 'firms',
+      path: 'GF11',
+      wanted: [industry, pick('MÆNGDE4', 'AFI'), latest],
+      levels: ['division', 'section'],
+      keyDim: 'BRANCHEDB071019127',
       timeDim: 'Tid',
     },
     {
       scope: 'industry',
       measure: 'startupSurvivalRate',
-      table: 'NYV3',
-      title: 'New enterprises surviving the first years, share, by industry (DB07)',
+      // DEMO16: survival by DST's DB07 10-grouping only (neither division nor section). Every
+      // cohort and year is asked for; the figure is the oldest cohort at the newest year.
+      table: 'DEMO16',
+      evidence: { row: 'D6', status: 'corrected', grade: 'C' },
+      title: 'Business demography: share of new firms still active, by DB07 10-grouping',
       unit: 'percent',
-      path: statbank('NYV3', 'BRANCHE07=*&OVERLEV=OVERANDEL'),
-      keyDim: 'BRANCHE07',
+      path: 'DEMO16',
+      wanted: [
+        industry,
+        pick('ENHED', 'SURV'),
+        { find: { code: 'STARTAAR' }, values: 'all', cohort: true },
+        { find: 'time', values: 'all' },
+      ],
+      levels: ['grouping'],
+      keyDim: 'BRANCHEDB0710',
       timeDim: 'Tid',
+    },
+  ],
+  absent: [
+    {
+      scope: 'industry',
+      measure: 'averageMonthlyWage',
+      reason:
+        'Statistics Denmark publishes no wage by NACE division: LONS40 has sections, sub-sections and its own aggregates only (statistics-tables.md D4)',
     },
   ],
 };
