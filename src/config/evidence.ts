@@ -38,6 +38,7 @@ export function evidence(env: Env, dataDir: string): EvidenceConfig {
       signingKey: parsed(given.replace(/\\n/g, '\n'), 'given'),
       keyOrigin: 'EVIDENCE_SIGNING_KEY',
       retentionDays,
+      dailyPacks: DAILY_PACKS,
     };
   const file = path.join(dataDir, EVIDENCE_KEY_FILE);
   if (!existsSync(file)) {
