@@ -11,6 +11,7 @@ import { eventRetentionJob } from './event-retention.ts';
 import { inspectionsJob } from './inspections.ts';
 import type { AnyJob } from './job.ts';
 import { licensesJob } from './licenses.ts';
+import { oauthPurgeJob } from './oauth-purge.ts';
 import { prhJob, prhUpdatesJob } from './prh.ts';
 import { procurementJob } from './procurement.ts';
 import { sanctionsJob } from './sanctions.ts';
@@ -40,6 +41,7 @@ export const JOBS: readonly AnyJob[] = [
   statisticsJob,
   procurementJob,
   eventRetentionJob,
+  oauthPurgeJob,
 ];
 
 const BY_NAME = new Map(JOBS.map((job) => [job.name, job]));

@@ -110,7 +110,14 @@ export function createServices(ctx: AppContext) {
     keyAuth,
     keys,
     oauth,
-    oauthAuthorize: createOAuthAuthorizeService({ oauth: repos.oauth, tokens: oauth, keyAuth, keys, clock }),
+    oauthAuthorize: createOAuthAuthorizeService({
+      oauth: repos.oauth,
+      tokens: oauth,
+      keyAuth,
+      keys,
+      rateWindows,
+      clock,
+    }),
     pagination,
     market,
     search: createSearchService({

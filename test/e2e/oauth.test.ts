@@ -141,12 +141,16 @@ describe('OAuth sign-in with the MCP SDK client', () => {
       client_id: provider.client!.client_id,
     });
     expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    // Reuse of a rotated refresh token ends the whole grant (rotation with reuse detection):
+    // the pair the refresh gave stops too.
     const fresh = await http(server.url, 'POST', '/api/mcp', {
       key: provider.saved!.access_token,
       headers: { accept: 'application/json, text/event-stream' },
       body: { jsonrpc: '2.0', id: 1, method: 'ping' },
     });
-    expect(fresh.status).toBe(200);
+    expect(fresh.status).toBe(401);
+    provider.saved = undefined;
+    await signIn(provider);
 
     // Revocation (RFC 7009) ends the grant: its access and refresh tokens stop at once.
     const revoked = await postForm(`${server.url}/api/oauth/revoke`, { token: provider.saved!.refresh_token! });

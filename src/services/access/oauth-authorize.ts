@@ -17,6 +17,9 @@ import type { Clock } from '../../domain/clock.ts';
 import { CODE_TTL_SEC, generateOAuthSecret, isS256Challenge, redirectUriMatches } from '../../domain/oauth.ts';
 import { type ErrorDetail } from '../../errors.ts';
 import type { OAuthClientRow, OAuthRepository } from '../../store/access/oauth.ts';
+import type { RateWindows } from '../../store/access/rate-windows.ts';
+import { signupNetworkOf } from '../../domain/client-network.ts';
+import type { AuthContext } from './key-auth.ts';
 import type { KeyAuthService } from './key-auth.ts';
 import type { KeyManagementService } from './key-management.ts';
 import { mcpResource, param, type OAuthParams, type OAuthService } from './oauth.ts';
@@ -71,8 +74,18 @@ export interface OAuthAuthorizeDeps {
   tokens: OAuthService;
   keyAuth: KeyAuthService;
   keys: KeyManagementService;
+  rateWindows: RateWindows;
   clock: Clock;
 }
+
+/**
+ * Authorization codes minted per API key and per client network: a consent form is no way
+ * around the key's limits. Each code also counts as one request against the key's quotas.
+ */
+export const CODE_WINDOWS = {
+  key: { name: 'oauth-code-key', points: 20, durationSec: 600 },
+  network: { name: 'oauth-code-ip', points: 60, durationSec: 600 },
+} as const;
 
 function withParams(uri: string, params: Record<string, string | undefined>): string {
   const u = new URL(uri);
@@ -83,7 +96,35 @@ function withParams(uri: string, params: Record<string, string | undefined>): st
 export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
   const { oauth, clock } = deps;
 
-  async function issueCode(req: AuthorizeRequest, keyId: number, base: string): Promise<string> {
+  /** Counts a code against its key's and its network's windows and the key's quotas, or refuses it. */
+  async function guardCode(caller: AuthContext, clientIp: string) {
+    for (const [w, subject] of [
+      [CODE_WINDOWS.network, signupNetworkOf(clientIp)],
+      [CODE_WINDOWS.key, String(caller.keyId)],
+    ] as const) {
+      const r = await deps.rateWindows.consume(w.name, subject, w.points, w.durationSec);
+      if (!r.allowed) {
+        const retryAfter = Math.max(1, Math.ceil(r.resetMs / 1000));
+        throw new ConsentProblem(
+          429,
+          `Too many sign-ins in a short time; try again in ${retryAfter} s`,
+          [],
+          retryAfter,
+        );
+      }
+    }
+    try {
+      await deps.keyAuth.chargeQuota(caller);
+    } catch (err) {
+      const e = err as { status?: number; message: string; opts?: { extra?: { retryAfter?: number } } };
+      if (e.status === 429) throw new ConsentProblem(429, e.message, [], e.opts?.extra?.retryAfter);
+      throw err;
+    }
+  }
+
+  async function issueCode(req: AuthorizeRequest, caller: AuthContext, clientIp: string, base: string) {
+    await guardCode(caller, clientIp);
+    const keyId = caller.keyId;
     const code = generateOAuthSecret('code');
     await oauth.createCode({
       codeHash: deps.tokens.hash(code),
@@ -157,14 +198,14 @@ export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
     },
 
     /** Consent with an existing API key: the code acts with that key. */
-    async approveWithKey(req: AuthorizeRequest, rawKey: string, base: string): Promise<string> {
+    async approveWithKey(req: AuthorizeRequest, rawKey: string, clientIp: string, base: string): Promise<string> {
       const key = rawKey.trim();
       const caller = isWellFormedKey(key) ? await deps.keyAuth.authenticate(key) : undefined;
       if (!caller)
         throw new ConsentProblem(400, 'This API key is not valid or no longer active', [
           { path: 'key', message: 'is not an active API key' },
         ]);
-      return issueCode(req, caller.keyId, base);
+      return issueCode(req, caller, clientIp, base);
     },
 
     /**
@@ -194,7 +235,7 @@ export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
         await deps.keys.guardSignupRate(clientIp);
         const created = await deps.keys.register(body, base);
         const caller = (await deps.keyAuth.authenticate(created.raw))!;
-        return await issueCode(req, caller.keyId, base);
+        return await issueCode(req, caller, clientIp, base);
       } catch (err) {
         const e = err as {
           status?: number;

@@ -122,7 +122,12 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     const redirectUri = param(p, 'redirect_uri', true);
     const verifier = param(p, 'code_verifier', true);
     const found = oauthSecretKind(code) === 'code' ? await oauth.findUsableCode(hash(code), clock.now()) : undefined;
-    if (!found) throw new InvalidGrantError('The authorization code is invalid, expired or already used');
+    if (!found) {
+      // A redeemed code presented again: whoever holds it may hold its tokens too (RFC 6749
+      // §4.1.2), so the grant it produced is revoked.
+      if (oauthSecretKind(code) === 'code') await oauth.revokeGrantOfUsedCode(hash(code), clock.now());
+      throw new InvalidGrantError('The authorization code is invalid, expired or already used');
+    }
     if (found.clientId !== clientId) throw new InvalidGrantError('The authorization code was issued to another client');
     if (found.redirectUri !== redirectUri)
       throw new InvalidGrantError('redirect_uri does not match the authorization request');
@@ -130,7 +135,10 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     checkResource(p, base, found.resource);
     const pair = newPair(found.scope);
     const grant = await oauth.redeemCode(hash(code), clock.now(), pair.rows);
-    if (!grant) throw new InvalidGrantError('The authorization code is invalid, expired or already used');
+    if (!grant) {
+      await oauth.revokeGrantOfUsedCode(hash(code), clock.now());
+      throw new InvalidGrantError('The authorization code is invalid, expired or already used');
+    }
     return pair.response;
   }
 
@@ -139,12 +147,19 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     const clientId = param(p, 'client_id', true);
     const grant =
       oauthSecretKind(token) === 'refresh' ? await oauth.findToken(hash(token), 'refresh', clock.now()) : undefined;
-    if (!grant) throw new InvalidGrantError('The refresh token is invalid, expired, used or revoked');
+    if (!grant) {
+      // Refresh-token rotation with reuse detection (OAuth 2.1 §4.3.1): a rotated token used
+      // again ends the whole grant, so a stolen token and its successors stop together.
+      if (oauthSecretKind(token) === 'refresh') await oauth.revokeGrantOfUsedRefresh(hash(token), clock.now());
+      throw new InvalidGrantError('The refresh token is invalid, expired, used or revoked');
+    }
     if (grant.clientId !== clientId) throw new InvalidGrantError('The refresh token was issued to another client');
     checkResource(p, base, grant.resource);
     const pair = newPair(grant.scope);
-    if (!(await oauth.rotateRefresh(hash(token), grant.grantId, clock.now(), pair.rows)))
+    if (!(await oauth.rotateRefresh(hash(token), grant.grantId, clock.now(), pair.rows))) {
+      await oauth.revokeGrantOfUsedRefresh(hash(token), clock.now());
       throw new InvalidGrantError('The refresh token is invalid, expired, used or revoked');
+    }
     return pair.response;
   }
 

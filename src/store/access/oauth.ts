@@ -1,7 +1,7 @@
 // OAuth clients, authorization codes, grants and tokens (0017_oauth.sql). Codes and tokens are
 // stored only as keyed hashes; every read of a token joins its grant and API key, so a revoked
 // grant or a rotated/deactivated key ends the token at once.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../engine/schema.ts';
 
 export interface OAuthClientRow {
@@ -129,7 +129,13 @@ export function createOAuthRepository(db: Kysely<Database>) {
         if (!code) return undefined;
         const grant = await trx
           .insertInto('oauth_grants')
-          .values({ client_id: code.client_id, key_id: code.key_id, resource: code.resource, scope: code.scope })
+          .values({
+            client_id: code.client_id,
+            key_id: code.key_id,
+            resource: code.resource,
+            scope: code.scope,
+            code_hash: codeHash,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         await trx
@@ -180,6 +186,71 @@ export function createOAuthRepository(db: Kysely<Database>) {
           .execute();
         return true;
       });
+    },
+
+    /**
+     * A code presented again after it was redeemed: revokes the grant it produced (its access and
+     * refresh tokens end with it). True when a live grant was revoked.
+     */
+    async revokeGrantOfUsedCode(codeHash: string, now: Date): Promise<boolean> {
+      const r = await db
+        .updateTable('oauth_grants')
+        .set({ revoked_at: now })
+        .where('revoked_at', 'is', null)
+        .where('code_hash', '=', codeHash)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('oauth_codes')
+              .select('code_hash')
+              .where('code_hash', '=', codeHash)
+              .where('used_at', 'is not', null),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /**
+     * A refresh token presented again after it was rotated (reuse: it was stolen, or the client
+     * is confused): revokes its whole grant. True when a live grant was revoked.
+     */
+    async revokeGrantOfUsedRefresh(tokenHash: string, now: Date): Promise<boolean> {
+      const r = await db
+        .updateTable('oauth_grants')
+        .set({ revoked_at: now })
+        .where('revoked_at', 'is', null)
+        .where('id', '=', (eb) =>
+          eb
+            .selectFrom('oauth_tokens')
+            .select('grant_id')
+            .where('token_hash', '=', tokenHash)
+            .where('kind', '=', 'refresh')
+            .where('used_at', 'is not', null),
+        )
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /**
+     * One bounded batch of the purge: up to `batch` expired codes, expired tokens, and grants
+     * left without tokens (expired or revoked: nothing can use them any more). Each delete reads
+     * by its expiry index and is its own short statement.
+     */
+    async purgeExpired(now: Date, batch: number): Promise<{ codes: number; tokens: number; grants: number }> {
+      const codes = await sql`DELETE FROM oauth_codes WHERE code_hash IN (
+          SELECT code_hash FROM oauth_codes WHERE expires_at <= ${now} LIMIT ${batch}::integer)`.execute(db);
+      const tokens = await sql`DELETE FROM oauth_tokens WHERE token_hash IN (
+          SELECT token_hash FROM oauth_tokens WHERE expires_at <= ${now} LIMIT ${batch}::integer)`.execute(db);
+      const grants = await sql`DELETE FROM oauth_grants WHERE id IN (
+          SELECT g.id FROM oauth_grants g
+          WHERE NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = g.id)
+            AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.code_hash = g.code_hash)
+          LIMIT ${batch}::integer)`.execute(db);
+      return {
+        codes: Number(codes.numAffectedRows ?? 0),
+        tokens: Number(tokens.numAffectedRows ?? 0),
+        grants: Number(grants.numAffectedRows ?? 0),
+      };
     },
 
     /** Revokes the grant of a token (RFC 7009: its access and refresh tokens end together). */

@@ -90,7 +90,7 @@ describe('OAuth authorize: consent', () => {
   it('consent with a live key issues a code for the redirect URI; only its hash is stored', async () => {
     const { oauthAuthorize, oauthStore, params, key } = await setup();
     const req = await oauthAuthorize.check(params(), BASE);
-    const u = new URL(await oauthAuthorize.approveWithKey(req, ` ${key.raw} `, BASE));
+    const u = new URL(await oauthAuthorize.approveWithKey(req, ` ${key.raw} `, '203.0.113.9', BASE));
     expect(u.origin + u.pathname).toBe(REDIRECT);
     const code = u.searchParams.get('code')!;
     expect(code).toMatch(/^ncd_ac_/);
@@ -105,7 +105,7 @@ describe('OAuth authorize: consent', () => {
     const req = await oauthAuthorize.check(params(), BASE);
     await keys.deactivate(key.keyPrefix);
     for (const raw of ['not-a-key', 'ncd_' + 'A'.repeat(38), key.raw]) {
-      const err = await rejection(oauthAuthorize.approveWithKey(req, raw, BASE));
+      const err = await rejection(oauthAuthorize.approveWithKey(req, raw, '203.0.113.9', BASE));
       expect(err).toBeInstanceOf(ConsentProblem);
       expect((err as ConsentProblem).status).toBe(400);
       expect((err as ConsentProblem).details).toEqual([{ path: 'key', message: 'is not an active API key' }]);

@@ -37,7 +37,14 @@ export function accessServicesWithFakes(opts: { trialDays?: number } = {}) {
     config,
   });
   const oauth = createOAuthService({ oauth: oauthStore, apiKeys, rateWindows, clock, secretKey: SECRET });
-  const oauthAuthorize = createOAuthAuthorizeService({ oauth: oauthStore, tokens: oauth, keyAuth, keys, clock });
+  const oauthAuthorize = createOAuthAuthorizeService({
+    oauth: oauthStore,
+    tokens: oauth,
+    keyAuth,
+    keys,
+    rateWindows,
+    clock,
+  });
   return {
     clock,
     rateWindows,

@@ -28,7 +28,7 @@ export async function oauthWithFakes() {
   /** A code the user granted with the key, for the request `params(extra)` describes. */
   async function code(extra: Record<string, unknown> = {}): Promise<string> {
     const req = await s.oauthAuthorize.check(params(extra), BASE);
-    return new URL(await s.oauthAuthorize.approveWithKey(req, key.raw, BASE)).searchParams.get('code')!;
+    return new URL(await s.oauthAuthorize.approveWithKey(req, key.raw, '203.0.113.9', BASE)).searchParams.get('code')!;
   }
   /** The token request that redeems `c`. */
   const exchange = (c: string, extra: Record<string, unknown> = {}) => ({

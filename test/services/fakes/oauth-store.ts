@@ -22,6 +22,7 @@ interface Grant {
   resource: string;
   scope: string | null;
   revokedAt: Date | null;
+  codeHash: string;
 }
 
 export class FakeOAuthStore implements OAuthRepository {
@@ -76,6 +77,7 @@ export class FakeOAuthStore implements OAuthRepository {
       resource: c.resource,
       scope: c.scope,
       revokedAt: null,
+      codeHash,
     };
     this.grants.push(grant);
     this.addTokens(grant.id, tokens);
@@ -96,6 +98,43 @@ export class FakeOAuthStore implements OAuthRepository {
     t.usedAt = now;
     this.addTokens(grantId, tokens);
     return true;
+  }
+
+  private revoke(g: Grant | undefined, now: Date): boolean {
+    if (!g || g.revokedAt) return false;
+    g.revokedAt = now;
+    return true;
+  }
+
+  async revokeGrantOfUsedCode(codeHash: string, now: Date): Promise<boolean> {
+    if (!this.codes.get(codeHash)?.usedAt) return false;
+    return this.revoke(
+      this.grants.find((g) => g.codeHash === codeHash),
+      now,
+    );
+  }
+
+  async revokeGrantOfUsedRefresh(tokenHash: string, now: Date): Promise<boolean> {
+    const t = this.tokens.get(tokenHash);
+    if (!t || t.kind !== 'refresh' || !t.usedAt) return false;
+    return this.revoke(
+      this.grants.find((g) => g.id === t.grantId),
+      now,
+    );
+  }
+
+  async purgeExpired(now: Date, batch: number) {
+    const take = <T>(m: Map<string, T & { expiresAt: Date }>) => {
+      const gone = [...m].filter(([, v]) => v.expiresAt <= now).slice(0, batch);
+      for (const [k] of gone) m.delete(k);
+      return gone.length;
+    };
+    const codes = take(this.codes);
+    const tokens = take(this.tokens);
+    const live = new Set([...this.tokens.values()].map((t) => t.grantId));
+    const dead = this.grants.filter((g) => !live.has(g.id) && !this.codes.has(g.codeHash)).slice(0, batch);
+    for (const g of dead) this.grants.splice(this.grants.indexOf(g), 1);
+    return { codes, tokens, grants: dead.length };
   }
 
   async revokeByTokenHash(tokenHash: string, now: Date): Promise<boolean> {

@@ -62,6 +62,7 @@ export interface OauthCodesTable {
 
 export interface OauthGrantsTable {
   client_id: string;
+  code_hash: string | null;
   created_at: Generated<Timestamp>;
   id: Generated<number>;
   key_id: number;

@@ -99,7 +99,7 @@ export default function authorizeRoute(app: Api, { ctx, services }: RouteDeps) {
         let location: string | undefined;
         const action = str(p.action);
         if (action === 'deny') location = flow.deny(r, base);
-        else if (action === 'key') location = await flow.approveWithKey(r, str(p.key) ?? '', base);
+        else if (action === 'key') location = await flow.approveWithKey(r, str(p.key) ?? '', req.ip, base);
         else if (action === 'register') {
           const input = { projectName: p.projectName, email: p.email, description: p.description, website: p.website };
           location = await flow.approveWithNewProject(r, req.ip, input, base);
