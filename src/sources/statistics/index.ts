@@ -17,7 +17,7 @@ import {
 } from './pacing.ts';
 import type { Bureau, IndustryLevel, TableDef } from './tables.ts';
 
-export { JsonStatError, readJsonStat } from './json-stat.ts';
+export { JsonStatError, MAX_CELLS, readJsonStat } from './json-stat.ts';
 export * from './tables.ts';
 export * from './codes.ts';
 export * from './metadata.ts';

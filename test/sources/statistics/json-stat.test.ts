@@ -7,8 +7,10 @@ import {
   JsonStatError,
   naceDivision,
   planQuery,
+  MAX_CELLS,
   readJsonStat,
   readPxMetadata,
+  readTableinfo,
   STAT_COUNTRIES,
   type TableDef,
 } from '../../../src/sources/statistics/index.ts';
@@ -107,32 +109,31 @@ describe('naceDivision', () => {
   ])('%s -> %s', (code, division) => expect(naceDivision(code)).toBe(division));
 });
 
-/** A definition as the sync runs it: with `wanted`, its key and time dimensions from the table's metadata. */
-function planned(country: (typeof STAT_COUNTRIES)[number], def: TableDef): TableDef {
-  if (!def.wanted) return def;
+/** A definition as the sync runs it: its key, time, sum and cohort dimensions from the table's metadata. */
+function planned(country: (typeof STAT_COUNTRIES)[number], def: TableDef) {
   const key = def.scope === 'municipality' ? 'area' : 'industry';
-  const plan = planQuery(readPxMetadata(readMetaFixture(country, def)), def.wanted, BUREAUS[country].roles, key);
-  if (!plan.ok) throw new Error(plan.problems.join('; '));
-  return { ...def, keyDim: plan.keyDim, timeDim: plan.timeDim };
-}
-
-type PxQuery = { query: { code: string; selection: { filter: string; values: string[] } }[] };
-
-/** The codes a table's request selects, per dimension; null: all of them, or the latest period. */
-function selectionsOf(def: TableDef): Record<string, string[] | null> {
-  if (def.query) {
-    const q = (def.query as PxQuery).query;
-    return Object.fromEntries(q.map((v) => [v.code, v.selection.filter === 'item' ? v.selection.values : null]));
-  }
-  // StatBank: `data/{table}/JSONSTAT?lang=en&VAR=code&…`; `Tid` left out is the latest period.
-  const params = [...new URL(def.path, 'http://statbank/').searchParams].filter(([k]) => k !== 'lang');
-  return { ...Object.fromEntries(params.map(([k, v]) => [k, v === '*' ? null : [v]])), [def.timeDim]: null };
+  const doc = readMetaFixture(country, def);
+  const meta = BUREAUS[country].api === 'statbank' ? readTableinfo(doc) : readPxMetadata(doc);
+  const plan = planQuery(meta, def.wanted, BUREAUS[country].roles, key);
+  return {
+    plan,
+    def: plan.ok
+      ? {
+          ...def,
+          keyDim: plan.keyDim,
+          timeDim: plan.timeDim,
+          sumDims: plan.sumDims,
+          ...(plan.cohortDim ? { cohortDim: plan.cohortDim } : {}),
+        }
+      : def,
+  };
 }
 
 describe.each(STAT_COUNTRIES)('%s recorded tables map field for field', (country) => {
   const bureau = BUREAUS[country];
-  const figures = bureau.tables.flatMap(
-    (def) => extractFigures(bureau, planned(country, def), readFixture(country, def)).figures,
+  const usable = bureau.tables.filter((def) => planned(country, def).plan.ok);
+  const figures = usable.flatMap(
+    (def) => extractFigures(bureau, planned(country, def).def, readFixture(country, def)).figures,
   );
 
   it('gives each sample municipality its latest value, year, table and unit', () => {
@@ -140,44 +141,87 @@ describe.each(STAT_COUNTRIES)('%s recorded tables map field for field', (country
       for (const [measure, [value, year]] of Object.entries(measures)) {
         const def = bureau.tables.find((t) => t.scope === 'municipality' && t.measure === measure)!;
         expect(figures.filter((f) => f.scope === 'municipality' && f.key === code && f.measure === measure)).toEqual([
-          { scope: 'municipality', measure, key: code, value, year, table: def.table, unit: def.unit },
+          {
+            scope: 'municipality',
+            measure,
+            key: code,
+            level: 'municipality',
+            label: null,
+            cohort: null,
+            value,
+            year,
+            table: def.table,
+            unit: def.unit,
+          },
         ]);
       }
   });
 
-  it('gives each sample NACE division its latest value, year, table and unit', () => {
-    for (const [division, measures] of Object.entries(SAMPLE_INDUSTRIES[country]))
-      for (const [measure, [value, year]] of Object.entries(measures)) {
+  it('gives each sample NACE division its figure at the level the bureau publishes it', () => {
+    for (const measures of Object.values(SAMPLE_INDUSTRIES[country]))
+      for (const [measure, [value, year, level, key]] of Object.entries(measures)) {
         const def = bureau.tables.find((t) => t.scope === 'industry' && t.measure === measure)!;
-        expect(figures.filter((f) => f.scope === 'industry' && f.key === division && f.measure === measure)).toEqual([
-          { scope: 'industry', measure, key: division, value, year, table: def.table, unit: def.unit },
+        expect(figures.filter((f) => f.scope === 'industry' && f.key === key && f.measure === measure)).toEqual([
+          expect.objectContaining({ level, value, year, table: def.table, unit: def.unit, label: expect.any(String) }),
         ]);
       }
   });
 
-  it('keeps municipalities and divisions only (no country, county, section or group totals)', () => {
+  it('keeps municipalities, divisions, sections and DST 10-groups only (no country, county, total or mixed group)', () => {
     const places = new Set(figures.filter((f) => f.scope === 'municipality').map((f) => f.key));
     expect([...places].sort()).toEqual(Object.keys(SAMPLE_PLACES[country]).sort());
-    for (const f of figures.filter((x) => x.scope === 'industry')) expect(f.key).toMatch(/^\d{2}$/);
+    for (const f of figures.filter((x) => x.scope === 'industry'))
+      expect(`${f.level} ${f.key}`).toMatch(/^(division \d{2}|section [A-U]|grouping DB07-10:([1-9]|10))$/);
   });
 
-  it('holds, in each fixture, exactly the dimensions and codes its query selects', () => {
-    // A definition that reads its metadata first builds its query at run time (metadata.test.ts).
-    for (const def of bureau.tables.filter((t) => !t.wanted)) {
+  it('asks only for value codes the fixture answers with', () => {
+    for (const def of usable) {
+      const { plan } = planned(country, def);
       const t = readJsonStat(readFixture(country, def));
-      const selected = selectionsOf(def);
-      // Left out of a query: eliminated (absent from the answer), or a table's only content.
-      for (const id of t.ids) if (id !== 'ContentsCode') expect(selected, `${def.table} ${id}`).toHaveProperty(id);
-      for (const [id, codes] of Object.entries(selected)) {
-        expect(t.ids, `${def.table} ${id}`).toContain(id);
-        if (codes) expect(t.categories[id], `${def.table} ${id}`).toEqual(codes);
-      }
+      for (const s of plan.ok ? plan.selections : [])
+        if (Array.isArray(s.values)) expect(t.categories[s.code], `${def.table} ${s.code}`).toEqual(s.values);
     }
   });
 
-  it('publishes startup survival only where the bureau does (NO, DK)', () => {
-    const has = bureau.tables.some((t) => t.measure === 'startupSurvivalRate');
-    expect(has).toBe(country === 'NO' || country === 'DK');
+  it('names every measure it has no table for, with the reason', () => {
+    const measures = {
+      municipality: ['population', 'householdIncome', 'enterprises'],
+      industry: ['averageMonthlyWage', 'enterprises', 'startupSurvivalRate'],
+    };
+    for (const [scope, list] of Object.entries(measures))
+      for (const measure of list) {
+        const tables = bureau.tables.filter((t) => t.scope === scope && t.measure === measure);
+        const absent = bureau.absent.filter((a) => a.scope === scope && a.measure === measure);
+        expect(tables.length + absent.length, `${country} ${scope} ${measure}`).toBe(1);
+        for (const a of absent) expect(a.reason).toMatch(/statistics-tables\.md/);
+      }
+  });
+});
+
+describe('a crafted JSON-stat document', () => {
+  it('claiming huge dimensions is refused before any cell is walked', () => {
+    const doc = dataset({ size: [100_000, 100_000], value: { '0': 1 } });
+    expect(() => readJsonStat(doc)).toThrow(
+      `JSON-stat claims 10000000000 cells (sizes 100000 x 100000), more than ${MAX_CELLS}`,
+    );
+  });
+
+  it('whose sizes do not multiply to its value count is refused', () => {
+    expect(() => readJsonStat(dataset({ size: [2, 3] }))).toThrow(JsonStatError);
+    expect(() => readJsonStat(dataset({ value: [1, 2, 3, 4, 5] }))).toThrow(/5 values for 4 cells/);
+  });
+
+  it('with a category index pointing far past its categories (a sparse array) is refused', () => {
+    const doc = dataset({
+      size: [1_000_001, 2],
+      dimension: { Region: { category: { index: { '0301': 1_000_000 } } }, Tid: dataset().dimension.Tid },
+      value: { '0': 1 },
+    });
+    expect(() => readJsonStat(doc)).toThrow(JsonStatError);
+    const gap = dataset({
+      dimension: { Region: { category: { index: { '0301': 0, '4601': 5 } } }, Tid: dataset().dimension.Tid },
+    });
+    expect(() => readJsonStat(gap)).toThrow(/bad index of 4601/);
   });
 });
 

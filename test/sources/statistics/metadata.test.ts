@@ -69,7 +69,8 @@ describe('Statistics Finland after 8 June 2026 (F1)', () => {
       'variable Alue is missing (variables: alue_23_20260101, contentscode, timeperiod_y)',
       'variable Tiedot is missing (variables: alue_23_20260101, contentscode, timeperiod_y)',
       'variable Vuosi is missing (variables: alue_23_20260101, contentscode, timeperiod_y)',
-      'contentscode cannot be eliminated and the definition chooses none of its 4 values',
+      'contentscode cannot be eliminated and the definition chooses none of its 4 values ' +
+        '(vaerak-vaesto, vaesto_alle15_p, vaesto_yli64_p, vaesto_keski_ika)',
     ]);
   });
 
@@ -81,7 +82,8 @@ describe('Statistics Finland after 8 June 2026 (F1)', () => {
   it('always lists contentscode (StatFin answers 400 when it is left out)', () => {
     const plan = planQuery(m, [fiPopulation[0], fiPopulation[2]], BUREAUS.FI.roles, 'area');
     expect(!plan.ok && plan.problems).toEqual([
-      'contentscode cannot be eliminated and the definition chooses none of its 4 values',
+      'contentscode cannot be eliminated and the definition chooses none of its 4 values ' +
+        '(vaerak-vaesto, vaesto_alle15_p, vaesto_yli64_p, vaesto_keski_ika)',
     ]);
   });
 
@@ -114,7 +116,7 @@ describe('SSB 11419 (N4, recorded metadata)', () => {
   it('reports MaaleMetode when the definition chooses none of its values', () => {
     const plan = planQuery(m, wage.slice(1), BUREAUS.NO.roles, 'industry');
     expect(!plan.ok && plan.problems).toEqual([
-      'MaaleMetode cannot be eliminated and the definition chooses none of its 6 values',
+      'MaaleMetode cannot be eliminated and the definition chooses none of its 6 values (02, 01, 051, 061, 10, 11)',
     ]);
   });
 });
@@ -166,6 +168,48 @@ describe('Statistics Denmark GF11 tableinfo (D5)', () => {
       ['MÆNGDE4', 3, false, false],
       ['Tid', 2, false, true],
     ]);
+  });
+});
+
+describe('definitions of the corrected rows against their metadata', () => {
+  const def = (country: 'SE' | 'DK', table: string) => BUREAUS[country].tables.find((t) => t.table === table)!;
+
+  it('DK DEMO16 (D6): every cohort and year asked for, STARTAAR the cohort dimension', () => {
+    const plan = ok(
+      planQuery(readTableinfo(meta('dk-DEMO16')), def('DK', 'DEMO16').wanted, BUREAUS.DK.roles, 'industry'),
+    );
+    expect(plan).toMatchObject({ keyDim: 'BRANCHEDB0710', timeDim: 'Tid', cohortDim: 'STARTAAR', sumDims: [] });
+    expect(statbankPath('DEMO16', plan)).toBe(
+      'data/DEMO16/JSONSTAT?lang=en&BRANCHEDB0710=*&ENHED=SURV&STARTAAR=*&Tid=*',
+    );
+  });
+
+  it('DK GF12 (D3): KOMK by the area role, BRANCHEDB0710TIL127=TOT, Tid left out', () => {
+    const plan = ok(planQuery(readTableinfo(meta('dk-GF12')), def('DK', 'GF12').wanted, BUREAUS.DK.roles, 'area'));
+    expect(statbankPath('GF12', plan)).toBe('data/GF12/JSONSTAT?lang=en&KOMK=*&BRANCHEDB0710TIL127=TOT');
+  });
+
+  it('SE FDBR07N (S5): the nine size classes asked for and added up, no contents variable', () => {
+    const plan = ok(
+      planQuery(readPxMetadata(meta('se-FDBR07N')), def('SE', 'FDBR07N').wanted, BUREAUS.SE.roles, 'industry'),
+    );
+    expect(plan.sumDims).toEqual(['Storleksklass']);
+    expect(plan.selections.map((s) => [s.code, s.count])).toEqual([
+      ['SNI2007', 6],
+      ['Storleksklass', 9],
+      ['Tid', 1],
+    ]);
+  });
+
+  it('SE LonSNIKonN (S4): 000007CS checked; a table without it is reported, not queried', () => {
+    const m = readPxMetadata(meta('se-LonSNIKonN'));
+    expect(ok(planQuery(m, def('SE', 'LonSNIKonN').wanted, BUREAUS.SE.roles, 'industry')).keyDim).toBe('SNI2007');
+    const gone = {
+      ...m,
+      variables: m.variables.map((v) => (v.code === 'ContentsCode' ? { ...v, values: ['000007CQ'] } : v)),
+    };
+    const plan = planQuery(gone, def('SE', 'LonSNIKonN').wanted, BUREAUS.SE.roles, 'industry');
+    expect(!plan.ok && plan.problems).toEqual(['ContentsCode has no value 000007CS']);
   });
 });
 
