@@ -1,7 +1,10 @@
-// POST /api/companies/match: company names (with optional place, postcode, website, form) to
-// ranked registry candidates with explained scores, and the auto-match when it is clear.
+// POST /api/companies/match: company names (with optional place, postcode, website, form), or a
+// web domain or e-mail address, to ranked registry candidates with explained scores, and the
+// auto-match when it is clear.
 import { Type, type Static } from 'typebox';
 import { MATCH_MARGIN, MATCH_THRESHOLD } from '../domain/company-match/score.ts';
+import { DOMAIN_EVIDENCE } from '../domain/company-match/domain-score.ts';
+import { NAME_LIKENESS_RULE } from '../domain/company-domain.ts';
 import { StringEnum } from './common.ts';
 
 export const MAX_COMPANY_MATCH_QUERIES = 100;
@@ -12,7 +15,29 @@ const Text = (max: number, description: string) => Type.String({ minLength: 1, m
 
 export const CompanyMatchQuery = Type.Object(
   {
-    name: Text(300, 'Company name as you have it (legal form, abbreviations and word order may differ)'),
+    name: Type.Optional(
+      Text(
+        300,
+        'Company name as you have it (legal form, abbreviations and word order may differ). A query gives a name, a domain or an email',
+      ),
+    ),
+    domain: Type.Optional(
+      Text(
+        253,
+        'Web domain, hostname or URL instead of (or beside) the name: reduced to its registrable domain over the Public ' +
+          'Suffix List ("https://www.example.no/x", "shop.example.no" -> example.no) and matched against the registry ' +
+          'homepage and the domains the enrichment pipeline confirmed',
+      ),
+    ),
+    email: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 320,
+        description:
+          "E-mail address (e.g. a sender's) instead of a domain: its domain part is matched as `domain` is. Free-mail and ISP " +
+          'domains (gmail.com, outlook.com, online.no, live.se, …) match nothing, with `reason`. `domain` wins when both are given',
+      }),
+    ),
     country: Type.Optional(StringEnum(MATCH_COUNTRIES, { description: 'Only candidates of this country' })),
     municipality: Type.Optional(Text(100, 'Municipality name')),
     city: Type.Optional(Text(100, 'City or post town')),
@@ -76,8 +101,28 @@ const MatchFeatures = Type.Object({
   orgForm: Agreement('Organisation form code'),
   status: Type.String({ description: 'active, deleted, bankrupt, dissolving, or the registry status' }),
   adjustments: Type.Array(Type.Object({ feature: Type.String(), delta: Type.Number() }), {
-    description: 'Score changes beside the name (0.9 × nameSimilarity)',
+    description:
+      'Score changes beside the name (0.9 × nameSimilarity). In a query by domain or e-mail without a name they are the ' +
+      `whole score: homepage +${DOMAIN_EVIDENCE.homepage}, enrichedDomain +${DOMAIN_EVIDENCE.enrichedDomain}, nameLikeness ` +
+      `${DOMAIN_EVIDENCE.nameLikeness} × domainEvidence.nameLikeness, then place, postalCode, orgForm and status`,
   }),
+  domainEvidence: Type.Optional(
+    Type.Object(
+      {
+        domain: Type.String({ description: 'The registrable domain the query was matched by' }),
+        homepage: Type.Boolean({ description: "The registry's homepage lies in the domain" }),
+        enrichedDomain: Type.Boolean({
+          description: 'The enrichment pipeline confirmed the domain (primaryDomain or enrichedDomains)',
+        }),
+        nameLikeness: Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: `How much the name looks like the domain: ${NAME_LIKENESS_RULE}`,
+        }),
+      },
+      { description: 'Present when the query gives a domain, an e-mail address, or a website' },
+    ),
+  ),
 });
 
 export const MatchCandidate = Type.Object({
@@ -89,8 +134,23 @@ export const MatchCandidate = Type.Object({
 });
 export type MatchCandidate = Static<typeof MatchCandidate>;
 
+export const MATCH_REASONS = ['free_mail_domain'] as const;
+
 const CompanyMatchResult = Type.Object({
   query: CompanyMatchQuery,
+  domain: Type.Optional(
+    Type.String({ description: 'The registrable domain the query was matched by (from domain, email or website)' }),
+  ),
+  reason: Type.Optional(
+    Type.Object(
+      { code: StringEnum(MATCH_REASONS), message: Type.String() },
+      {
+        description:
+          'Why a query matches nothing by design: free_mail_domain = the domain is a free-mail or ISP domain, shared by ' +
+          'unrelated people, so it identifies no company (no candidates are looked up by it)',
+      },
+    ),
+  ),
   match: Type.Union([MatchCandidate, Type.Null()], {
     description: 'The top candidate when its score clears the threshold with the margin, else null',
   }),

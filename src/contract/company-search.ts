@@ -42,6 +42,18 @@ export const CompanySearchFilters = Type.Object({
     Type.String({ minLength: 1, maxLength: 100, description: 'Exact technology name, e.g. WordPress, Shopify' }),
   ),
   hasAnyAdPixel: Type.Optional(Type.Boolean()),
+  domain: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 253,
+      description:
+        'Company by web domain: a domain, hostname or URL, reduced to its registrable domain over the Public Suffix ' +
+        'List ("https://www.example.no/kontakt" and "shop.example.no" both mean example.no). Matches companies whose ' +
+        'registry homepage, primaryDomain or enrichedDomains lie in that domain. Not a domain: 400. A free-mail or ISP ' +
+        'domain (gmail.com, online.no, …) identifies no company and returns an empty page.',
+      examples: ['example.no'],
+    }),
+  ),
   includeDeleted: Type.Optional(
     Type.Boolean({ description: 'Also return deleted/deregistered companies (default false)' }),
   ),

@@ -1,4 +1,5 @@
-// match_companies: company names to organisation numbers (POST /api/companies/match).
+// match_companies: company names, web domains or e-mail addresses to organisation numbers
+// (POST /api/companies/match).
 import { Type } from 'typebox';
 import {
   CompanyMatchBody,
@@ -11,7 +12,16 @@ import { Described, runTool, success, Trimmed, type ToolGroup } from './tool-kit
 // POST /api/companies/match's body, in the tool's own words; its free-text fields are trimmed.
 const m = CompanyMatchQuery.properties;
 const Query = Type.Object({
-  name: Trimmed(Described(m.name, 'Company name as you have it')),
+  name: Trimmed(Described(m.name, 'Company name as you have it; or give domain or email instead')),
+  domain: Trimmed(
+    Described(m.domain, 'Web domain, hostname or URL of the company (reduced to its registrable domain)'),
+  ),
+  email: Trimmed(
+    Described(
+      m.email,
+      'An e-mail address of the company (e.g. a sender); free-mail domains match nothing, with a reason',
+    ),
+  ),
   country: m.country,
   municipality: Trimmed(m.municipality),
   city: Trimmed(m.city),
@@ -39,7 +49,10 @@ export const matchTools: ToolGroup = (server, { services, log }) => {
       title: 'Match company names to organisation numbers',
       description:
         `Turns 1–${MAX_COMPANY_MATCH_QUERIES} company names (with optional country, city or municipality, postal code, website ` +
-        'and organisation form) into organisation numbers across NO, SE, FI and DK, using current and former names. Per query: ' +
+        'and organisation form) into organisation numbers across NO, SE, FI and DK, using current and former names. A query ' +
+        'may give a web domain or an e-mail address instead of the name: ranked by the registry homepage, the enrichment ' +
+        "pipeline's confirmed domains and the name's likeness to the domain; a free-mail or ISP address (gmail.com, online.no, " +
+        '…) matches nothing and the result says why (`reason`). Per query: ' +
         'ranked candidates with a 0–1 score and the features behind it, and `match` (the top candidate when it is clearly ' +
         'best, else null: then show the candidates to the user instead of guessing).',
       inputSchema: Input,

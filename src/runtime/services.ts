@@ -86,7 +86,7 @@ export function createServices(ctx: AppContext) {
     pagination,
     signal: repos.companyChanges,
   });
-  const companyMatch = createCompanyMatchService({ names: repos.companyNames });
+  const companyMatch = createCompanyMatchService({ names: repos.companyNames, domains: repos.companySearch });
   const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
   const keys = createKeyManagementService({
     apiKeys: repos.apiKeys,

@@ -6,6 +6,9 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { CompanyRow, RelationOptions } from './company-reads.ts';
 import { keysetPage, type KeysetPosition, type SortOrder, type SortSpec } from './engine/keyset.ts';
 import { recordJsonPage, type RecordJsonRow } from './record-json.ts';
+import { createCompanyDomainRepository, webDomainCondition } from './company-domains.ts';
+
+export type { DomainCandidateRow, DomainProbe } from './company-domains.ts';
 import type { Database } from './engine/schema.ts';
 import type { CompanySearchFilters, SEARCH_SORTS } from '../contract/company-search.ts';
 
@@ -65,6 +68,8 @@ function conditions(f: SearchFilters): RawBuilder<SqlBool>[] {
   if (f.hasTechnology)
     w.push(sql`c.technology_names @> ARRAY[${f.hasTechnology}]::text[] AND c.technology_names <> '{}'`);
   if (f.hasAnyAdPixel !== undefined) w.push(sql`c.has_ad_pixel = ${f.hasAnyAdPixel}`);
+  // A registrable domain (the service reduces the query's URL or host): the web-domains index.
+  if (f.domain) w.push(webDomainCondition(f.domain));
   return w;
 }
 
@@ -85,6 +90,9 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
     keysetPage<CompanyRow>(db, { from: 'companies c', alias: 'c', where, sort: SORTS[sort], order, limit, after });
 
   return {
+    /** Match candidates by domain (POST /api/companies/match), through the same index. */
+    domainCandidates: createCompanyDomainRepository(db).candidates,
+
     search(
       filters: SearchFilters,
       sort: SortKey,

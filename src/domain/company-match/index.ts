@@ -22,3 +22,4 @@ export {
   type PreparedQuery,
   type ScoredCandidate,
 } from './score.ts';
+export { DOMAIN_EVIDENCE, domainEvidenceOf, scoreByDomain, type DomainEvidence } from './domain-score.ts';

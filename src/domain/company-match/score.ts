@@ -5,6 +5,7 @@
 import { compareTokens } from '../screening/token-align.ts';
 import type { AnalysedName } from '../screening/normalise.ts';
 import { analyseRegistryName, domainKey, placeKey, registryWords } from './normalise.ts';
+import type { DomainEvidence } from './domain-score.ts';
 
 export const NAME_WEIGHT = 0.9;
 /** Auto-match: the top candidate scores at least this … */
@@ -28,7 +29,10 @@ const DELTA = {
 } as const;
 
 export interface MatchQuery {
-  name: string;
+  /** Absent in a query by domain or e-mail address. */
+  name?: string;
+  domain?: string;
+  email?: string;
   country?: string;
   municipality?: string;
   city?: string;
@@ -51,6 +55,10 @@ export interface CandidateCompany {
   postalCodes: string[];
   /** Website hosts and detected domains. */
   domains: string[];
+  /** The registrable domain of the registry's homepage (domain queries). */
+  homepageDomain?: string | null;
+  /** The domains the enrichment pipeline confirmed: primary and enriched (domain queries). */
+  pipelineDomains?: string[];
   /** Deleted, deregistered, bankrupt or being dissolved. */
   inactive: boolean;
   status: string;
@@ -68,6 +76,8 @@ export interface MatchFeatures {
   orgForm: Agreement;
   status: string;
   adjustments: { feature: string; delta: number }[];
+  /** What ties the candidate to the query's domain, when the query gives one. */
+  domainEvidence?: DomainEvidence;
 }
 
 export interface ScoredCandidate {
@@ -102,19 +112,19 @@ const NAME_FORMS = new Set(['AS', 'ASA', 'DA', 'ANS', 'NUF', 'SA', 'BA', 'KS', '
 /** The organisation form a query asks for: its orgForm, else a Norwegian form ending its name. */
 function formOf(query: MatchQuery): { code: string; stated: boolean } | null {
   if (query.orgForm) return { code: query.orgForm.toUpperCase(), stated: true };
-  const last = query.name.trim().split(/\s+/).at(-1)?.toUpperCase() ?? '';
+  const last = (query.name ?? '').trim().split(/\s+/).at(-1)?.toUpperCase() ?? '';
   return NAME_FORMS.has(last) ? { code: last, stated: false } : null;
 }
 
 export function prepareQuery(query: MatchQuery): PreparedQuery {
   const places = [query.city, query.municipality].filter((p): p is string => !!p?.trim()).map(placeKey);
-  const words = registryWords(query.name);
+  const words = registryWords(query.name ?? '');
   return {
     query,
     words,
     wordPlaces: words.map(placeKey),
     similarities: new Map(),
-    analysed: analyseRegistryName(query.name),
+    analysed: analyseRegistryName(query.name ?? ''),
     places,
     postalCode: query.postalCode?.replace(/\s+/g, '') || null,
     domain: query.website ? domainKey(query.website) : null,
@@ -261,8 +271,9 @@ export function rankAndDecide(
   q: PreparedQuery,
   candidates: CandidateCompany[],
   opts: { threshold?: number; limit: number },
+  score: (q: PreparedQuery, c: CandidateCompany) => ScoredCandidate = scoreCandidate,
 ): { ranked: ScoredCandidate[]; match: ScoredCandidate | null } {
-  const scored = candidates.map((c) => scoreCandidate(q, c));
+  const scored = candidates.map((c) => score(q, c));
   const demote = (s: ScoredCandidate) => (s.candidate.inactive && !q.query.includeInactive ? 1 : 0);
   scored.sort(
     (a, b) =>

@@ -3,6 +3,7 @@
 // domain of the registered e-mail address, then guesses from the name.
 import { hostFromWebsite, isHostLabel, registrableDomain } from './domains.ts';
 import { coreNameWords } from './names.ts';
+import { FREE_MAIL_DOMAINS } from '../free-mail-domains.ts';
 
 export type CandidateOrigin = 'brreg-website' | 'email-domain' | 'name-guess';
 
@@ -21,61 +22,6 @@ export interface DomainCandidate {
   host: string;
   origin: CandidateOrigin;
 }
-
-/**
- * Mail domains shared by unrelated people and companies (webmail and Norwegian ISPs). Not
- * exhaustive: a domain shared by many companies also scores low in scoreCandidate.
- */
-export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com',
-  'googlemail.com',
-  'hotmail.com',
-  'hotmail.no',
-  'hotmail.co.uk',
-  'outlook.com',
-  'outlook.no',
-  'live.com',
-  'live.no',
-  'msn.com',
-  'yahoo.com',
-  'yahoo.no',
-  'ymail.com',
-  'icloud.com',
-  'me.com',
-  'mac.com',
-  'aol.com',
-  'protonmail.com',
-  'proton.me',
-  'pm.me',
-  'gmx.com',
-  'gmx.net',
-  'mail.com',
-  'yandex.com',
-  'zoho.com',
-  'online.no',
-  'start.no',
-  'frisurf.no',
-  'getmail.no',
-  'c2i.net',
-  'chello.no',
-  'broadpark.no',
-  'lyse.net',
-  'altibox.no',
-  'ebnett.no',
-  'tele2.no',
-  'netcom.no',
-  'nextgentel.com',
-  'bluezone.no',
-  'epost.no',
-  'haugnett.no',
-  'enivest.net',
-  'tussa.com',
-  'telia.no',
-  'ice.no',
-  'kpnmail.no',
-  'sensewave.com',
-  'post.com',
-]);
 
 /**
  * Sites where a company has a page but which are not the company's domain. A registry

@@ -1,7 +1,7 @@
 // Web profile (company domains, technologies, social handles), pure logic: candidates -> (crawler fetches) -> signals -> score ->
 // technologies and social handles for confirmed domains. The crawler itself (I/O) lives
 // outside domain/ and fetches through src/net/safe-fetch.ts.
-export { candidateDomains, nameLabels, FREE_MAIL_DOMAINS, PLATFORM_DOMAINS } from './candidates.ts';
+export { candidateDomains, nameLabels, PLATFORM_DOMAINS } from './candidates.ts';
 export type { CandidateOrigin, CompanyForCandidates, DomainCandidate } from './candidates.ts';
 export { registrableDomain, hostFromWebsite } from './domains.ts';
 export { scanHtml, type PageScan } from './html-scan.ts';

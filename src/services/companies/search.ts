@@ -1,10 +1,11 @@
 // GET /api/companies: filters, sort, tier-capped pages, signed cursors, the cursor-depth guard,
 // and rows with the latest two financials, active roles and labels.
 import { normaliseCompanyName, SOURCE } from '../../domain/company.ts';
+import { isFreeMailDomain, registrableDomainOf } from '../../domain/company-domain.ts';
 import type { ReferenceData } from '../../domain/reference-data.ts';
 import { ApiError, invalid } from '../../errors.ts';
 import type { CompanyReadRepository, CompanyRow } from '../../store/company-reads.ts';
-import type { CompanySearchRepository, SearchFilters } from '../../store/company-search.ts';
+import type { CompanySearchRepository, SearchFilters, SearchPage } from '../../store/company-search.ts';
 import type { CompanySearchQuery } from '../../contract/company-search.ts';
 import { buildCompanyRecord } from './company-record.ts';
 import type { AuthContext } from '../access/key-auth.ts';
@@ -24,6 +25,8 @@ export interface SearchServiceDeps {
   pagination: Pagination;
   market: MarketContextService;
 }
+
+const EMPTY: SearchPage = { rows: [], positions: [] };
 
 export function createSearchService(deps: SearchServiceDeps) {
   async function rows(page: CompanyRow[], withContext: boolean) {
@@ -45,6 +48,12 @@ export function createSearchService(deps: SearchServiceDeps) {
     if (q.q !== undefined) {
       f.q = normaliseCompanyName(q.q);
       if (f.q === '') throw invalid('query.q', 'must not be empty');
+    }
+    if (q.domain !== undefined) {
+      const domain = registrableDomainOf(q.domain);
+      if (!domain)
+        throw invalid('query.domain', 'must be a domain, hostname or URL under a public suffix, e.g. example.no');
+      f.domain = domain;
     }
     if (q.minEmployees !== undefined && q.maxEmployees !== undefined && q.minEmployees > q.maxEmployees)
       throw invalid('query.minEmployees', 'must not exceed maxEmployees');
@@ -77,15 +86,17 @@ export function createSearchService(deps: SearchServiceDeps) {
       limit: q.limit,
       depthGuard: true,
     };
-    return { filters, sort, order, pageRequest };
+    // A free-mail or ISP domain identifies no company: an empty page, without a query.
+    const matchesNothing = filters.domain !== undefined && isFreeMailDomain(filters.domain);
+    return { filters, sort, order, pageRequest, matchesNothing };
   }
 
   return {
     /** One page of typed records (with market context when asked). */
     async search(caller: AuthContext, q: SearchQuery) {
-      const { filters, sort, order, pageRequest } = plan(caller, q);
+      const { filters, sort, order, pageRequest, matchesNothing } = plan(caller, q);
       const page = await deps.pagination.page(caller, pageRequest, (limit, after) =>
-        deps.search.search(filters, sort, order, limit, after),
+        matchesNothing ? Promise.resolve(EMPTY) : deps.search.search(filters, sort, order, limit, after),
       );
       return {
         data: await rows(page.rows, q.include === 'context'),
@@ -99,9 +110,11 @@ export function createSearchService(deps: SearchServiceDeps) {
      * JSON text from the database, with their relations in the same statement.
      */
     async searchJson(caller: AuthContext, q: Omit<SearchQuery, 'include'>): Promise<string> {
-      const { filters, sort, order, pageRequest } = plan(caller, q);
+      const { filters, sort, order, pageRequest, matchesNothing } = plan(caller, q);
       const page = await deps.pagination.page(caller, pageRequest, (limit, after) =>
-        deps.search.searchJson(filters, sort, order, limit, after, LIST_ROW_RELATIONS),
+        matchesNothing
+          ? Promise.resolve({ rows: [], positions: [] })
+          : deps.search.searchJson(filters, sort, order, limit, after, LIST_ROW_RELATIONS),
       );
       return recordPageJson(deps.reads, deps.reference, page);
     },
