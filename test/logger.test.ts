@@ -66,3 +66,48 @@ describe('log redaction', () => {
     for (const line of out.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
   });
 });
+
+describe('log redaction after decoding, and of every secret-bearing parameter name', () => {
+  const key = generateRawKey();
+  const percentAll = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  const encodings: [string, string][] = [
+    ['underscore escaped', key.replace('_', '%5F')],
+    ['lower-case escape', key.replace('_', '%5f')],
+    ['every byte escaped', percentAll(key)],
+    ['double-encoded', key.replace('_', '%255F')],
+    ['encodeURIComponent of a quoted key', encodeURIComponent(`"${key}"`)],
+  ];
+
+  it.each(encodings)('a key %s is redacted in a URL and in a message', (_how, encoded) => {
+    const c = capture();
+    c.log.info({ req: { method: 'GET', url: `/api/companies?q=${encoded}&x=1`, id: 'r1' } }, 'request');
+    c.log.warn(`search for ${encoded} failed`);
+    const text = c.text();
+    expect(decodeURIComponent(decodeURIComponent(text))).not.toContain(key);
+    expect(text).not.toContain(encoded);
+  });
+
+  it.each([
+    'sync_secret',
+    'SYNC_SECRET',
+    'client_secret',
+    'signingSecret',
+    'x-operator-token',
+    'operator_token',
+    'webhook_secret',
+    'secret_key',
+    'private_key',
+    'session_token',
+    'id_token',
+    'signature',
+    'credentials',
+    'pwd',
+    'code_verifier',
+    '%73ync_secret',
+  ])('redacts ?%s= whatever its value', (name) => {
+    const c = capture();
+    c.log.info({ req: { method: 'GET', url: `/api/health?${name}=s3cr3t-value-9&q=fjord`, id: 'r1' } }, 'request');
+    expect(c.text()).not.toContain('s3cr3t-value-9');
+    expect(c.text()).toContain('fjord');
+  });
+});
