@@ -33,6 +33,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
     tables: [
       'access_requests',
       'api_keys',
+      'crm_writebacks',
       'destinations',
       'oauth_clients',
       'oauth_codes',

@@ -41,7 +41,7 @@ export interface BuiltApp {
 }
 
 /** The workers every app runs while open (tests included); see runtime/workers.ts. */
-export const SERVING_WORKERS: readonly WorkerName[] = ['usage-flush', 'record-cache', 'event-stream'];
+export const SERVING_WORKERS: readonly WorkerName[] = ['usage-flush', 'record-cache', 'event-stream', 'crm-writeback'];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 

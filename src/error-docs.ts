@@ -169,6 +169,24 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, ErrorDoc>> = {
     action: 'Retry later; stored companies are unaffected.',
     paths: /\/companies/,
   },
+  crm_unavailable: {
+    meaning:
+      'A CRM destination (HubSpot, Attio) could not be used: it stayed down or rate-limited after retries, or refused the token. The message names the CRM and its reason.',
+    action:
+      'Retry later, or reconnect the destination (new token, or the HubSpot install again) if the token was refused.',
+    paths: /\/push/,
+  },
+  integration_not_configured: {
+    meaning:
+      'The HubSpot OAuth install or webhook needs HUBSPOT_CLIENT_ID / HUBSPOT_CLIENT_SECRET (or HUBSPOT_APP_SECRET) on this server.',
+    action: 'Ask the operator to set them, or connect with a private app access token instead.',
+    paths: /\/integrations\//,
+  },
+  invalid_signature: {
+    meaning: "A CRM webhook's signature is missing, does not match, or its timestamp is older than five minutes.",
+    action: 'Nothing for API clients: only HubSpot and Attio call these routes, signed with the app or webhook secret.',
+    paths: /\/integrations\//,
+  },
   service_unavailable: {
     meaning: 'The database or Redis is unreachable, or the server is shutting down.',
     action: 'Retry after `Retry-After` seconds.',

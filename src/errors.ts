@@ -10,6 +10,7 @@ export const ERROR_CATALOGUE = {
   bad_request: { status: 400, message: 'Bad request' },
   missing_api_key: { status: 401, message: 'Missing API key' },
   invalid_api_key: { status: 401, message: 'Invalid API key' },
+  invalid_signature: { status: 401, message: 'The request signature is missing, wrong or too old' },
   trial_expired: { status: 402, message: 'Trial expired' },
   push_not_allowed: { status: 403, message: 'Your tier cannot push to destinations' },
   destination_inactive: { status: 409, message: 'Destination is inactive' },
@@ -20,6 +21,7 @@ export const ERROR_CATALOGUE = {
   notice_not_found: { status: 404, message: 'Procurement notice not found' },
   watchlist_not_found: { status: 404, message: 'Watchlist not found' },
   evidence_not_found: { status: 404, message: 'Evidence pack not found' },
+  integration_not_configured: { status: 404, message: 'This integration is not configured on this server' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   watchlist_name_taken: { status: 409, message: 'A watchlist with this name already exists' },
   watchlist_full: { status: 409, message: "The watchlist would exceed your tier's number of companies" },
@@ -48,6 +50,7 @@ export const ERROR_CATALOGUE = {
       'The destination config cannot be decrypted (was SECRET_KEY changed?); replace it with PUT or delete the destination',
   },
   upstream_unavailable: { status: 502, message: 'The upstream registry did not answer; retry later' },
+  crm_unavailable: { status: 502, message: 'The CRM could not be written to; nothing was written' },
   service_unavailable: { status: 503, message: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

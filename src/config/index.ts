@@ -2,6 +2,7 @@
 // this one. A bad value stops start-up with a message that names the variable; secrets are never
 // echoed.
 import path from 'node:path';
+import { crm } from './crm.ts';
 import { ConfigError, bool, int, oneOf, str, url, type Env } from './env.ts';
 import { evidence } from './evidence.ts';
 import { httpLimits, trustProxy } from './http.ts';
@@ -16,6 +17,7 @@ export type { TrustProxy } from './http.ts';
 export type { MonitoringConfig } from './monitoring.ts';
 export type { Config } from './types.ts';
 export type { EvidenceConfig } from './evidence.ts';
+export type { CrmConfig } from './crm.ts';
 export type { LiveFetchConfig } from './upstreams.ts';
 export { configWarnings } from './warnings.ts';
 
@@ -65,6 +67,7 @@ export function loadConfig(env: Env = process.env): Config {
     liveFetch: liveFetch(env),
     monitoring: monitoring(env),
     evidence: evidence(env, dataDir),
+    crm: crm(env),
     webProfile: webProfile(env),
     recordCache: {
       maxEntries: int(env, 'RECORD_CACHE_ENTRIES', 20000, 0, 1000000),

@@ -1,5 +1,6 @@
 // The shape of the parsed configuration: the process-wide settings, and one field or group per
 // section file beside this one.
+import type { CrmConfig } from './crm.ts';
 import type { EvidenceConfig } from './evidence.ts';
 import type { HttpLimits, TrustProxy } from './http.ts';
 import type { MonitoringConfig } from './monitoring.ts';
@@ -43,4 +44,6 @@ export interface Config extends UpstreamsConfig, SyncConfig {
   monitoring: MonitoringConfig;
   /** KYB evidence packs: the signing key and the retention; see README "Evidence packs". */
   evidence: EvidenceConfig;
+  /** CRM destinations (HubSpot, Attio): API hosts and the HubSpot app; see README "CRM destinations". */
+  crm: CrmConfig;
 }

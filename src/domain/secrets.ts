@@ -2,7 +2,14 @@
 // sign cursors and encrypt destination configs without reusing the same key material.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-type KeyPurpose = 'api-key-hash' | 'cursor' | 'destination-config' | 'operator' | 'oauth-token-hash' | 'service-token';
+type KeyPurpose =
+  | 'api-key-hash'
+  | 'cursor'
+  | 'destination-config'
+  | 'operator'
+  | 'oauth-token-hash'
+  | 'service-token'
+  | 'crm-oauth-state';
 
 export function deriveKey(secretKey: string, purpose: KeyPurpose, version = 1): Buffer {
   return Buffer.from(hkdfSync('sha256', secretKey, 'nordic-company-data', `${purpose}:v${version}`, 32));

@@ -16,6 +16,10 @@ import { createLicenseService } from '../services/registers/licenses.ts';
 import { createMarketContext } from '../services/registers/market-context.ts';
 import { createPagination } from '../services/support/pagination.ts';
 import { createPushService } from '../services/push/push.ts';
+import { createCrmClients } from '../services/push/crm-clients.ts';
+import { createCrmPush } from '../services/push/crm-push.ts';
+import { createCrmWriteback } from '../services/push/crm-writeback.ts';
+import { createHubspotInstall } from '../services/push/hubspot-install.ts';
 import { createScreeningService } from '../services/screening/screening.ts';
 import { createSearchService } from '../services/companies/search.ts';
 import { createShareholderService } from '../services/ownership/shareholders.ts';
@@ -79,6 +83,7 @@ export function createServices(ctx: AppContext) {
     secretKey: config.secretKey,
     config,
   });
+  const crmClients = createCrmClients({ destinations, repo: repos.destinations, clock, log, config });
   const changeFeed = createChangeFeedService({
     feed: repos.changeFeed,
     reads: repos.companyReads,
@@ -131,7 +136,26 @@ export function createServices(ctx: AppContext) {
     companies,
     recordCache,
     destinations,
-    push: createPushService({ resolver: ctx.resolver, clock, log, config, companies, destinations }),
+    push: createPushService({
+      resolver: ctx.resolver,
+      clock,
+      log,
+      config,
+      companies,
+      destinations,
+      crm: createCrmPush(crmClients),
+    }),
+    crmWriteback: createCrmWriteback({
+      jobs: repos.crmWritebacks,
+      repo: repos.destinations,
+      destinations,
+      clients: crmClients,
+      companies,
+      clock,
+      log,
+      config,
+    }),
+    hubspotInstall: createHubspotInstall({ destinations, clock, secretKey: config.secretKey, config }),
     shareholders: createShareholderService({ shareholders: repos.shareholders, cvrOwners: repos.cvrOwners }),
     ultimateOwners: createUltimateOwnerService({ chains: repos.ownershipChains, shareholders: repos.shareholders }),
     ownershipChanges: createOwnershipChangeService({ chains: repos.ownershipChains, shareholders: repos.shareholders }),

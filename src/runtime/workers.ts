@@ -5,7 +5,8 @@ import type { Services } from './services.ts';
 import type { AppContext } from './context.ts';
 import { startScheduler, type Scheduler } from '../jobs/scheduler.ts';
 
-export type WorkerName = 'usage-flush' | 'record-cache' | 'event-stream' | 'watchlist-delivery' | 'scheduler';
+export type WorkerName =
+  'usage-flush' | 'record-cache' | 'event-stream' | 'watchlist-delivery' | 'crm-writeback' | 'scheduler';
 
 export interface BackgroundWorker {
   name: WorkerName;
@@ -21,6 +22,7 @@ export interface BackgroundWorker {
 /** Every worker, in start order (stopped in reverse). */
 export function backgroundWorkers(ctx: AppContext, services: Services): BackgroundWorker[] {
   let delivery: { stop(): void } | undefined;
+  let writeback: { stop(): Promise<void> } | undefined;
   let scheduler: Scheduler | undefined;
   return [
     {
@@ -56,6 +58,16 @@ export function backgroundWorkers(ctx: AppContext, services: Services): Backgrou
         delivery = services.watchlistDelivery.start(ctx.config.monitoring.deliveryIntervalMs);
       },
       stop: async () => delivery?.stop(),
+    },
+    {
+      // Enrich-on-write of CRM destinations: jobs the webhook routes queued (crm-writeback.ts);
+      // polled each second, started at once for a job queued by this process.
+      name: 'crm-writeback',
+      beforeDrain: true,
+      start: async () => {
+        writeback = services.crmWriteback.start(1000);
+      },
+      stop: async () => writeback?.stop(),
     },
     {
       // Runs in progress end (within a grace period) before the store closes.

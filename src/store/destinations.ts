@@ -5,6 +5,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DestinationsTable } from './engine/schema.ts';
 
 export type DestinationRow = Selectable<DestinationsTable>;
+export type DestinationType = 'webhook' | 'hubspot' | 'attio';
 
 interface SealedConfig {
   keyId: string;
@@ -41,9 +42,11 @@ export function createDestinationRepository(db: Kysely<Database>) {
       id: string;
       projectId: number;
       name: string;
-      type: 'webhook';
+      type: DestinationType;
       isActive: boolean;
       config: SealedConfig;
+      /** The CRM account the destination writes to (HubSpot portal id), kept in clear to route webhooks. */
+      externalAccount?: string | null;
       now: Date;
     }): Promise<DestinationRow> {
       try {
@@ -55,6 +58,7 @@ export function createDestinationRepository(db: Kysely<Database>) {
             name: d.name,
             type: d.type,
             is_active: d.isActive,
+            external_account: d.externalAccount ?? null,
             ...sealedColumns(d.config),
             created_at: d.now,
             updated_at: d.now,
@@ -90,7 +94,13 @@ export function createDestinationRepository(db: Kysely<Database>) {
     async update(
       projectId: number,
       name: string,
-      patch: { type?: 'webhook'; isActive?: boolean; config?: SealedConfig; now: Date },
+      patch: {
+        type?: DestinationType;
+        isActive?: boolean;
+        config?: SealedConfig;
+        externalAccount?: string | null;
+        now: Date;
+      },
     ): Promise<DestinationRow | undefined> {
       return db
         .updateTable('destinations')
@@ -98,12 +108,43 @@ export function createDestinationRepository(db: Kysely<Database>) {
           ...(patch.type !== undefined ? { type: patch.type } : {}),
           ...(patch.isActive !== undefined ? { is_active: patch.isActive } : {}),
           ...(patch.config ? sealedColumns(patch.config) : {}),
+          ...(patch.externalAccount !== undefined ? { external_account: patch.externalAccount } : {}),
           updated_at: patch.now,
         })
         .where('project_id', '=', projectId)
         .where('name', '=', name)
         .returningAll()
         .executeTakeFirst();
+    },
+
+    async byId(id: string): Promise<DestinationRow | undefined> {
+      return db.selectFrom('destinations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Active destinations of a type writing to one CRM account (a HubSpot portal), in any project. */
+    async byExternalAccount(type: DestinationType, account: string): Promise<DestinationRow[]> {
+      return db
+        .selectFrom('destinations')
+        .selectAll()
+        .where('type', '=', type)
+        .where('external_account', '=', account)
+        .where('is_active', '=', true)
+        .orderBy('created_at')
+        .execute();
+    },
+
+    /**
+     * Replaces a sealed config (refreshed OAuth tokens) only while it is still the one `keyIdIv`
+     * names, so two processes refreshing at once cannot overwrite the newer tokens with older ones.
+     */
+    async replaceConfig(id: string, expectedIv: string, config: SealedConfig, now: Date): Promise<boolean> {
+      const r = await db
+        .updateTable('destinations')
+        .set({ ...sealedColumns(config), updated_at: now })
+        .where('id', '=', id)
+        .where('config_iv', '=', expectedIv)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
 
     /** True when a row was deleted. */

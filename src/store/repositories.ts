@@ -14,6 +14,7 @@ import { createSyncSeenRepository } from './ops/sync-seen.ts';
 import { createDeferredIndexes } from './engine/deferred-indexes.ts';
 import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
+import { createCrmWritebackRepository } from './crm-writebacks.ts';
 import { createChangeFeedRepository } from './change-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
@@ -35,6 +36,7 @@ import { createCvrOwnerRepository } from './cvr-owners.ts';
 import { createCompanyNameRepository } from './company-names.ts';
 import { createScreeningStateRepository } from './events/screening-states.ts';
 import { createDemoDataRepository } from './demo-data.ts';
+import { createFinancialFilingRepository } from './financial-filings.ts';
 
 /** `copyPool`: the pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
 export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
@@ -54,6 +56,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     deferredIndexes: createDeferredIndexes(db),
     webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
+    crmWritebacks: createCrmWritebackRepository(db),
     companySearch: createCompanySearchRepository(db),
     changeFeed: createChangeFeedRepository(db),
     shareholders: createShareholderRepository(db),
@@ -74,6 +77,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     companyNames: createCompanyNameRepository(db),
     screeningStates: createScreeningStateRepository(db),
     demoData: createDemoDataRepository(db),
+    financialFilings: createFinancialFilingRepository(db, companyChanges),
   };
 }
 

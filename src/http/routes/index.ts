@@ -18,6 +18,8 @@ import updates from './api/change-feed.ts';
 import destinationCollection from './api/destinations/collection.ts';
 import destinationItem from './api/destinations/item.ts';
 import push from './api/push.ts';
+import integrationWebhooks from './api/integrations/webhooks.ts';
+import hubspotInstall from './api/integrations/hubspot-install.ts';
 import companyShareholders from './api/companies/shareholders.ts';
 import companyGroup from './api/companies/group.ts';
 import companyOwners from './api/companies/owners.ts';
@@ -63,6 +65,8 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   destinationCollection,
   destinationItem,
   push,
+  integrationWebhooks,
+  hubspotInstall,
   companyShareholders,
   companyGroup,
   companyOwners,

@@ -3,6 +3,7 @@
 import type {
   AccessRequestsTable,
   ApiKeysTable,
+  CrmWritebacksTable,
   DestinationsTable,
   OauthClientsTable,
   OauthCodesTable,
@@ -75,6 +76,7 @@ export interface Database {
   company_name_keys: CompanyNameKeysTable;
   company_names: CompanyNamesTable;
   coverage_snapshots: CoverageSnapshotsTable;
+  crm_writebacks: CrmWritebacksTable;
   cvr_owners: CvrOwnersTable;
   destinations: DestinationsTable;
   enrichment: WebProfileTable;

@@ -20,13 +20,13 @@ export default function pushRoute(app: Api, { services }: RouteDeps) {
         tags: ['push'],
         summary: 'Push companies to a destination',
         description:
-          "Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver's answer. Counts as one request against quotas. Free-tier keys cannot push.",
+          "Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) of `orgNumbers` (Norwegian) or `pairs` (any Nordic country). A `webhook` destination gets `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret; deadline 10 s, no redirects followed, no retry; a failed delivery still answers 200 with the batch in `errors[]` (a fixed class, never the receiver's answer). A `hubspot` or `attio` destination gets an upsert keyed by the organisation number (the same company pushed twice is one CRM record); the result counts `created`, `updated`, `skipped` (companies that declined advertising, unless the destination allows them) and `failed`, with one `errors[]` entry per company not written. A CRM that stays down or refuses the token answers 502 `crm_unavailable`. Counts as one request against quotas. Free-tier keys cannot push.",
         security: [{ bearer: [] }],
         params: PushParams,
         body: PushBody,
-        response: { 200: PushResult, ...errorResponses(400, 401, 402, 403, 404, 409, 429, 500) },
+        response: { 200: PushResult, ...errorResponses(400, 401, 402, 403, 404, 409, 429, 500, 502) },
       },
     },
-    async (req) => services.push.push(callerOf(req), req.params.destinationName, req.body.orgNumbers),
+    async (req) => services.push.push(callerOf(req), req.params.destinationName, req.body),
   );
 }

@@ -26,17 +26,31 @@ export interface ApiKeysTable {
   rotated_from: string | null;
 }
 
+export interface CrmWritebacksTable {
+  attempts: Generated<number>;
+  claimed_until: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  destination_id: string;
+  id: Generated<number>;
+  not_before: Generated<Timestamp>;
+  object_id: string;
+  outcome: string | null;
+  status: Generated<'pending' | 'done' | 'failed'>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface DestinationsTable {
   config_ciphertext: string;
   config_iv: string;
   config_key_id: string;
   config_tag: string;
   created_at: Generated<Timestamp>;
+  external_account: string | null;
   id: string;
   is_active: Generated<boolean>;
   name: string;
   project_id: number;
-  type: 'webhook';
+  type: 'webhook' | 'hubspot' | 'attio';
   updated_at: Generated<Timestamp>;
 }
 
