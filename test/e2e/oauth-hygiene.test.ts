@@ -180,3 +180,137 @@ describe('oauth-purge', () => {
     expect(await works(kept.body.access_token)).toBe(true);
   });
 });
+
+describe('odd input on the OAuth endpoints', () => {
+  const CONTROLS = ['\u0000', '\u0001', '\u001b', '\u001f', '\u007f', '\r\n'];
+  const count = async (table: string) =>
+    Number(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(server.ctx.store.db))
+        .rows[0].n,
+    );
+  const authorizeParams = () => {
+    const { challenge } = pkce();
+    return {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      scope: 'read:companies',
+    };
+  };
+
+  it('a control byte in any parameter of authorize, token, revoke or register is a 400, never a 5xx', async () => {
+    const token = {
+      grant_type: 'authorization_code',
+      code: 'ncd_ac_' + 'a'.repeat(40),
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_verifier: 'v'.repeat(43),
+      refresh_token: 'ncd_rt_' + 'a'.repeat(40),
+      resource: `${server.url}/api/mcp`,
+    };
+    const tried: string[] = [];
+    for (const c of CONTROLS) {
+      for (const name of Object.keys(authorizeParams())) {
+        const p = { ...authorizeParams(), [name]: `x${c}y` };
+        const get = await fetch(`${server.url}/api/oauth/authorize?${new URLSearchParams(p)}`, { redirect: 'manual' });
+        expect(get.status, `GET authorize ${name} ${JSON.stringify(c)}`).toBe(400);
+        expect(get.headers.get('location')).toBeNull();
+        const post = await fetch(`${server.url}/api/oauth/authorize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...p, action: 'register', projectName: `p${c}`, email: `a${c}@x.example` }),
+          redirect: 'manual',
+        });
+        expect(post.status, `POST authorize ${name}`).toBe(400);
+        tried.push(`authorize.${name}`);
+      }
+      for (const grant of ['authorization_code', 'refresh_token']) {
+        for (const name of Object.keys(token)) {
+          const r = await postForm(`${server.url}/api/oauth/token`, { ...token, grant_type: grant, [name]: `x${c}y` });
+          expect(r.status, `token ${grant} ${name}`).toBeGreaterThanOrEqual(400);
+          expect(r.status, `token ${grant} ${name}`).toBeLessThan(500);
+          expect(r.body.error).toEqual(expect.any(String));
+          tried.push(`token.${name}`);
+        }
+      }
+      const revoke = await postForm(`${server.url}/api/oauth/revoke`, { token: `ncd_rt_${c}` });
+      expect(revoke.status).toBe(400);
+      expect(revoke.body.error).toBe('invalid_request');
+      for (const field of ['client_name', 'client_uri', 'scope', 'software_id', 'redirect_uris']) {
+        const body: Record<string, unknown> = { client_name: 'Odd', redirect_uris: [REDIRECT] };
+        body[field] = field === 'redirect_uris' ? [`${REDIRECT}${c}`] : `x${c}y`;
+        const r = await http(server.url, 'POST', '/api/oauth/register', {
+          body,
+          headers: { 'x-forwarded-for': `192.0.2.${++ipSeq % 250}` },
+        });
+        expect(r.status, `register ${field}`).toBe(400);
+        expect(r.body.error).toBe('invalid_client_metadata');
+      }
+    }
+    expect(tried.length).toBeGreaterThan(50);
+  });
+
+  it('key-shaped values are refused where OAuth would store them: client fields and scope', async () => {
+    const keyLike = 'ncd_' + 'Q'.repeat(38);
+    const clients = await count('oauth_clients');
+    for (const field of ['client_name', 'client_uri', 'software_id', 'software_version', 'tos_uri']) {
+      const r = await http(server.url, 'POST', '/api/oauth/register', {
+        body: { client_name: 'Key thief', redirect_uris: [REDIRECT], [field]: `see ${keyLike}` },
+        headers: { 'x-forwarded-for': `192.0.2.${++ipSeq % 250}` },
+      });
+      expect(r.status, field).toBe(400);
+      expect(r.body).toMatchObject({ error: 'invalid_client_metadata' });
+      expect(JSON.stringify(r.body)).not.toContain(keyLike);
+    }
+    expect(await count('oauth_clients')).toBe(clients);
+    const key = (await createKey(server, { tier: 'internal' })).raw;
+    const codes = await count('oauth_codes');
+    const res = await fetch(`${server.url}/api/oauth/authorize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...authorizeParams(), scope: keyLike, action: 'key', key }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toContain(keyLike);
+    expect(await count('oauth_codes')).toBe(codes);
+  });
+
+  it('errors never redirect by themselves, even to a registered https address (no open redirect)', async () => {
+    const reg = await http(server.url, 'POST', '/api/oauth/register', {
+      body: { client_name: 'Redirector', redirect_uris: ['https://evil.example/cb'] },
+      headers: { 'x-forwarded-for': '192.0.2.251' },
+    });
+    expect(reg.status).toBe(201);
+    const faults: Record<string, string>[] = [
+      { response_type: 'token' },
+      { response_type: 'code' }, // no PKCE
+      { response_type: 'code', code_challenge: 'x', code_challenge_method: 'plain' },
+      {
+        response_type: 'code',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: 'https://a.example',
+      },
+      { response_type: 'code', state: 'a\u0000' },
+    ];
+    for (const f of faults) {
+      const u = `${server.url}/api/oauth/authorize?${new URLSearchParams({ client_id: reg.body.client_id, ...f })}`;
+      const r = await fetch(u, { redirect: 'manual' });
+      expect(r.status, JSON.stringify(f)).toBe(400);
+      expect(r.headers.get('location'), JSON.stringify(f)).toBeNull();
+      expect(r.headers.get('content-type')).toMatch(/text\/html/);
+    }
+    // Before the redirect URI is known to be the client's: a page, with no link to it either.
+    const unknownClient = await fetch(
+      `${server.url}/api/oauth/authorize?client_id=nobody&redirect_uri=https://evil.example/cb&response_type=token`,
+      { redirect: 'manual' },
+    );
+    expect(unknownClient.status).toBe(400);
+    expect(unknownClient.headers.get('location')).toBeNull();
+    expect(await unknownClient.text()).not.toContain('evil.example');
+  });
+});

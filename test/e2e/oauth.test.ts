@@ -309,17 +309,22 @@ describe('RFC errors, and bad input changes nothing', () => {
     const { provider, authUrl } = await codeFor();
     const noPkce = new URL(authUrl);
     noPkce.searchParams.delete('code_challenge');
-    const r1 = await fetch(noPkce, { redirect: 'manual' });
-    expect(r1.status).toBe(302);
-    expect(new URL(r1.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    // Never an automatic redirect (no open redirector, RFC 9700 §4.11.2): a 400 page that links
+    // to the client's error response for the user to follow.
+    const linked = async (u: URL) => {
+      const r = await fetch(u, { redirect: 'manual' });
+      expect(r.status).toBe(400);
+      expect(r.headers.get('location')).toBeNull();
+      const href = /<a rel="noreferrer" href="([^"]+)"/.exec((await r.text()).replace(/&#38;|&amp;/g, '&'))![1];
+      return new URL(href).searchParams.get('error');
+    };
+    expect(await linked(noPkce)).toBe('invalid_request');
     const plain = new URL(authUrl);
     plain.searchParams.set('code_challenge_method', 'plain');
-    const r2 = await fetch(plain, { redirect: 'manual' });
-    expect(new URL(r2.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    expect(await linked(plain)).toBe('invalid_request');
     const target = new URL(authUrl);
     target.searchParams.set('resource', 'https://other.example/api/mcp');
-    const r3 = await fetch(target, { redirect: 'manual' });
-    expect(new URL(r3.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+    expect(await linked(target)).toBe('invalid_target');
     const unknown = await postForm(`${server.url}/api/oauth/token`, {
       grant_type: 'authorization_code',
       code: 'x',

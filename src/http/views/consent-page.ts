@@ -72,10 +72,19 @@ ${hidden}
 }
 
 /** A request that cannot go back to the application (unknown client, unregistered redirect). */
-export function renderAuthorizeErrorPage(message: string): string {
+/**
+ * A sign-in request that cannot go on. `returnTo` (the error response at the client's registered
+ * redirect URI) is offered as a link the user may follow, never followed for them: redirect URIs
+ * are registered by anyone (dynamic registration), so an automatic redirect would make this
+ * page an open redirector (RFC 9700 §4.11.2).
+ */
+export function renderAuthorizeErrorPage(message: string, returnTo?: string): string {
+  const back = returnTo
+    ? `<p>You can <a rel="noreferrer" href="${escapeHtml(returnTo)}">return to the application at ${escapeHtml(new URL(returnTo).origin)}</a>, or start the sign-in again from your application.</p>`
+    : '<p>Start the sign-in again from your application.</p>';
   const body = `<header><p class="brand">Nordic Company Data API · sign in</p><h1 id="authorize-error">This sign-in link does not work</h1></header>
 <p>${escapeHtml(message)}</p>
-<p>Start the sign-in again from your application.</p>`;
+${back}`;
   return layout('Sign-in error · Nordic Company Data API', body);
 }
 

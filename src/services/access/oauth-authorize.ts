@@ -5,6 +5,7 @@
 // honeypot, per-IP limit and setup e-mail).
 import {
   InvalidRequestError,
+  InvalidScopeError,
   InvalidTargetError,
   type OAuthError,
   UnsupportedResponseTypeError,
@@ -22,7 +23,7 @@ import { signupNetworkOf } from '../../domain/client-network.ts';
 import type { AuthContext } from './key-auth.ts';
 import type { KeyAuthService } from './key-auth.ts';
 import type { KeyManagementService } from './key-management.ts';
-import { mcpResource, param, type OAuthParams, type OAuthService } from './oauth.ts';
+import { mcpResource, param, refusedString, type OAuthParams, type OAuthService } from './oauth.ts';
 
 /** A request the server cannot send back to the client (unknown client, unregistered redirect). */
 export class AuthorizeRejection extends Error {}
@@ -181,7 +182,11 @@ export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
         if (!isS256Challenge(codeChallenge)) throw new InvalidRequestError('code_challenge is not an S256 challenge');
         const resource = param(p, 'resource') ?? mcpResource(base);
         if (resource !== mcpResource(base)) throw new InvalidTargetError(`resource must be ${mcpResource(base)}`);
-        return { client, redirectUri, state, codeChallenge, resource, scope: param(p, 'scope') };
+        const scope = param(p, 'scope');
+        // The scope is stored with the code and grant: a key-shaped value must not rest there.
+        if (scope !== undefined && refusedString(scope))
+          throw new InvalidScopeError('scope must not contain an API key or token');
+        return { client, redirectUri, state, codeChallenge, resource, scope };
       } catch (err) {
         throw fail(err as OAuthError);
       }
@@ -220,6 +225,9 @@ export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
       base: string,
     ): Promise<string | undefined> {
       if (typeof input.website === 'string' && input.website.trim() !== '') return undefined;
+      const refused = refusedString(input);
+      if (refused)
+        throw new ConsentProblem(400, 'Invalid request', [{ path: `body.${refused.path}`, message: refused.why }]);
       const fields = Object.fromEntries(
         Object.entries(input).filter(([k, v]) => v !== '' && (k !== 'website' || v !== undefined)),
       );

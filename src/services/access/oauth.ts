@@ -31,6 +31,7 @@ import {
   REFRESH_TOKEN_TTL_SEC,
   redirectUriProblem,
 } from '../../domain/oauth.ts';
+import { keyShaped } from '../../domain/api-key.ts';
 import { deriveKey } from '../../domain/secrets.ts';
 import type { ApiKeyRepository } from '../../store/access/api-keys.ts';
 import type { GrantView, NewToken, OAuthRepository } from '../../store/access/oauth.ts';
@@ -81,7 +82,41 @@ export function param(p: OAuthParams, name: string, required = false): string | 
   }
   if (typeof v !== 'string') throw new InvalidRequestError(`${name} must be given once, as a string`);
   if (v.length > 2048) throw new InvalidRequestError(`${name} is too long`);
+  if (CONTROL.test(v)) throw new InvalidRequestError(`${name} must not contain control characters`);
   return v;
+}
+
+/**
+ * No OAuth parameter has a use for a control character, and PostgreSQL text cannot hold a NUL
+ * (one in client_id reached the database as a 500): every parameter, body field and registered
+ * string is refused with one, as an OAuth error.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const KEY_SHAPE = keyShaped();
+
+/**
+ * The path of the first string in `data` that holds a control character or a key-shaped value
+ * (one of our keys or tokens: they belong in headers and token fields only, never in a stored
+ * field such as a client name or a scope). Iterative, so a deeply nested body cannot overflow.
+ */
+export function refusedString(data: unknown): { path: string; why: string } | undefined {
+  const pending: [unknown, string, number][] = [[data, '', 0]];
+  while (pending.length > 0) {
+    const [value, path, depth] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (CONTROL.test(value)) return { path, why: 'must not contain control characters' };
+      if (KEY_SHAPE.test(value)) return { path, why: 'must not contain an API key or token' };
+    } else if (value !== null && typeof value === 'object') {
+      if (depth > 32) return { path, why: 'is nested too deeply' };
+      for (const [k, v] of Object.entries(value)) {
+        if (CONTROL.test(k))
+          return { path: `${path}.${k.replace(CONTROL, '?')}`, why: 'has a control character in a name' };
+        pending.push([v, path ? `${path}.${k}` : k, depth + 1]);
+      }
+    }
+  }
+  return undefined;
 }
 
 export function createOAuthService(deps: OAuthServiceDeps) {
@@ -206,6 +241,8 @@ export function createOAuthService(deps: OAuthServiceDeps) {
         throw Object.assign(new TooManyRequestsError('Too many client registrations from this address'), {
           retryAfter: Math.max(1, Math.ceil(w.resetMs / 1000)),
         });
+      const refused = refusedString(body);
+      if (refused) throw new InvalidClientMetadataError(`${refused.path || 'body'} ${refused.why}`);
       const parsed = OAuthClientMetadataSchema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

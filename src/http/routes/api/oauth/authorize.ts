@@ -1,8 +1,9 @@
 // GET/POST /api/oauth/authorize — the authorization endpoint and its consent page.
 // GET checks the request (PKCE S256, registered redirect URI, resource) and shows the consent
 // page; POST carries the user's choice (an existing key, a new free project, or deny) and
-// redirects to the client with a code or an error. A request that cannot be returned to the
-// client (unknown client, unregistered redirect URI) gets an HTML error page, never a redirect.
+// redirects to the client with a code or the user's refusal. A faulty request gets an HTML error
+// page, never an automatic redirect: before the redirect URI is validated there is nowhere safe
+// to send it, and after, the page only links to the client's error response (no open redirect).
 // Like /setup: never cached, no referrer, same CSP; the form may only post to this server and,
 // since browsers apply form-action to the redirect that follows, to the client's redirect origin.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,8 +59,10 @@ export default function authorizeRoute(app: Api, { ctx, services }: RouteDeps) {
         return undefined;
       }
       if (err instanceof AuthorizeRedirect) {
+        // Never redirected without the user: the page names the fault and links back.
+        const description = new URL(err.location).searchParams.get('error_description') ?? 'Invalid request';
         pageHeaders(reply);
-        await reply.redirect(err.location, 302);
+        await reply.code(400).send(renderAuthorizeErrorPage(description, err.location));
         return undefined;
       }
       throw err;
