@@ -3,6 +3,7 @@
 // logs: a receiver is untrusted, and echoing it would turn push into a way to read
 // responses of arbitrary services.
 import { safeFetch, SafeFetchError, type DestinationOptions, type Resolver } from '../net/index.ts';
+import { randomUUID } from 'node:crypto';
 import { signatureHeaders } from './signing.ts';
 import type { WebhookConfig } from './webhook-config.ts';
 
@@ -72,7 +73,11 @@ export async function deliverWebhook(
   const headers: Record<string, string> = {
     ...config.headers,
     'content-type': 'application/json',
-    ...(config.signingSecret ? signatureHeaders(config.signingSecret, body, opts.now, opts.msgId) : {}),
+    // Every message carries its webhook-id (the same on every retry of a batch), signed or not,
+    // so a receiver can drop a duplicate even without a signing secret.
+    ...(config.signingSecret
+      ? signatureHeaders(config.signingSecret, body, opts.now, opts.msgId)
+      : { 'webhook-id': opts.msgId ?? `msg_${randomUUID()}` }),
   };
   try {
     const res = await safeFetch(config.url, {

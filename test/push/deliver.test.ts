@@ -42,6 +42,17 @@ describe('deliverWebhook', () => {
     expect(r.headers['webhook-signature']).toBeUndefined();
   });
 
+  it('carries a webhook-id without a signing secret too, the same on every retry of a message', async () => {
+    receiver.reset({ kind: 'status', status: 503 });
+    expect((await deliverWebhook(config(), '{"a":1}', { ...open, msgId: 'msg_batch-7' })).ok).toBe(false);
+    await deliverWebhook(config(), '{"a":1}', { ...open, msgId: 'msg_batch-7' }); // the retry
+    await deliverWebhook(config(), '{"b":2}', open);
+    const ids = receiver.requests.map((r) => r.headers['webhook-id']);
+    expect(ids.slice(0, 2)).toEqual(['msg_batch-7', 'msg_batch-7']);
+    expect(ids[2]).toMatch(/^msg_[0-9a-f-]{36}$/);
+    for (const r of receiver.requests) expect(r.headers['webhook-signature']).toBeUndefined();
+  });
+
   it('signs when a secret is set', async () => {
     const secret = 'whsec_' + Buffer.alloc(32, 3).toString('base64');
     await deliverWebhook(config({ signingSecret: secret }), '{"companies":[1]}', { ...open, now: new Date() });
