@@ -105,7 +105,8 @@ export function procurementNotices(world: DemoWorld): DemoNotice[] {
     const work = WORK[i % WORK.length];
     const buyer = buyers[i % buyers.length];
     const fitting = live.filter((c) => c.trade.word === work.trade);
-    const issued = day('2026-06-01', i * 4);
+    // Issued through 2026; the last ones' deadlines lie in 2027, so some competitions are open.
+    const issued = day('2026-01-05', i * 8);
     const base = {
       procedureId: uuid(0xf1, i),
       title: `${work.title} ${2026 + (i % 2)}`,
@@ -119,11 +120,12 @@ export function procurementNotices(world: DemoWorld): DemoNotice[] {
         eformsId: uuid(0xc1, i),
         kind: 'competition',
         issuedAt: issued,
-        deadline: day(issued, 30 + (i % 5) * 20),
+        deadline: day(issued, i >= 36 ? 120 : 30 + (i % 5) * 10),
         value: 500_000 + ((i * 37) % 40) * 250_000,
       }),
     });
-    const after = day(issued, 60 + (i % 5) * 20);
+    const after = day(issued, 45 + (i % 5) * 10);
+    if (i >= 36) continue; // still open
     if (i % 9 === 4) {
       out.push({
         doffinId: `2026-8${String(i).padStart(5, '0')}`,

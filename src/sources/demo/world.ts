@@ -301,10 +301,18 @@ function buildGroups(r: SeededRandom, companies: DemoCompany[]): void {
     child.parent = { orgNumber: parent.orgNumber, percent };
     if (r.chance(0.7)) child.chair = parent.chair;
   };
-  for (const s of subs) setParent(s, r.pick(tops), r.pick([100, 100, 80, 66, 51]));
-  const owned: DemoCompany[] = [];
+  for (const s of subs) setParent(s, r.pick(tops.filter((t) => t.index !== 7)), r.pick([100, 100, 80, 66, 51]));
+  // The showcase: FJORD HOLDING AS (a top holding, owned from Denmark) holds SOLBERG FYSIOTERAPI
+  // AS directly and ØSTLANDET INTERIØR AS through a sub-holding: chains the README can show.
+  const fjord = companies[7];
+  fjord.parent = null;
+  const sub = subs.find((s) => s.index > 7) ?? subs[0];
+  setParent(sub, fjord, 100);
+  setParent(companies[1], fjord, 60);
+  setParent(companies[3], sub, 100);
+  const owned: DemoCompany[] = [companies[3]];
   for (const c of operating) {
-    if (SHOWCASE[c.index] && c.index !== 1 && c.index !== 3) continue;
+    if (SHOWCASE[c.index]) continue;
     if (r.chance(0.5)) {
       if (owned.length > 10 && r.chance(0.15)) setParent(c, r.pick(owned), r.pick([100, 90, 60]));
       else {
