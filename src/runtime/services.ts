@@ -36,6 +36,11 @@ import { createProcurementService } from '../services/registers/procurement.ts';
 import { createMonitoringServices } from './monitoring.ts';
 import { createCompanyMatchService } from '../services/company-match/company-match.ts';
 import { createReconcileService } from '../services/company-match/reconcile.ts';
+import { createEvidenceService } from '../services/evidence/evidence.ts';
+import { createRegistryStatus } from '../services/evidence/registry-status.ts';
+import { createScreeningAuditService } from '../services/screening/screening-audit.ts';
+import { evidenceSnapshot } from './evidence-snapshot.ts';
+import { softwareVersion } from './software-version.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -175,6 +180,34 @@ export function createServices(ctx: AppContext) {
       shareholders: repos.shareholders,
       cvrOwners: repos.cvrOwners,
       clock,
+      audit: repos.screeningAudit,
+    }),
+    screeningAudit: createScreeningAuditService({ audit: repos.screeningAudit, pagination, clock }),
+    evidence: createEvidenceService({
+      packs: repos.evidence,
+      snapshot: evidenceSnapshot(ctx),
+      ensureStored: (country, orgNumber, caller) => companies.lookup(country, orgNumber, { caller }),
+      registryStatus: createRegistryStatus({
+        brreg: ctx.upstreams.brreg,
+        brregBaseUrl: config.brregBaseUrl,
+        cvr: ctx.upstreams.cvr,
+        cvrBaseUrl: config.cvr.baseUrl,
+        now: () => clock.now(),
+      }),
+      signingKey: config.evidence.signingKey,
+      retentionDays: config.evidence.retentionDays,
+      dailyPacks: config.evidence.dailyPacks,
+      software: softwareVersion(),
+      urls: {
+        brregBaseUrl: config.brregBaseUrl,
+        prhBaseUrl: config.prhBaseUrl,
+        bolagsverketBulkUrl: config.bolagsverketBulkUrl,
+        cvrBaseUrl: config.cvr.baseUrl,
+        sanctionsUrl: config.sanctionsUrl,
+      },
+      jwksUrl: () => `${config.baseUrl}/.well-known/jwks.json`,
+      clock,
+      pagination,
     }),
     coverage,
     procurement,

@@ -36,6 +36,8 @@ import { createCvrOwnerRepository } from './cvr-owners.ts';
 import { createCompanyNameRepository } from './company-names.ts';
 import { createScreeningStateRepository } from './events/screening-states.ts';
 import { createDemoDataRepository } from './demo-data.ts';
+import { createEvidenceRepository } from './evidence.ts';
+import { createScreeningAuditRepository } from './screening-audit.ts';
 import { createFinancialFilingRepository } from './financial-filings.ts';
 
 /** `copyPool`: the pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
@@ -77,6 +79,8 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     companyNames: createCompanyNameRepository(db),
     screeningStates: createScreeningStateRepository(db),
     demoData: createDemoDataRepository(db),
+    evidence: createEvidenceRepository(db),
+    screeningAudit: createScreeningAuditRepository(db),
     financialFilings: createFinancialFilingRepository(db, companyChanges),
   };
 }

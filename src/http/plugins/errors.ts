@@ -104,12 +104,21 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Connection is closed|Client has encountered a connection error|Stream isn't writeable|Reached the max retries per request|Command timed out|Redis connection is not ready/i;
 
-function isDependencyUnavailable(err: unknown, depth = 0): boolean {
+/**
+ * Redis answers but refuses the write: out of memory (maxmemory with noeviction), a read-only
+ * replica after a failover, too few replicas (min-replicas-to-write), a failed snapshot
+ * (stop-writes-on-bgsave-error), still loading, busy with a script. Each is an error reply
+ * whose first word names it; all are temporary, so the request is a 503 like an outage.
+ */
+const REDIS_REFUSAL = /^(OOM|READONLY|NOREPLICAS|MISCONF|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|BUSY)\b/;
+
+export function isDependencyUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;
   const e = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
   if (e.name === 'MaxRetriesPerRequestError') return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  if (e.name === 'ReplyError' && typeof e.message === 'string' && REDIS_REFUSAL.test(e.message)) return true;
   if (Array.isArray(e.errors) && e.errors.some((x) => isDependencyUnavailable(x, depth + 1))) return true;
   return isDependencyUnavailable(e.cause, depth + 1);
 }

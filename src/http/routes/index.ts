@@ -30,6 +30,10 @@ import inspections from './api/inspections.ts';
 import licenses from './api/licenses.ts';
 import screening from './api/screening.ts';
 import screeningMatch from './api/screening-match.ts';
+import screeningAudit from './api/screening-audit.ts';
+import evidenceCreate from './api/companies/evidence.ts';
+import evidence from './api/evidence.ts';
+import jwks from './well-known/jwks.ts';
 import operator from './internal/operator.ts';
 import coverage from './api/coverage.ts';
 import marketContext from './api/market-context.ts';
@@ -77,6 +81,10 @@ const ROUTES: ((app: Api, deps: RouteDeps) => void)[] = [
   licenses,
   screening,
   screeningMatch,
+  screeningAudit,
+  evidenceCreate,
+  evidence,
+  jwks,
   coverage,
   marketContext,
   mcp,

@@ -4,6 +4,7 @@
 // machine endpoints (browser-based MCP clients such as the MCP Inspector call them directly).
 import { InvalidRequestError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDependencyUnavailable } from '../../../plugins/errors.ts';
 
 function parseForm(text: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -28,7 +29,17 @@ export function oauthErrorHandler(err: FastifyError, req: FastifyRequest, reply:
   if (err instanceof OAuthError) oauth = err;
   else if (err.statusCode && err.statusCode < 500)
     oauth = new InvalidRequestError('The request body could not be read');
-  else {
+  else if (isDependencyUnavailable(err)) {
+    // The database or Redis is down or refuses writes: temporary (RFC 6749 §4.1.2.1's
+    // temporarily_unavailable), so a 503 the client retries after Retry-After.
+    req.log.warn({ err: (err as Error).message }, 'oauth dependency unavailable');
+    reply.header('Retry-After', 5).header('Cache-Control', 'no-store');
+    return reply.status(503).send({
+      error: 'temporarily_unavailable',
+      error_description: 'The service is temporarily unavailable; retry shortly',
+      requestId: req.id,
+    });
+  } else {
     req.log.error({ err }, 'oauth request failed');
     oauth = new ServerError('Internal server error');
   }
