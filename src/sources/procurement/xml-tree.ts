@@ -15,6 +15,13 @@ export interface Node {
 
 class NoticeXmlError extends Error {}
 
+/**
+ * Deepest element nesting read. An eForms notice nests about 15 levels; a hostile document of
+ * 200,000 levels made the parse quadratic (namespace resolution walks the open elements), so a
+ * document deeper than this is refused at the element that crosses it, mid-chunk.
+ */
+export const MAX_XML_DEPTH = 100;
+
 /** Parses one XML document into its root node; throws NoticeXmlError on malformed XML. */
 export async function readTree(input: AsyncIterable<Buffer | string>): Promise<Node> {
   const parser = new SaxesParser({ xmlns: true, position: true });
@@ -25,6 +32,9 @@ export async function readTree(input: AsyncIterable<Buffer | string>): Promise<N
     failure ??= err.message;
   });
   parser.on('opentag', (tag: SaxesTagNS) => {
+    // Thrown out of parser.write, so the rest of the chunk is never parsed.
+    if (open.length >= MAX_XML_DEPTH)
+      throw new NoticeXmlError(`malformed XML: elements nested deeper than ${MAX_XML_DEPTH}`);
     const attrs: Record<string, string> = {};
     for (const a of Object.values(tag.attributes))
       if (a.prefix !== 'xmlns' && a.name !== 'xmlns') attrs[a.local] = a.value;

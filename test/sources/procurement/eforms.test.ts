@@ -362,3 +362,33 @@ describe('eForms notices', () => {
     );
   });
 });
+
+describe('hostile notice documents', () => {
+  const NS = 'xmlns="urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2" xmlns:cac="urn:cac"';
+
+  it('a document nested 200,000 levels deep is refused at once, in one chunk or many', async () => {
+    const depth = 200_000;
+    const xml = `<ContractNotice ${NS}>${'<cac:X>'.repeat(depth)}${'</cac:X>'.repeat(depth)}</ContractNotice>`;
+    for (const chunks of [[xml], xml.match(/[\s\S]{1,65536}/g)!]) {
+      const started = performance.now();
+      await expect(parseNotice(Readable.from(chunks))).rejects.toThrow(
+        /malformed XML: elements nested deeper than 100/,
+      );
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
+
+  it('work grows linearly with size: 20× the elements cost well under 20² the time', async () => {
+    const doc = (n: number) =>
+      `<ContractNotice ${NS}>${'<cac:A><cac:B>x</cac:B></cac:A>'.repeat(n)}${'<cac:D>'.repeat(90)}${'</cac:D>'.repeat(90)}</ContractNotice>`;
+    const time = async (n: number) => {
+      const started = performance.now();
+      await parseText(doc(n)).catch(() => undefined); // no notice id: refused after the parse
+      return performance.now() - started;
+    };
+    await time(1000); // warm-up
+    const small = await time(5_000);
+    const large = await time(100_000);
+    expect(large).toBeLessThan(Math.max(small, 5) * 60);
+  });
+});
