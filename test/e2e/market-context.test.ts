@@ -13,7 +13,7 @@ import { BUREAUS, STAT_COUNTRIES, type StatCountry } from '../../src/sources/sta
 import { startFakeBrreg, type FakeBrreg } from '../fakes/brreg/server.ts';
 import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
 import { startFakePrh, zipOf, type FakePrh } from '../fakes/prh/server.ts';
-import { startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
+import { PREFIX, startFakeStatistics, type FakeStatistics } from '../fakes/statistics.ts';
 import { SAMPLE_INDUSTRIES, SAMPLE_PLACES } from '../fixtures/statistics/expected.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
@@ -84,12 +84,37 @@ afterAll(async () => {
 });
 
 describe('ncd sync statistics', () => {
-  it('asks each bureau for each of its tables: PxWeb by POST with a JSON-stat 2.0 query, StatBank by GET', () => {
-    const posts = stats.requests.filter((r) => r.method === 'POST');
-    expect(posts).toHaveLength(BUREAUS.NO.tables.length + BUREAUS.SE.tables.length + BUREAUS.FI.tables.length);
-    for (const p of posts) expect(JSON.parse(p.body).response).toEqual({ format: 'json-stat2' });
-    const gets = stats.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/dst/')).map((r) => r.path);
-    expect(gets).toEqual(BUREAUS.DK.tables.map((t) => `/dst/data/${t.table}/JSONSTAT`));
+  it("reads each table's metadata before its data: PxWeb GET then POST (JSON-stat 2.0), StatBank tableinfo then data", () => {
+    for (const country of ['NO', 'SE', 'FI'] as const)
+      for (const def of BUREAUS[country].tables) {
+        const asked = stats.requests.filter((r) => r.path === `${PREFIX[country]}/${def.path}`);
+        // An unconfirmed table whose metadata does not fit is not asked for data (FI 13wz, 13ww).
+        const fits = def.evidence.status !== 'unconfirmed' || country !== 'FI';
+        expect(asked.map((r) => r.method).slice(0, 2), def.table).toEqual(fits ? ['GET', 'POST'] : ['GET']);
+        if (fits) expect(JSON.parse(asked[1].body).response).toEqual({ format: 'json-stat2' });
+      }
+    const dk = stats.requests.filter((r) => r.path.startsWith('/dst/')).map((r) => `${r.method} ${r.path}`);
+    expect(dk.slice(0, BUREAUS.DK.tables.length * 2)).toEqual(
+      BUREAUS.DK.tables.flatMap((t) => [`GET /dst/tableinfo/${t.table}`, `GET /dst/data/${t.table}/JSONSTAT`]),
+    );
+  });
+
+  it('stores an unconfirmed table whose metadata does not fit as unavailable, with the reason', async () => {
+    const r = await context('country=FI&municipality=091&nace=62');
+    expect(r.body.municipality.enterprises).toEqual({
+      unavailable: true,
+      source: 'Statistics Finland',
+      table: '13wz',
+      reason:
+        '13wz: not confirmed (statistics-tables.md F3) and its metadata does not fit: contentscode cannot be eliminated ' +
+        'and the definition chooses none of its 2 values (placeholder-toimipaikat, placeholder-henkilosto)',
+    });
+    expect(r.body.municipality.enterprisesPer1000).toMatchObject({ unavailable: true, table: '13wz' });
+    expect(r.body.industry.enterprises).toMatchObject({ unavailable: true, table: '13ww' });
+    expect(r.body.tables.map((t: { table: string }) => t.table)).not.toContain('13wz');
+    // An unconfirmed table whose metadata fits is used: SSB 12817 (N5), by section.
+    const no = await context('country=NO&nace=62');
+    expect(no.body.industry.enterprises).toMatchObject({ table: '12817', level: 'section', label: expect.any(String) });
   });
 
   it('records one healthy data source per bureau', async () => {
@@ -122,27 +147,38 @@ describe('GET /api/market-context', () => {
             unit: table.unit,
             table: table.table,
             source: bureau.name,
+            level: 'municipality',
+            label: null,
+            licence: bureau.licence,
           });
         }
-        const placeTables = bureau.tables.filter((t) => t.scope === 'municipality');
         const { population, enterprises } = r.body.municipality;
-        // A measure the bureau has no table for is null, and so is what is computed from it.
-        if (!placeTables.some((t) => t.measure === 'enterprises')) {
-          expect(enterprises).toBeNull();
-          expect(r.body.municipality.enterprisesPer1000).toBeNull();
+        // A measure the bureau has no usable table for is unavailable with the reason, and so is what is computed from it.
+        if (!measures.enterprises) {
+          expect(enterprises).toEqual(
+            expect.objectContaining({ unavailable: true, source: bureau.name, reason: expect.any(String) }),
+          );
+          expect(r.body.municipality.enterprisesPer1000).toMatchObject({
+            unavailable: true,
+            reason: `computed from enterprises, which is unavailable: ${enterprises.reason}`,
+          });
         } else
           expect(r.body.municipality.enterprisesPer1000).toEqual({
             value: Math.round((enterprises.value / population.value) * 100_000) / 100,
-            unit: 'enterprises per 1,000 inhabitants',
+            unit: `${enterprises.unit} per 1,000 inhabitants`,
             year: enterprises.year,
             source: bureau.name,
             table: `${enterprises.table}+${population.table}`,
+            level: 'municipality',
+            label: null,
+            licence: bureau.licence,
             computed: true,
           });
-        expect(r.body._sources).toEqual({ attribution: [bureau.name] });
-        expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual(
-          placeTables.map((t) => t.measure).sort(),
-        );
+        expect(r.body._sources).toEqual({
+          attribution: [bureau.name],
+          licences: [{ source: bureau.name, licence: bureau.licence }],
+        });
+        expect(r.body.tables.map((t: { measure: string }) => t.measure).sort()).toEqual(Object.keys(measures).sort());
         for (const t of r.body.tables)
           expect(t).toMatchObject({
             source: bureau.name,
@@ -154,27 +190,79 @@ describe('GET /api/market-context', () => {
     },
   );
 
-  it.each(STAT_COUNTRIES)('%s: the figures of three NACE divisions equal the recorded responses', async (country) => {
-    const bureau = BUREAUS[country];
-    for (const [division, measures] of Object.entries(SAMPLE_INDUSTRIES[country])) {
-      const r = await context(`country=${country}&nace=${division}.1`);
-      expect(r.status).toBe(200);
-      expect(r.body.municipality).toBeNull();
-      expect(r.body.industry.naceDivision).toBe(division);
-      for (const [measure, [value, year]] of Object.entries(measures)) {
-        const table = bureau.tables.find((t) => t.scope === 'industry' && t.measure === measure)!;
-        expect(r.body.industry[measure]).toEqual({
-          value,
-          year,
-          unit: table.unit,
-          table: table.table,
-          source: bureau.name,
-        });
+  it.each(STAT_COUNTRIES)(
+    '%s: each sample NACE division gets every figure the bureau publishes, at its level',
+    async (country) => {
+      const bureau = BUREAUS[country];
+      for (const [division, measures] of Object.entries(SAMPLE_INDUSTRIES[country])) {
+        const r = await context(`country=${country}&nace=${division}.1`);
+        expect(r.status).toBe(200);
+        expect(r.body.municipality).toBeNull();
+        expect(r.body.industry.naceDivision).toBe(division);
+        for (const measure of ['averageMonthlyWage', 'enterprises', 'startupSurvivalRate']) {
+          const want = measures[measure];
+          if (!want) {
+            expect(r.body.industry[measure], `${division} ${measure}`).toEqual(
+              expect.objectContaining({ unavailable: true, source: bureau.name, reason: expect.any(String) }),
+            );
+            continue;
+          }
+          const [value, year, level] = want;
+          const table = bureau.tables.find((t) => t.scope === 'industry' && t.measure === measure)!;
+          expect(r.body.industry[measure], `${division} ${measure}`).toEqual({
+            value,
+            year,
+            unit: table.unit,
+            table: table.table,
+            source: bureau.name,
+            level,
+            label: expect.any(String),
+            licence: bureau.licence,
+            ...(measure === 'startupSurvivalRate' ? { cohort: 2019 } : {}),
+          });
+        }
       }
-      for (const measure of ['averageMonthlyWage', 'enterprises', 'startupSurvivalRate'])
-        if (!bureau.tables.some((t) => t.scope === 'industry' && t.measure === measure))
-          expect(r.body.industry[measure]).toBeNull();
-    }
+    },
+  );
+
+  it('nace=62 and nace=47 give industry figures in each country where the bureau publishes them', async () => {
+    const got = async (country: string, nace: string) => {
+      const { industry } = (await context(`country=${country}&nace=${nace}`)).body;
+      return Object.fromEntries(
+        ['averageMonthlyWage', 'enterprises', 'startupSurvivalRate'].map((m) => [
+          m,
+          'unavailable' in industry[m] ? 'unavailable' : `${industry[m].level} ${industry[m].table}`,
+        ]),
+      );
+    };
+    expect(await got('NO', '62')).toEqual({
+      averageMonthlyWage: 'division 11419',
+      enterprises: 'section 12817',
+      startupSurvivalRate: 'unavailable',
+    });
+    expect(await got('SE', '47')).toEqual({
+      averageMonthlyWage: 'section LonSNIKonN',
+      enterprises: 'division FDBR07N',
+      startupSurvivalRate: 'unavailable',
+    });
+    expect(await got('DK', '62')).toEqual({
+      averageMonthlyWage: 'unavailable',
+      enterprises: 'division GF11',
+      startupSurvivalRate: 'grouping DEMO16',
+    });
+    expect(await got('FI', '47')).toEqual({
+      averageMonthlyWage: 'unavailable',
+      enterprises: 'unavailable',
+      startupSurvivalRate: 'unavailable',
+    });
+    // A section's or grouping's figure says so and names itself; it is never the division's.
+    const dk = (await context('country=DK&nace=47')).body.industry.startupSurvivalRate;
+    expect(dk).toMatchObject({
+      level: 'grouping',
+      label: 'Handel og transport mv. (Statistics Denmark DB07 10-grouping)',
+    });
+    const se = (await context('country=SE&nace=62')).body.industry.averageMonthlyWage;
+    expect(se).toMatchObject({ level: 'section', label: 'informations- och kommunikationsverksamhet', value: 52600 });
   });
 
   it('answers a municipality the bureau has no figures for with nulls, and names it from the lists', async () => {
@@ -188,7 +276,12 @@ describe('GET /api/market-context', () => {
       population: null,
       enterprisesPer1000: null,
     });
-    expect(r.body.industry).toMatchObject({ naceDivision: '01', averageMonthlyWage: null });
+    // No figure for division 01 either; the wage is unavailable (D4), with the reason.
+    expect(r.body.industry).toMatchObject({
+      naceDivision: '01',
+      enterprises: null,
+      averageMonthlyWage: { unavailable: true, reason: expect.stringContaining('LONS40') },
+    });
     expect(r.body._sources.attribution).toEqual([]);
   });
 
@@ -257,7 +350,13 @@ describe('include=context', () => {
         companies: here,
         population: { value: population, year, source: BUREAUS[country].name },
         householdIncome: expect.objectContaining({ value: sample.householdIncome[0] }),
-        enterprises: sample.enterprises ? expect.objectContaining({ value: sample.enterprises[0] }) : null,
+        enterprises: sample.enterprises
+          ? expect.objectContaining({
+              value: sample.enterprises[0],
+              level: 'municipality',
+              licence: BUREAUS[country].licence,
+            })
+          : expect.objectContaining({ unavailable: true }),
       });
       expect(r.body.context.industry.naceDivision).toBe(division);
       expect(r.body.context.industry.companies).toBe(
@@ -267,8 +366,15 @@ describe('include=context', () => {
         expect(r.body.context.industry.companies).toBeGreaterThan(0);
         const wage = SAMPLE_INDUSTRIES[country][division].averageMonthlyWage;
         expect(r.body.context.industry.averageMonthlyWage).toEqual(
-          wage ? expect.objectContaining({ value: wage[0], source: BUREAUS[country].name }) : null,
+          wage
+            ? expect.objectContaining({ value: wage[0], level: wage[2], source: BUREAUS[country].name })
+            : expect.objectContaining({ unavailable: true, reason: expect.any(String) }),
         );
+        // DK survival by its 10-grouping (CVR 282900: group 2), the same figure as GET /api/market-context.
+        if (country === 'DK')
+          expect(r.body.context.industry.startupSurvivalRate).toEqual(
+            (await context(`country=DK&nace=${division}`)).body.industry.startupSurvivalRate,
+          );
       }
       expect(r.body._sources.attribution).toContain(BUREAUS[country].name);
     }
@@ -366,7 +472,7 @@ describe('a failing bureau', () => {
     const sources = await health();
     expect(sources['statistics:FI']).toMatchObject({
       status: 'error',
-      message: expect.stringMatching(/dimension Alue has no category/),
+      message: expect.stringMatching(/JSON-stat has 1 values for 2 cells/),
     });
     expect(sources['statistics:SE'].status).toBe('ok');
     delete stats.overrideBody.FI;

@@ -63,11 +63,45 @@ describe('a failing statistics table', () => {
             id: ['Region', 'Tid'],
             size: [2, 1],
             dimension: {},
-            value: [1],
+            value: [1, 2],
           }),
         ),
       '06944',
       '06944: dimension Region has no category',
+    ],
+    [
+      'a JSON-stat document whose sizes do not match its values',
+      () =>
+        stats.overrideTables.set(
+          '06944',
+          JSON.stringify({
+            version: '2.0',
+            class: 'dataset',
+            id: ['Region', 'Tid'],
+            size: [3, 1],
+            dimension: {},
+            value: [1],
+          }),
+        ),
+      '06944',
+      '06944: JSON-stat has 1 values for 3 cells',
+    ],
+    [
+      'a JSON-stat document claiming huge dimensions',
+      () =>
+        stats.overrideTables.set(
+          '07459',
+          JSON.stringify({
+            version: '2.0',
+            class: 'dataset',
+            id: ['Region', 'ContentsCode', 'Tid'],
+            size: [100_000, 1, 100_000],
+            dimension: {},
+            value: { '0': 1 },
+          }),
+        ),
+      '07459',
+      '07459: JSON-stat claims 10000000000 cells (sizes 100000 x 1 x 100000), more than 1000000',
     ],
     [
       'a body that is not JSON',
@@ -83,9 +117,9 @@ describe('a failing statistics table', () => {
     ],
     [
       'a Retry-After longer than the sync waits',
-      () => stats.rateLimited.set('10308', { times: 1, retryAfter: '3600' }),
-      '10308',
-      '10308 answered 429 (rate limited) with Retry-After 3600 s, longer than the 60 s waited for',
+      () => stats.rateLimited.set('12817', { times: 1, retryAfter: '3600' }),
+      '12817',
+      '12817 answered 429 (rate limited) with Retry-After 3600 s, longer than the 60 s waited for',
     ],
   ])('%s keeps the previous figures and shows the table and problem in health', async (_n, breakIt, table, problem) => {
     const before = await oslo();
@@ -107,11 +141,11 @@ describe('a failing statistics table', () => {
   });
 
   it('a 429 storm asks four times and no more', async () => {
-    const asked = requestsOf('09016');
-    stats.rateLimited.set('09016', { times: Infinity, retryAfter: '0' });
+    const asked = requestsOf('07091');
+    stats.rateLimited.set('07091', { times: Infinity, retryAfter: '0' });
     await syncNorway();
     stats.rateLimited.clear();
-    expect(requestsOf('09016') - asked).toBe(4);
+    expect(requestsOf('07091') - asked).toBe(4);
   });
 
   it('a 429 answered after its Retry-After is no problem, and a clean run clears the list', async () => {
@@ -119,7 +153,8 @@ describe('a failing statistics table', () => {
     stats.rateLimited.set('11419', { times: 2, retryAfter: '0' });
     const outcome = await syncNorway();
     expect(outcome.details).toMatchObject({ failed: {}, failedTables: {} });
-    expect(requestsOf('11419') - asked).toBe(3);
+    // Two 429s on the metadata GET, then the GET and the data POST.
+    expect(requestsOf('11419') - asked).toBe(4);
     const no = (await health())['statistics:NO'];
     expect(no).toMatchObject({ status: 'ok', message: null });
     expect(no.tables).toBeUndefined();
@@ -169,7 +204,8 @@ describe('Statistics Finland tables read by their metadata', () => {
       'a renamed contents variable',
       (m: { variables: { code: string }[] }) => (m.variables[1].code = 'Tiedot'),
       '11ra: metadata no longer fits: the contents variable is missing (variables: alue_23_20260101, Tiedot, timeperiod_y); ' +
-        'Tiedot cannot be eliminated and the definition chooses none of its 4 values',
+        'Tiedot cannot be eliminated and the definition chooses none of its 4 values ' +
+        '(vaerak-vaesto, vaesto_alle15_p, vaesto_yli64_p, vaesto_keski_ika)',
     ],
     [
       'a missing value code',
@@ -190,5 +226,102 @@ describe('Statistics Finland tables read by their metadata', () => {
       status: 'degraded',
       tables: [{ table: '11ra', problem }],
     });
+  });
+});
+
+describe('Statistics Denmark tables read by their tableinfo', () => {
+  const syncDenmark = () => runJob(server.ctx, 'statistics', { country: 'DK' }, quiet);
+  const gf11 = BUREAUS.DK.tables.find((t) => t.table === 'GF11')!;
+  const it62 = async () =>
+    (await http(server.url, 'GET', '/api/market-context?country=DK&nace=62', { key })).body.industry;
+  const renamed = (from: string, to: string) => {
+    stats.overrideMeta.set('GF11', JSON.stringify(readMetaFixture('DK', gf11)).replaceAll(from, to));
+    stats.overrideTables.set('GF11', JSON.stringify(readFixture('DK', gf11)).replaceAll(from, to));
+  };
+  const clear = () => {
+    stats.overrideMeta.clear();
+    stats.overrideTables.clear();
+  };
+
+  it('follows an industry variable renamed between two runs, and asks the new code', async () => {
+    renamed('BRANCHEDB071019127', 'BRANCHEDB071019127N');
+    const outcome = await syncDenmark();
+    clear();
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: {} });
+    const data = stats.requests.filter((r) => r.path === '/dst/data/GF11/JSONSTAT').at(-1)!;
+    expect(decodeURIComponent(data.search)).toBe('?lang=en&BRANCHEDB071019127N=*&MÆNGDE4=AFI');
+    expect((await it62()).enterprises).toMatchObject({
+      value: SAMPLE_INDUSTRIES.DK['62'].enterprises[0],
+      level: 'division',
+    });
+    expect((await health())['statistics:DK'].status).toBe('ok');
+  });
+
+  it.each([
+    [
+      'a renamed unit variable',
+      () => renamed('MÆNGDE4', 'MAENGDE4'),
+      'GF11: metadata no longer fits: variable MÆNGDE4 is missing (variables: BRANCHEDB071019127, MAENGDE4, Tid); MAENGDE4 cannot be eliminated and the definition chooses none of its 3 values (AFI, AFU, OMS)',
+    ],
+    [
+      'a missing value code',
+      () => stats.overrideMeta.set('GF11', JSON.stringify(readMetaFixture('DK', gf11)).replace('"AFI"', '"AFI2"')),
+      'GF11: metadata no longer fits: MÆNGDE4 has no value AFI',
+    ],
+  ])('%s keeps the previous figures, asks no data, and shows the problem in health', async (_n, change, problem) => {
+    const before = await it62();
+    const asked = stats.requests.filter((r) => r.path === '/dst/data/GF11/JSONSTAT').length;
+    change();
+    const outcome = await syncDenmark();
+    clear();
+    expect(outcome.details).toMatchObject({ failed: {}, failedTables: { DK: ['GF11'] } });
+    expect(stats.requests.filter((r) => r.path === '/dst/data/GF11/JSONSTAT').length).toBe(asked);
+    expect(await it62()).toEqual(before);
+    expect((await health())['statistics:DK']).toMatchObject({
+      status: 'degraded',
+      tables: [{ table: 'GF11', problem }],
+    });
+    await syncDenmark();
+    expect((await health())['statistics:DK'].status).toBe('ok');
+  });
+});
+
+describe('an unconfirmed table checked against its live metadata', () => {
+  const t12817 = BUREAUS.NO.tables.find((t) => t.table === '12817')!;
+  const enterprises = async () =>
+    (await http(server.url, 'GET', '/api/market-context?country=NO&nace=47', { key })).body.industry.enterprises;
+
+  it('makes the measure unavailable with the reason when it does not fit, and serves it again when it does', async () => {
+    expect(await enterprises()).toMatchObject({
+      table: '12817',
+      level: 'section',
+      value: SAMPLE_INDUSTRIES.NO['47'].enterprises[0],
+    });
+    stats.overrideMeta.set(
+      '12817',
+      JSON.stringify(readMetaFixture('NO', t12817)).replace('"Foretak"', '"Foretak2025"'),
+    );
+    const outcome = await syncNorway();
+    stats.overrideMeta.clear();
+    // No failure: the row is unconfirmed, so its misfit is a reason, not a degraded bureau.
+    expect(outcome.details).toMatchObject({
+      failed: {},
+      failedTables: {},
+      unavailable: {
+        NO: [
+          '12817: not confirmed (statistics-tables.md N5) and its metadata does not fit: ContentsCode has no value Foretak',
+        ],
+      },
+    });
+    expect(await enterprises()).toEqual({
+      unavailable: true,
+      source: 'SSB',
+      table: '12817',
+      reason:
+        '12817: not confirmed (statistics-tables.md N5) and its metadata does not fit: ContentsCode has no value Foretak',
+    });
+    expect((await health())['statistics:NO'].status).toBe('ok');
+    await syncNorway();
+    expect(await enterprises()).toMatchObject({ table: '12817', level: 'section' });
   });
 });

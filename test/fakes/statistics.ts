@@ -43,7 +43,8 @@ export interface FakeStatistics {
   /** Base URL per country (the *_BASE_URL a server is given). */
   baseUrls: Record<StatCountry, string>;
   env: Record<string, string>;
-  requests: { method: string; path: string; body: string }[];
+  /** Every request: method, path, query string (StatBank's selections) and body (PxWeb's query). */
+  requests: { method: string; path: string; search: string; body: string }[];
   /** Answer every request of a bureau with this status. */
   failStatus: Partial<Record<StatCountry, number>>;
   /** Answer the requests of these table ids with 500 (one bureau's table withdrawn or renamed). */
@@ -91,8 +92,8 @@ export async function startFakeStatistics(): Promise<FakeStatistics> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://fake').pathname;
-      fake.requests.push({ method: req.method ?? '', path, body: Buffer.concat(chunks).toString('utf8') });
+      const { pathname: path, search } = new URL(req.url ?? '/', 'http://fake');
+      fake.requests.push({ method: req.method ?? '', path, search, body: Buffer.concat(chunks).toString('utf8') });
       const route = routes.get(decodeURIComponent(path)) ?? routes.get(path);
       if (!route) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       const limited = fake.rateLimited.get(route.table);
