@@ -90,3 +90,33 @@ export function pkceMatches(verifier: string, challenge: string): boolean {
 
 /** A code challenge as S256 produces it: 43 base64url characters. */
 export const isS256Challenge = (c: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(c);
+
+/**
+ * The scopes a sign-in may ask for, and what each allows. A token acts only within its scopes;
+ * a request that names none gets them all (what the key itself may do).
+ */
+export const OAUTH_SCOPES = {
+  'read:companies':
+    'Read company data: lookups, searches, financials, roles, owners, registers, screening, events and your usage',
+  'write:monitoring': 'Change your project: create, change and delete watchlists and destinations, and push records',
+} as const;
+export type OAuthScope = keyof typeof OAUTH_SCOPES;
+export const ALL_SCOPES = Object.keys(OAUTH_SCOPES) as OAuthScope[];
+
+/**
+ * The scopes a space-separated scope string grants (RFC 6749 §3.3). Values this server does not
+ * know are ignored (§3.3 lets the server grant less than asked); asking for none that it knows
+ * is asking for none in particular, which grants them all, as a request without a scope does.
+ */
+export function parseScope(scope: string | null | undefined): { scopes: OAuthScope[]; ignored: string[] } {
+  const asked = [...new Set((scope ?? '').trim().split(/ +/).filter(Boolean))];
+  const known = asked.filter((s): s is OAuthScope => Object.hasOwn(OAUTH_SCOPES, s));
+  return {
+    scopes: known.length ? known : [...ALL_SCOPES],
+    ignored: asked.filter((s) => !known.includes(s as OAuthScope)),
+  };
+}
+
+/** The scope a tool needs: reading needs read:companies; anything that changes state write:monitoring. */
+export const scopeOfTool = (readOnly: boolean | undefined): OAuthScope =>
+  readOnly ? 'read:companies' : 'write:monitoring';

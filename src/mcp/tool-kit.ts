@@ -19,6 +19,7 @@ import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApiError, ERROR_CATALOGUE } from '../errors.ts';
 import type { ReferenceData } from '../domain/reference-data.ts';
+import { scopeOfTool } from '../domain/oauth.ts';
 import { NorwegianOrgNumber as RestNorwegianOrgNumber, StringEnum } from '../contract/common.ts';
 import { COMPANY_SCHEMAS } from '../contract/company.ts';
 import { LookupParams } from '../contract/company-lookup.ts';
@@ -173,6 +174,12 @@ export function serveTools(server: Server, groups: ToolGroup[], deps: ToolDeps, 
   server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     const entry = tools.get(params.name);
     if (!entry) return failure(new McpError(ErrorCode.InvalidParams, `Tool ${params.name} not found`).message);
+    // An OAuth token acts within its scopes only (an API key carries none: it may do all).
+    const needed = scopeOfTool(entry.tool.annotations?.readOnlyHint);
+    if (deps.caller.scopes && !deps.caller.scopes.includes(needed))
+      return failure(
+        `Insufficient scope: ${params.name} needs the ${needed} scope, and this sign-in granted ${deps.caller.scopes.join(' ') || 'none'}. Sign in again asking for ${needed}.`,
+      );
     const args = prepared(entry.schema, params.arguments ?? {});
     const validate = validatorOf(entry.schema);
     if (!validate(args)) {

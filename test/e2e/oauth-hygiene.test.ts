@@ -33,7 +33,7 @@ function pkce() {
 }
 
 /** The user consents with `key` from network `ip`: the status, the code (if any) and its verifier. */
-async function consent(key: string, ip: string) {
+async function consent(key: string, ip: string, scope?: string) {
   const { verifier, challenge } = pkce();
   const res = await fetch(`${server.url}/api/oauth/authorize`, {
     method: 'POST',
@@ -47,6 +47,7 @@ async function consent(key: string, ip: string) {
       code_challenge_method: 'S256',
       action: 'key',
       key,
+      ...(scope ? { scope } : {}),
     }),
     redirect: 'manual',
   });
@@ -65,6 +66,22 @@ const exchange = (code: string, verifier: string) =>
   });
 const refresh = (token: string) =>
   postForm(`${server.url}/api/oauth/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId });
+/** One MCP tools/call with an access token: the tool result. */
+async function callTool(access: string, name: string, args: Record<string, unknown>) {
+  const r = await fetch(`${server.url}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${access}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const text = await r.text();
+  const json = JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]);
+  return json.result as { isError?: boolean; content: { text: string }[] };
+}
+
 /** Whether an access token still works on the MCP endpoint. */
 async function works(access: string) {
   const r = await fetch(`${server.url}/api/mcp`, {
@@ -312,5 +329,50 @@ describe('odd input on the OAuth endpoints', () => {
     expect(unknownClient.status).toBe(400);
     expect(unknownClient.headers.get('location')).toBeNull();
     expect(await unknownClient.text()).not.toContain('evil.example');
+  });
+});
+
+describe('scopes are enforced', () => {
+  it('a read:companies token reads but cannot create watchlists or destinations; the consent page lists each scope', async () => {
+    const key = (await createKey(server, { tier: 'pro', limits: { rateLimitPerMinute: 0 } })).raw;
+    const { challenge } = pkce();
+    const page = await fetch(
+      `${server.url}/api/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        scope: 'read:companies',
+      })}`,
+    );
+    const html = await page.text();
+    expect(html).toContain('<code>read:companies</code>: Read company data');
+    expect(html).not.toContain('write:monitoring');
+
+    const c = await consent(key, `198.51.100.${++ipSeq}`, 'read:companies');
+    const tokens = await exchange(c.code!, c.verifier);
+    expect(tokens.body.scope).toBe('read:companies');
+    const access = tokens.body.access_token as string;
+    const read = await callTool(access, 'list_watchlists', {});
+    expect(read.isError).toBeFalsy();
+    for (const [tool, args] of [
+      ['create_watchlist', { name: 'scoped', categories: ['status'] }],
+      ['manage_destination', { name: 'hook', type: 'webhook', config: { url: 'https://example.com/h' } }],
+      ['delete_watchlist', { name: 'scoped' }],
+    ] as const) {
+      const r = await callTool(access, tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(r.content[0].text).toMatch(/Insufficient scope: .* needs the write:monitoring scope/);
+    }
+    expect((await http(server.url, 'GET', '/api/watchlists', { key })).body.data).toEqual([]);
+
+    // Asking for both (or for none) allows the change.
+    const full = await consent(key, `198.51.100.${++ipSeq}`, 'read:companies write:monitoring');
+    const both = (await exchange(full.code!, full.verifier)).body.access_token as string;
+    // Past the scope check: the tool itself answers (this watchlist does not exist).
+    const deleted = await callTool(both, 'delete_watchlist', { name: 'nothing-here' });
+    expect(deleted.content[0].text).not.toMatch(/Insufficient scope/);
+    expect(deleted.content[0].text).toMatch(/not found|No watchlist/i);
   });
 });

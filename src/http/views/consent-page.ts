@@ -12,6 +12,8 @@ interface ConsentView {
   /** The authorization request, sent back with the user's choice. */
   hidden: Record<string, string>;
   error?: { message: string; details: ErrorDetail[] };
+  /** The scopes asked for, with what each allows. */
+  scopes?: { scope: string; allows: string }[];
   /** What the user typed in the registration form (never the key). */
   values?: { projectName?: string; email?: string; description?: string };
 }
@@ -20,6 +22,12 @@ const hiddenFields = (hidden: Record<string, string>) =>
   Object.entries(hidden)
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join('\n');
+
+function scopeList(scopes: ConsentView['scopes']): string {
+  if (!scopes?.length) return '';
+  const items = scopes.map((s) => `<li><code>${escapeHtml(s.scope)}</code>: ${escapeHtml(s.allows)}</li>`).join('');
+  return `<p>It asks for:</p><ul id="consent-scopes">${items}</ul><p class="meta">Nothing beyond these scopes is allowed.</p>`;
+}
 
 export function renderConsentPage(v: ConsentView): string {
   const app = v.clientName ? escapeHtml(v.clientName) : 'An application';
@@ -35,7 +43,8 @@ export function renderConsentPage(v: ConsentView): string {
     : '';
   const body = `<header><p class="brand">Nordic Company Data API · sign in</p>
 <h1 id="consent-title">${app} wants to use your API key</h1>
-<p class="meta">It will call the MCP tools (company lookups and searches) as your project, counted against your project's limits. After you allow it, your browser returns to <code>${host}</code>.</p></header>
+<p class="meta">It will call the MCP tools as your project, counted against your project's limits. After you allow it, your browser returns to <code>${host}</code>.</p>
+${scopeList(v.scopes)}</header>
 ${error}
 <section aria-labelledby="key-h"><h2 id="key-h">Use an existing API key</h2>
 <form method="post" action="/api/oauth/authorize" id="key-form">

@@ -30,6 +30,8 @@ export interface AuthContext {
   tier: string;
   limits: EffectiveLimits;
   projectCreatedAt: Date;
+  /** Set for an OAuth access token: what it may do (an API key may do everything). */
+  scopes?: readonly string[];
 }
 
 export function toAuthContext(r: KeyRecord): AuthContext {

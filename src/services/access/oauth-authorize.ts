@@ -15,7 +15,14 @@ import type { Static } from 'typebox';
 import { KeyRegisterBody } from '../../contract/keys.ts';
 import { isWellFormedKey } from '../../domain/api-key.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { CODE_TTL_SEC, generateOAuthSecret, isS256Challenge, redirectUriMatches } from '../../domain/oauth.ts';
+import {
+  CODE_TTL_SEC,
+  generateOAuthSecret,
+  isS256Challenge,
+  OAUTH_SCOPES,
+  parseScope,
+  redirectUriMatches,
+} from '../../domain/oauth.ts';
 import { type ErrorDetail } from '../../errors.ts';
 import type { OAuthClientRow, OAuthRepository } from '../../store/access/oauth.ts';
 import type { RateWindows } from '../../store/access/rate-windows.ts';
@@ -54,6 +61,8 @@ export interface AuthorizeRequest {
   codeChallenge: string;
   resource: string;
   scope?: string;
+  /** What the sign-in will allow, each scope with its meaning (shown on the consent page). */
+  scopes: { scope: string; allows: string }[];
 }
 
 /** The hidden fields the consent form sends back with the user's choice. */
@@ -186,7 +195,10 @@ export function createOAuthAuthorizeService(deps: OAuthAuthorizeDeps) {
         // The scope is stored with the code and grant: a key-shaped value must not rest there.
         if (scope !== undefined && refusedString(scope))
           throw new InvalidScopeError('scope must not contain an API key or token');
-        return { client, redirectUri, state, codeChallenge, resource, scope };
+        // What is granted (and stored with the code): the known scopes asked for, or all.
+        const parsed = parseScope(scope);
+        const scopes = parsed.scopes.map((x) => ({ scope: x, allows: OAUTH_SCOPES[x] }));
+        return { client, redirectUri, state, codeChallenge, resource, scope: parsed.scopes.join(' '), scopes };
       } catch (err) {
         throw fail(err as OAuthError);
       }

@@ -23,10 +23,12 @@ import { signupNetworkOf } from '../../domain/client-network.ts';
 import type { Clock } from '../../domain/clock.ts';
 import {
   ACCESS_TOKEN_TTL_SEC,
+  ALL_SCOPES,
   generateClientId,
   generateOAuthSecret,
   hashOAuthSecret,
   oauthSecretKind,
+  parseScope,
   pkceMatches,
   REFRESH_TOKEN_TTL_SEC,
   redirectUriProblem,
@@ -214,6 +216,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
         token_endpoint_auth_methods_supported: ['none'],
         revocation_endpoint_auth_methods_supported: ['none'],
         code_challenge_methods_supported: ['S256'],
+        scopes_supported: ALL_SCOPES,
         service_documentation: `${base}/docs`,
         authorization_response_iss_parameter_supported: true,
       } as OAuthMetadata;
@@ -224,6 +227,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
         resource: mcpResource(base),
         authorization_servers: [base],
         bearer_methods_supported: ['header'],
+        scopes_supported: ALL_SCOPES,
         resource_name: 'Nordic Company Data MCP server',
         resource_documentation: `${base}/docs`,
       };
@@ -305,7 +309,9 @@ export function createOAuthService(deps: OAuthServiceDeps) {
       if (!grant) return undefined;
       if (grant.resource !== resource) return 'wrong_audience';
       const record = await deps.apiKeys.findActiveById(grant.keyId);
-      return record ? toAuthContext(record) : undefined;
+      if (!record) return undefined;
+      const parsed = parseScope(grant.scope);
+      return { ...toAuthContext(record), scopes: parsed.scopes };
     },
   };
 }

@@ -23,7 +23,13 @@ describe('OAuth authorize: the request check', () => {
   it('a valid request names the client, the redirect URI, the state and this server as the resource', async () => {
     const { oauthAuthorize, params, client } = await setup();
     const req = await oauthAuthorize.check(params({ scope: 'mcp' }), BASE);
-    expect(req).toMatchObject({ redirectUri: REDIRECT, state: 'st-1', resource: mcpResource(BASE), scope: 'mcp' });
+    // A scope this server does not know is ignored: asking for none it knows grants them all.
+    expect(req).toMatchObject({
+      redirectUri: REDIRECT,
+      state: 'st-1',
+      resource: mcpResource(BASE),
+      scope: 'read:companies write:monitoring',
+    });
     expect(req.client.clientId).toBe(client.client_id);
   });
 

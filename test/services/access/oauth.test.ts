@@ -18,8 +18,8 @@ async function oauthError(call: Promise<unknown>) {
 describe('OAuth token: redeeming a code', () => {
   it('a valid code gives a bearer pair whose access token acts as the consenting key', async () => {
     const { oauth, code, exchange, key, keyAuth } = await oauthWithFakes();
-    const tokens = await oauth.token(exchange(await code({ scope: 'mcp:read' })), BASE);
-    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'mcp:read' });
+    const tokens = await oauth.token(exchange(await code({ scope: 'read:companies mcp:read' })), BASE);
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read:companies' });
     expect(tokens.access_token).toMatch(/^ncd_at_/);
     expect(tokens.refresh_token).toMatch(/^ncd_rt_/);
     const caller = await oauth.authenticateAccessToken(tokens.access_token, MCP);

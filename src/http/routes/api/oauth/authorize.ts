@@ -76,6 +76,7 @@ export default function authorizeRoute(app: Api, { ctx, services }: RouteDeps) {
       renderConsentPage({
         clientName: r.client.clientName,
         redirectUri: r.redirectUri,
+        scopes: r.scopes,
         hidden: hiddenOf(p),
         error: error && { message: error.message, details: error.details },
         values: { projectName: str(p.projectName), email: str(p.email), description: str(p.description) },
