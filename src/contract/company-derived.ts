@@ -58,18 +58,25 @@ export const Signals = Type.Object(
     ownershipConcentrationPct: N(
       Type.Number({
         description:
-          "The largest owner's share (%) in the latest register year, all share classes (NO: Aksjonærregisteret); null without register data",
+          "The largest owner's share (%) in the latest register year, all share classes. NO: Aksjonærregisteret. DK: CVR's " +
+          "owner register, which records each legal owner's share as a band: the largest band's lower bound (e.g. 50 for " +
+          '50–66.67 %), said so in the explanation (inputs.bandHighPct, year null: the register is current). FI, SE: null (the ' +
+          'registries publish no shareholders). null without register data',
       }),
     ),
     isForeignOwned: N(
       Type.Boolean({
-        description: "Owners registered outside the company's country hold more than 50 %; null without register data",
+        description:
+          "Owners registered outside the company's country hold more than 50 % (NO: Aksjonærregisteret's country code). " +
+          'DK: null (the CVR owners stored carry no country); FI, SE: null (no shareholder register); null without register data',
       }),
     ),
     isInDebtNegotiation: N(
       Type.Boolean({
         description:
-          'The registry shows reconstruction or debt negotiation (brreg underRekonstruksjonsforhandlingDato); null where the source does not say',
+          'The registry shows reconstruction or debt negotiation: NO brreg underRekonstruksjonsforhandlingDato; FI PRH open ' +
+          'situation SANE (yrityssaneeraus); SE Bolagsverket pending företagsrekonstruktion; DK CVR status REKONSTRUKTION. ' +
+          'null where the source states no status',
       }),
     ),
     explanation: Type.Object(

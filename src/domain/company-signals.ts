@@ -18,8 +18,11 @@ export interface SignalInputs {
   isDissolving: boolean;
   /** Reconstruction or debt negotiation; null when the registry does not say. */
   isInDebtNegotiation: boolean | null;
-  /** The largest owner's share (%) in the latest register year, with that year. */
-  largestOwner: { pct: number; year: number } | null;
+  /**
+   * The largest owner's share (%) in the latest register year, with that year; for a register
+   * of bands (CVR) the band's lower bound, its upper bound beside it and no year (CVR is current).
+   */
+  largestOwner: { pct: number; year: number | null; bandHighPct?: number } | null;
   /** The share (%) held by owners registered outside the company's country, with its year. */
   foreignShare: { pct: number; year: number } | null;
   now: Date;
@@ -58,6 +61,8 @@ export const HEALTH_RULE =
 const CAGR_RULE =
   '(latest revenue / oldest revenue)^(1 / years between) - 1, over up to the last five filed years with revenue';
 const CONCENTRATION_RULE = "The largest owner's share (%) in the latest register year, all share classes";
+const CONCENTRATION_BAND_RULE =
+  "The largest legal owner's share (%) as CVR registers it, a band taken at its lower bound (the owner register is current, no year)";
 const FOREIGN_RULE = 'Owners registered outside the company’s country hold more than 50 %';
 const DEBT_RULE = 'The registry shows reconstruction or debt negotiation';
 
@@ -169,8 +174,11 @@ export function companySignals(i: SignalInputs): CompanySignals {
   if (cagr) explanation.revenueCagr = cagr.why;
   if (i.largestOwner)
     explanation.ownershipConcentrationPct = {
-      rule: CONCENTRATION_RULE,
-      inputs: { largestOwnerPct: i.largestOwner.pct },
+      rule: i.largestOwner.bandHighPct === undefined ? CONCENTRATION_RULE : CONCENTRATION_BAND_RULE,
+      inputs:
+        i.largestOwner.bandHighPct === undefined
+          ? { largestOwnerPct: i.largestOwner.pct }
+          : { largestOwnerPct: i.largestOwner.pct, bandHighPct: i.largestOwner.bandHighPct },
       year: i.largestOwner.year,
     };
   if (i.foreignShare)

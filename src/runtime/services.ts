@@ -65,6 +65,7 @@ export function createServices(ctx: AppContext) {
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,
+    danishOwners: repos.companyReads,
     writes: repos.companyWrites,
     brreg: ctx.upstreams.brreg,
     cvr: ctx.upstreams.cvr,

@@ -10,7 +10,7 @@ import type {
   RolesTable,
   SubUnitsTable,
 } from './engine/schema.ts';
-import { foreignSharesOf, type ForeignShare } from './ownership-signals.ts';
+import { foreignSharesOf, largestDanishOwnersOf, type ForeignShare, type OwnerBand } from './ownership-signals.ts';
 import { createShareholderRepository, LATEST_SHAREHOLDER_RUN, type OwnerSummary } from './shareholders.ts';
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -35,6 +35,8 @@ export interface StoredCompany {
   owners?: OwnerSummary;
   /** Lookup and enrich only: the foreign-held share, for the isForeignOwned signal. */
   foreignShare?: ForeignShare | null;
+  /** Lookup and enrich only (DK): the largest legal owner's CVR band, for ownershipConcentrationPct. */
+  danishLargestOwner?: OwnerBand | null;
 }
 
 export interface RelationOptions {
@@ -156,6 +158,9 @@ export function createCompanyReadRepository(db: Kysely<Database>) {
 
     /** The foreign-held share of Norwegian companies (lookup and enrich only). */
     foreignSharesOf: (orgNumbers: string[]) => foreignSharesOf(db, orgNumbers),
+
+    /** The largest legal owner's band of Danish companies (lookup and enrich only). */
+    largestDanishOwnersOf: (cvrs: string[]) => largestDanishOwnersOf(db, cvrs),
 
     async findRows(country: string, orgNumbers: string[]): Promise<CompanyRow[]> {
       if (!orgNumbers.length) return [];

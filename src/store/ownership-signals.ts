@@ -1,10 +1,29 @@
 // The foreign-held share of Norwegian companies in the latest shareholder register year, for the
-// isForeignOwned signal: read only by the lookup and enrich (never by list pages, whose owner
+// isForeignOwned signal, and the largest legal owner of Danish companies (CVR's owner bands), for
+// ownershipConcentrationPct: read only by the lookup and enrich (never by list pages, whose owner
 // query stays as lean as it is).
 import { sql, type Kysely } from 'kysely';
 import { ownershipPct } from '../domain/group-tree.ts';
 import type { Database } from './engine/schema.ts';
 import { LATEST_SHAREHOLDER_RUN } from './shareholders.ts';
+
+/** The largest owner of a Danish company: the band CVR registers its share in (%). */
+export interface OwnerBand {
+  pctLow: number;
+  pctHigh: number;
+}
+
+/** The largest band among each Danish company's legal owners (by lower bound, then upper). */
+export async function largestDanishOwnersOf(db: Kysely<Database>, cvrs: string[]): Promise<Map<string, OwnerBand>> {
+  const out = new Map<string, OwnerBand>();
+  if (!cvrs.length) return out;
+  const res = await sql<{ investee_cvr: string; pct_low: number; pct_high: number }>`
+    SELECT DISTINCT ON (investee_cvr) investee_cvr, pct_low, pct_high FROM cvr_owners
+    WHERE investee_cvr = ANY(${cvrs}::text[])
+    ORDER BY investee_cvr, pct_low DESC, pct_high DESC`.execute(db);
+  for (const r of res.rows) out.set(r.investee_cvr, { pctLow: Number(r.pct_low), pctHigh: Number(r.pct_high) });
+  return out;
+}
 
 export interface ForeignShare {
   /** Share (%) held by holders registered outside Norway, all share classes. */

@@ -26,6 +26,8 @@ export interface CompanyServiceDeps {
   reference: ReferenceData;
   clock: Clock;
   reads: Pick<CompanyReadRepository, 'load' | 'foreignSharesOf'>;
+  /** The largest owners of Danish companies (CVR bands), for ownershipConcentrationPct; absent: null. */
+  danishOwners?: Pick<CompanyReadRepository, 'largestDanishOwnersOf'>;
   writes: Pick<CompanyWriteRepository, 'write' | 'purge'>;
   brreg: LiveFetchClient;
   /** CVR behind its guard; null without credentials: a DK miss is then `notFound`. */
@@ -203,9 +205,17 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   /** The companies with their foreign-held share (isForeignOwned), read for those with a register year. */
   async function withForeignShares(companies: StoredCompany[]): Promise<StoredCompany[]> {
     const owned = companies.filter((c) => c.owners?.largestShareholder).map((c) => c.row.org_number);
-    const shares = owned.length ? await reads.foreignSharesOf(owned) : new Map();
+    const danish = companies.filter((c) => c.row.country === 'DK').map((c) => c.row.org_number);
+    const [shares, bands] = await Promise.all([
+      owned.length ? reads.foreignSharesOf(owned) : new Map(),
+      danish.length && deps.danishOwners ? deps.danishOwners.largestDanishOwnersOf(danish) : new Map(),
+    ]);
     return companies.map((c) =>
-      c.owners?.largestShareholder ? { ...c, foreignShare: shares.get(c.row.org_number) ?? null } : c,
+      c.owners?.largestShareholder
+        ? { ...c, foreignShare: shares.get(c.row.org_number) ?? null }
+        : c.row.country === 'DK'
+          ? { ...c, danishLargestOwner: bands.get(c.row.org_number) ?? null }
+          : c,
     );
   }
 

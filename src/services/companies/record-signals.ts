@@ -32,24 +32,45 @@ export function sizeAndPlace(
   };
 }
 
+/**
+ * Reconstruction or debt negotiation as each registry shows it. brreg marks it
+ * (underRekonstruksjonsforhandlingDato) whenever it applies, so a Norwegian company without the
+ * mark is not in it. PRH (open situation SANE, yrityssaneeraus), Bolagsverket (pending FR/AC,
+ * företagsrekonstruktion) and CVR (status REKONSTRUKTION) give it as the company's situation,
+ * stored as status "restructuring"; any other stated status means no (the procedures end with a
+ * bankruptcy, liquidation or deregistration). null when the registry states no status.
+ */
+function debtNegotiation(
+  r: Pick<StoredCompany['row'], 'country' | 'status' | 'is_in_debt_negotiation'>,
+): boolean | null {
+  if (r.is_in_debt_negotiation !== null) return r.is_in_debt_negotiation;
+  if (r.country === 'NO') return false;
+  return r.status === null ? null : r.status === 'restructuring';
+}
+
 export interface SignalContext {
   now: Date;
 }
 
 /** The signals of one company from what the store holds, with their _sources entry. */
 export function recordSignals(
-  c: Pick<StoredCompany, 'row' | 'financials' | 'owners' | 'foreignShare'>,
+  c: Pick<StoredCompany, 'row' | 'financials' | 'owners' | 'foreignShare' | 'danishLargestOwner'>,
   ctx: SignalContext,
 ): { signals: CompanySignals; source: { source: string; computed: true } } {
   const r = c.row;
   const largest = c.owners?.largestShareholder ?? null;
+  // Denmark: CVR registers each owner's share as a band; the largest owner at its lower bound.
+  const band = c.danishLargestOwner ?? null;
   const signals = companySignals({
     financials: c.financials.map(signalYear),
     isBankrupt: r.is_bankrupt,
     isDissolving: r.is_being_dissolved || r.is_in_forced_dissolution,
-    // brreg shows it whenever it applies: a Norwegian company without the mark is not in it.
-    isInDebtNegotiation: r.is_in_debt_negotiation ?? (r.country === 'NO' ? false : null),
-    largestOwner: largest ? { pct: largest.ownershipPct, year: largest.year } : null,
+    isInDebtNegotiation: debtNegotiation(r),
+    largestOwner: largest
+      ? { pct: largest.ownershipPct, year: largest.year }
+      : band
+        ? { pct: band.pctLow, year: null, bandHighPct: band.pctHigh }
+        : null,
     foreignShare: c.foreignShare ?? null,
     now: ctx.now,
   });
