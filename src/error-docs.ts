@@ -217,7 +217,8 @@ export const ERROR_DOCS: Partial<Record<ErrorCode, ErrorDoc>> = {
     paths: /\/watchlists/,
   },
   watchlist_full: {
-    meaning: "Adding these companies would take the watchlist over your tier's number of companies.",
+    meaning:
+      "Adding these companies would take your project's watchlists (all together) over your tier's number of companies, or the project already holds your tier's number of watchlists.",
     action: 'Remove companies first, add fewer, or ask for a higher tier.',
     paths: /\/watchlists\//,
   },

@@ -24,26 +24,36 @@ export interface CompanyRef {
 
 export function createWatchlistRepository(db: Kysely<Database>) {
   return {
-    /** Throws WatchlistNameTakenError when the project already has that name. */
+    /**
+     * Throws WatchlistNameTakenError when the project already has that name; undefined (nothing
+     * created) when it already holds `maxLists` watchlists (its project row locked meanwhile).
+     */
     async insert(w: {
       projectId: number;
       name: string;
       categories: string[];
       destinationId: string;
       cursorSeq: number;
-    }): Promise<WatchlistRow> {
+      maxLists: number;
+    }): Promise<WatchlistRow | undefined> {
       try {
-        return await db
-          .insertInto('watchlists')
-          .values({
-            project_id: w.projectId,
-            name: w.name,
-            categories: w.categories,
-            destination_id: w.destinationId,
-            cursor_seq: w.cursorSeq,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        return await db.transaction().execute(async (trx) => {
+          await sql`SELECT id FROM projects WHERE id = ${w.projectId} FOR UPDATE`.execute(trx);
+          const held = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM watchlists
+            WHERE project_id = ${w.projectId}`.execute(trx);
+          if (held.rows[0].n >= w.maxLists) return undefined;
+          return trx
+            .insertInto('watchlists')
+            .values({
+              project_id: w.projectId,
+              name: w.name,
+              categories: w.categories,
+              destination_id: w.destinationId,
+              cursor_seq: w.cursorSeq,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        });
       } catch (err) {
         if (isNameTaken(err)) throw new WatchlistNameTakenError();
         throw err;
@@ -134,23 +144,29 @@ export function createWatchlistRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Adds companies (already present ones are left) unless the list would then hold more than
-     * `max`: returns how many were new, or null (and adds nothing) when over the limit. The
-     * watchlist row is locked, so concurrent calls cannot overshoot together.
+     * Adds companies (already present ones are left) unless the project's watchlists would then
+     * hold more than `max` in all: returns how many were new, or null (and adds nothing) when over
+     * the limit.
      */
     async addCompaniesWithin(id: number, companies: CompanyRef[], max: number): Promise<number | null> {
       const over = Symbol('over');
       try {
         return await db.transaction().execute(async (trx) => {
-          await sql`SELECT id FROM watchlists WHERE id = ${id} FOR UPDATE`.execute(trx);
+          // The limit holds for the project's watchlists together: its project row is locked, so
+          // calls on two of its watchlists cannot overshoot together either.
+          const owner = await sql<{ project_id: number }>`SELECT project_id FROM watchlists WHERE id = ${id}`.execute(
+            trx,
+          );
+          const projectId = owner.rows[0]?.project_id;
+          await sql`SELECT id FROM projects WHERE id = ${projectId} FOR UPDATE`.execute(trx);
           const res = await sql<{ n: number }>`WITH added AS (
               INSERT INTO watchlist_companies (watchlist_id, country, org_number)
               SELECT ${id}::bigint, x.country, x."orgNumber"
               FROM jsonb_to_recordset(${JSON.stringify(companies)}::jsonb) AS x(country text, "orgNumber" text)
               ON CONFLICT DO NOTHING RETURNING 1)
             SELECT count(*)::integer AS n FROM added`.execute(trx);
-          const total = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM watchlist_companies
-            WHERE watchlist_id = ${id}`.execute(trx);
+          const total = await sql<{ n: number }>`SELECT count(*)::integer AS n FROM watchlist_companies c
+            JOIN watchlists w ON w.id = c.watchlist_id WHERE w.project_id = ${projectId}`.execute(trx);
           if (total.rows[0].n > max) throw over;
           return res.rows[0].n;
         });

@@ -53,12 +53,20 @@ function deliveryView(d: DeliveryRow) {
   };
 }
 
+/** Watchlists a project may hold, by tier. */
+export const WATCHLISTS_PER_PROJECT: Record<string, number> = { free: 5, pro: 100, enterprise: 1000, internal: 1000 };
+
 export function createWatchlistService(deps: WatchlistServiceDeps) {
   const repo = deps.watchlists;
 
   function maxCompanies(caller: AuthContext): number {
     const sizes = deps.config.monitoring.watchlistCompanies;
     return sizes[caller.tier as keyof typeof sizes] ?? sizes.free;
+  }
+
+  /** Watchlists per project: with the company limit over all of them, the total is bounded. */
+  function maxWatchlists(caller: AuthContext): number {
+    return WATCHLISTS_PER_PROJECT[caller.tier] ?? WATCHLISTS_PER_PROJECT.free;
   }
 
   async function destinationId(caller: AuthContext, name: string): Promise<string> {
@@ -96,13 +104,19 @@ export function createWatchlistService(deps: WatchlistServiceDeps) {
       // Alerts start from now: events committed before the watchlist existed are not sent.
       const { lastSeq } = await deps.eventLog.bounds();
       try {
+        const maxLists = maxWatchlists(caller);
         const row = await repo.insert({
           projectId: caller.projectId,
           name: input.name,
           categories: input.categories,
           destinationId: destination,
           cursorSeq: lastSeq,
+          maxLists,
         });
+        if (!row)
+          throw new ApiError('watchlist_full', {
+            message: `Your project already has ${maxLists} watchlists, your tier's limit`,
+          });
         return view(row, 0);
       } catch (err) {
         if (err instanceof WatchlistNameTakenError)
@@ -141,7 +155,7 @@ export function createWatchlistService(deps: WatchlistServiceDeps) {
       const changed = await repo.addCompaniesWithin(row.id, companies, max);
       if (changed === null)
         throw new ApiError('watchlist_full', {
-          message: `The watchlist would hold more than ${max} companies, your tier's limit`,
+          message: `Your project's watchlists would hold more than ${max} companies in all, your tier's limit`,
         });
       return { changed, companyCount: await repo.companyCount(row.id), maxCompanies: max };
     },
