@@ -79,6 +79,8 @@ export function createRecordCache(deps: RecordCacheDeps) {
       lastPollStart = started;
       pollFailures = 0;
     } catch (err) {
+      // A poll in flight when the cache stops fails on the closed store at shutdown: not a problem.
+      if (stopped) return;
       // Not fresh any more after MAX_STALENESS_MS: lookups go to the store until a poll succeeds.
       if (pollFailures++ === 0) deps.log.warn({ err: (err as Error).message }, 'record cache: change poll failed');
     }

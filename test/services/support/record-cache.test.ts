@@ -109,4 +109,33 @@ describe('record cache', () => {
     expect(cache.diagnostics().following).toBe(false);
     cache.stop();
   });
+  it('warns of a failed poll while it runs, and not of a poll cut off by its own stop (shutdown)', async () => {
+    const make = () => {
+      const warnings: string[] = [];
+      let fail: (err: Error) => void = () => undefined;
+      const cache = createRecordCache({
+        maxEntries: 10,
+        maxBytes: 10_000,
+        pollMs: 60_000,
+        follower: { poll: () => new Promise<CompanyChanges>((_, reject) => (fail = reject)) },
+        signal: createCompanyChangeSignal(),
+        log: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) },
+        now: () => 0,
+      });
+      return { cache, warnings, fail: (err: Error) => fail(err) };
+    };
+    const running = make();
+    const started = running.cache.start();
+    running.fail(new Error('connection reset'));
+    await started;
+    expect(running.warnings).toEqual(['record cache: change poll failed']);
+    running.cache.stop();
+
+    const closing = make();
+    const again = closing.cache.start();
+    closing.cache.stop(); // the store closes while this poll is in flight
+    closing.fail(new Error('driver has already been destroyed'));
+    await again;
+    expect(closing.warnings).toEqual([]);
+  });
 });
