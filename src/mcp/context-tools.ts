@@ -28,7 +28,9 @@ export const contextTools: ToolGroup = (server, { services, caller, log }) => {
       description:
         "Figures for the company's municipality and industry from its country's statistics bureau (SSB, SCB, Statistics Finland, " +
         'Statistics Denmark): population, household income, enterprises and enterprises per 1,000 inhabitants; average monthly wage, ' +
-        'enterprises and (NO, DK) startup survival rate of its NACE division. Each figure names its bureau, table, year and unit.',
+        'enterprises and startup survival rate of its NACE division, each at the level the bureau publishes it (division, section or ' +
+        'its own grouping, with `level` and `label`). Each figure names its bureau, table, year, unit, level and licence; a measure ' +
+        'the bureau does not publish is `unavailable` with the reason.',
       inputSchema: Input,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

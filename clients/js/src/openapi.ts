@@ -525,7 +525,7 @@ export interface paths {
         };
         /**
          * Market context of a municipality and an industry
-         * @description Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; per NACE division the average monthly wage, enterprises and, for NO and DK, the startup survival rate. Each figure names its bureau, table, year and unit; `tables` lists the tables with licence and vintage. A figure the bureau does not publish, or that is not synced yet, is null.
+         * @description Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; for a NACE division the average monthly wage, enterprises and the startup survival rate, each at the level the bureau publishes it: the division, else its NACE section or the bureau's own grouping (`level` and `label` say which; such a figure is never the division's). Each figure names its bureau, table, year, unit, level and licence; a measure the bureau publishes no usable table for is `{unavailable: true, reason}`; null: no figure stored for that municipality or industry. `tables` lists the tables with licence and vintage, `_sources.licences` each bureau's licence.
          */
         get: operations["getMarketContext"];
         put?: never;
@@ -1660,6 +1660,7 @@ export interface components {
                     code: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     population?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1670,9 +1671,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     householdIncome?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1683,9 +1704,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     enterprises?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1696,9 +1737,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     enterprisesPer1000?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1709,14 +1770,34 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
                 };
                 industry: {
                     naceDivision: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     averageMonthlyWage?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1727,9 +1808,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     enterprises?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1740,9 +1841,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     startupSurvivalRate?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -1753,8 +1874,27 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
                 };
             };
@@ -2012,6 +2152,7 @@ export interface components {
                     code: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     population?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2022,9 +2163,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     householdIncome?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2035,9 +2196,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     enterprises?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2048,9 +2229,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     enterprisesPer1000?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2061,14 +2262,34 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
                 };
                 industry: {
                     naceDivision: string | null;
                     companies: number;
                     medianEmployees: number | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     averageMonthlyWage?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2079,9 +2300,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     enterprises?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2092,9 +2333,29 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
+                    /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                     startupSurvivalRate?: {
                         value: number;
                         /** @description e.g. persons, NOK, EUR per month, percent */
@@ -2105,8 +2366,27 @@ export interface components {
                         source: string;
                         /** @description The bureau's table id (two for a computed figure, joined with +) */
                         table: string;
+                        /**
+                         * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                         * @enum {string}
+                         */
+                        level: "municipality" | "division" | "section" | "grouping";
+                        /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                        label: string | null;
+                        /** @description The bureau's licence of the figure */
+                        licence: string;
+                        /** @description Startup survival: the year the firms started */
+                        cohort?: number;
                         /** @description true: computed by us from the tables named */
                         computed?: boolean;
+                    } | {
+                        /** @enum {boolean} */
+                        unavailable: true;
+                        /** @description Why the bureau has no figure for this measure at this level */
+                        reason: string;
+                        source: string;
+                        /** @description The table that was checked, if any */
+                        table: string | null;
                     } | null;
                 };
             };
@@ -8780,21 +9060,26 @@ export interface operations {
                      *           "unit": "NOK per month",
                      *           "year": 2025,
                      *           "source": "SSB",
-                     *           "table": "11419"
+                     *           "table": "11419",
+                     *           "level": "division",
+                     *           "label": "Retail trade, except of motor vehicles and motorcycles",
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)"
                      *         },
                      *         "enterprises": {
                      *           "value": 29876,
                      *           "unit": "enterprises",
                      *           "year": 2025,
                      *           "source": "SSB",
-                     *           "table": "10308"
+                     *           "table": "12817",
+                     *           "level": "section",
+                     *           "label": "Wholesale and retail trade; repair of motor vehicles and motorcycles",
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)"
                      *         },
                      *         "startupSurvivalRate": {
-                     *           "value": 24.3,
-                     *           "unit": "percent",
-                     *           "year": 2019,
+                     *           "unavailable": true,
+                     *           "reason": "SSB publishes startup survival by section (næringshovedområde) only, and no current table of it was found",
                      *           "source": "SSB",
-                     *           "table": "09016"
+                     *           "table": null
                      *         }
                      *       },
                      *       "tables": [
@@ -8814,6 +9099,12 @@ export interface operations {
                      *       "_sources": {
                      *         "attribution": [
                      *           "SSB"
+                     *         ],
+                     *         "licences": [
+                     *           {
+                     *             "source": "SSB",
+                     *             "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)"
+                     *           }
                      *         ]
                      *       }
                      *     }
@@ -8825,6 +9116,7 @@ export interface operations {
                             name: string | null;
                             countyCode: string | null;
                             countyName: string | null;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             population: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8835,9 +9127,29 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             householdIncome: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8848,9 +9160,29 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             enterprises: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8861,9 +9193,29 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             enterprisesPer1000: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8874,12 +9226,32 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
                         } | null;
                         industry: {
                             naceDivision: string;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             averageMonthlyWage: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8890,9 +9262,29 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             enterprises: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8903,9 +9295,29 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
+                            /** @description The figure, why it is unavailable, or null (no figure stored for this municipality or industry) */
                             startupSurvivalRate: {
                                 value: number;
                                 /** @description e.g. persons, NOK, EUR per month, percent */
@@ -8916,8 +9328,27 @@ export interface operations {
                                 source: string;
                                 /** @description The bureau's table id (two for a computed figure, joined with +) */
                                 table: string;
+                                /**
+                                 * @description What the figure is of: the municipality, the NACE division, the division's NACE section, or the bureau's own grouping the division falls in (Statistics Denmark's DB07 10-grouping) — never a section's or grouping's figure as the division's
+                                 * @enum {string}
+                                 */
+                                level: "municipality" | "division" | "section" | "grouping";
+                                /** @description The bureau's name of the division, section or grouping the figure is of (null for a municipality) */
+                                label: string | null;
+                                /** @description The bureau's licence of the figure */
+                                licence: string;
+                                /** @description Startup survival: the year the firms started */
+                                cohort?: number;
                                 /** @description true: computed by us from the tables named */
                                 computed?: boolean;
+                            } | {
+                                /** @enum {boolean} */
+                                unavailable: true;
+                                /** @description Why the bureau has no figure for this measure at this level */
+                                reason: string;
+                                source: string;
+                                /** @description The table that was checked, if any */
+                                table: string | null;
                             } | null;
                         } | null;
                         tables: {
@@ -8935,6 +9366,11 @@ export interface operations {
                         }[];
                         _sources: {
                             attribution: string[];
+                            /** @description Each bureau's licence of its figures */
+                            licences: {
+                                source: string;
+                                licence: string;
+                            }[];
                         };
                     };
                 };

@@ -17,7 +17,7 @@ export default function marketContextRoute(app: Api, { services }: RouteDeps) {
         tags: ['reference'],
         summary: 'Market context of a municipality and an industry',
         description:
-          'Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; per NACE division the average monthly wage, enterprises and, for NO and DK, the startup survival rate. Each figure names its bureau, table, year and unit; `tables` lists the tables with licence and vintage. A figure the bureau does not publish, or that is not synced yet, is null.',
+          "Figures from SSB (NO), SCB (SE), Statistics Finland (FI) and Statistics Denmark (DK), synced monthly: per municipality the latest population, household income (median; mean for DK), enterprises and enterprises per 1,000 inhabitants; for a NACE division the average monthly wage, enterprises and the startup survival rate, each at the level the bureau publishes it: the division, else its NACE section or the bureau's own grouping (`level` and `label` say which; such a figure is never the division's). Each figure names its bureau, table, year, unit, level and licence; a measure the bureau publishes no usable table for is `{unavailable: true, reason}`; null: no figure stored for that municipality or industry. `tables` lists the tables with licence and vintage, `_sources.licences` each bureau's licence.",
         security: [{ bearer: [] }],
         querystring: MarketContextQuery,
         response: { 200: MarketContextResponse, ...errorResponses(400, 401, 402, 429, 500) },
