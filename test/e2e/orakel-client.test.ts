@@ -254,3 +254,27 @@ describe("the reads of Orakel's agent client", () => {
     expect(r.body.data[0].financials[0].operatingResult).toBe(40_000_000);
   });
 });
+
+describe("the company-by-domain lookup that client fakes (name-search the domain's first label, fetch every candidate, compare domains)", () => {
+  it('is one search by domain, and one match by e-mail', async () => {
+    // The three companies whose registry homepage is www.fjordkraft-test.no (the ASA, the bankrupt
+    // one and the holding company share it in this fixture); a path and https:// change nothing.
+    const r = await http(
+      server.url,
+      'GET',
+      `/api/companies?domain=${encodeURIComponent('https://www.fjordkraft-test.no/om-oss')}&limit=10`,
+      { key },
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((r.body.data as Json[]).map((c) => c.orgNumber).sort()).toEqual([ASA, BANKRUPT, HOLD].sort());
+    // By a sender's address: the ASA holds the domain in the registry and in the pipeline, and
+    // its name spells it: 0.55 + 0.35 + 0.3 = 1.2, clamped to 1.
+    const m = await http(server.url, 'POST', '/api/companies/match', {
+      key,
+      body: { queries: [{ email: 'faktura@fjordkraft-test.no' }] },
+    });
+    expect(m.status, JSON.stringify(m.body)).toBe(200);
+    expect(m.body.results[0].match).toMatchObject({ orgNumber: ASA, score: 1 });
+    expect(m.body.results[0].match.features.domainEvidence).toMatchObject({ homepage: true, enrichedDomain: true });
+  });
+});
