@@ -168,3 +168,22 @@ describe('the API key stays private', () => {
     expect(() => new NcdClient({ baseUrl: 'localhost:3000' })).toThrow(/http\(s\) URL/);
   });
 });
+
+describe('the global fetch', () => {
+  it('is called as a plain function, as browsers require (a fetch called on another object throws there)', async () => {
+    const original = globalThis.fetch;
+    // A browser-like fetch: "Illegal invocation" unless called on the global object.
+    globalThis.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      if (this !== undefined && this !== globalThis)
+        throw new TypeError("Failed to execute 'fetch': Illegal invocation");
+      return original(input, init);
+    } as typeof fetch;
+    try {
+      script = [{ status: 200, body: { data: [] } }];
+      const client = new NcdClient({ baseUrl: base, apiKey: KEY });
+      await expect(client.municipalities()).resolves.toEqual({ data: [] });
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});
