@@ -100,7 +100,7 @@ export function cvrNdjson(seed: number, count = DEMO_DK): string {
       ? { virksomhedsformkode: 80, kortBeskrivelse: 'APS', langBeskrivelse: 'Anpartsselskab' }
       : { virksomhedsformkode: 60, kortBeskrivelse: 'A/S', langBeskrivelse: 'Aktieselskab' };
     const name = i === 0 ? PINNED.DK : uniqueName(r, taken, DK_WORDS, trade.da, aps ? 'ApS' : 'A/S');
-    taken.add(name.toUpperCase());
+    taken.add(name.replace(/ \S+$/, '').toUpperCase());
     const town = i === 0 ? DK_TOWNS[1] : r.pick(DK_TOWNS);
     const founded = date(r, 1990, 2023);
     const status = i > 0 && i % 31 === 0 ? 'UNDER KONKURS' : 'NORMAL';

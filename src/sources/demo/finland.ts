@@ -33,7 +33,7 @@ export function prhJson(seed: number, count = DEMO_FI): string {
     const trade = i === 0 ? TRADES.find((t) => t.nace === '6420')! : r.pick(TRADES);
     const form = i === 0 || r.chance(0.85) ? FI_FORMS[0] : FI_FORMS[1];
     const name = i === 0 ? PINNED.FI : uniqueName(r, taken, FI_WORDS, trade.fi, form.suffix);
-    taken.add(name.toUpperCase());
+    taken.add(name.replace(/ \S+$/, '').toUpperCase());
     const town = i === 0 ? FI_TOWNS[0] : r.pick(FI_TOWNS);
     const registered = date(r, 1985, 2023);
     const ceased = i > 0 && i % 37 === 0;

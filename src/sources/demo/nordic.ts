@@ -263,10 +263,11 @@ export function uniqueName(
 ): string {
   for (let attempt = 0; ; attempt++) {
     const w2 = attempt > 8 ? ` ${r.pick(words)}` : '';
-    const name = `${r.pick(words)}${w2} ${word} ${suffix}`;
-    if (!taken.has(name.toUpperCase())) {
-      taken.add(name.toUpperCase());
-      return name;
+    // Unique without the legal form: "X Bygg AB" and "X Bygg HB" would be one name to a user.
+    const base = `${r.pick(words)}${w2} ${word}`;
+    if (!taken.has(base.toUpperCase())) {
+      taken.add(base.toUpperCase());
+      return `${base} ${suffix}`;
     }
   }
 }

@@ -22,7 +22,7 @@ export function bolagsverketText(seed: number, count = DEMO_SE): string {
     const trade = i === 0 ? TRADES.find((t) => t.nace === '6420')! : r.pick(TRADES);
     const form = i === 0 || r.chance(0.9) ? 'AB' : 'HB';
     const name = i === 0 ? PINNED.SE : uniqueName(r, taken, SE_WORDS, trade.sv, form);
-    taken.add(name.toUpperCase());
+    taken.add(name.replace(/ \S+$/, '').toUpperCase());
     const registered = date(r, 1975, 2023);
     const deregistered = i > 0 && i % 41 === 0;
     const [town, post, street] = i === 0 ? SE_TOWNS[0] : r.pick(SE_TOWNS);

@@ -186,6 +186,9 @@ function addressIn(r: SeededRandom, municipalityNo: string): DemoAddress {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** A name without its legal form, the key names are unique on. */
+const baseName = (name: string) => name.replace(/ (AS|ASA|ANS|DA|NUF|SA|IKS)$/, '');
+
 function makePeople(r: SeededRandom): DemoPerson[] {
   // Every combination once, in a seeded order: no two generated people share a full name.
   const all: [string, string][] = [];
@@ -230,8 +233,9 @@ export function buildDemoWorld(count = DEMO_NO_COMPANIES, seed = DEMO_SEED): Dem
   let nextPerson = 0;
   // Most people sit on one board; a person is taken again only after everyone has one seat.
   const person = () => people[nextPerson++ % people.length];
-  const names = new Set<string>(Object.values(SHOWCASE).map((s) => s.name));
-  for (const b of DEMO_BUYERS) names.add(b.name);
+  // Unique without the legal form too: "X AS" and "X NUF" would be one name to a user.
+  const names = new Set<string>(Object.values(SHOWCASE).map((s) => baseName(s.name)));
+  for (const b of DEMO_BUYERS) names.add(baseName(b.name));
   const companies: DemoCompany[] = [];
   for (let i = 0; i < count; i++) {
     const show = SHOWCASE[i];
@@ -246,15 +250,20 @@ export function buildDemoWorld(count = DEMO_NO_COMPANIES, seed = DEMO_SEED): Dem
     const proprietor = form === 'ENK' ? person() : null;
     let name = show?.name ?? '';
     for (let attempt = 0; !name; attempt++) {
+      // A taken name draws a new trade as well as a new prefix, so the trade mix stays close to its
+      // weights; a region word is added only when many draws failed.
+      if (attempt > 0 && !show && form !== 'ENK' && attempt % 2 === 0)
+        trade = weighted(r, TRADES, (t) => t.weight, TRADE_TOTAL);
+      while (trade.kind === 'holding' && !['AS', 'ASA'].includes(form))
+        trade = weighted(r, TRADES, (t) => t.weight, TRADE_TOTAL);
       const candidate = (
         form === 'ENK'
           ? `${proprietor!.firstName} ${proprietor!.lastName} ${trade.word}${attempt ? ` ${r.pick(QUALIFIERS)}` : ''}`
-          : `${r.pick(PREFIXES)} ${trade.word}${attempt > 3 ? ` ${r.pick(QUALIFIERS)}` : ''} ${form}`
+          : `${r.pick(PREFIXES)} ${trade.word}${attempt > 30 ? ` ${r.pick(QUALIFIERS)}` : ''} ${form}`
       ).toLocaleUpperCase('nb');
-      if (!names.has(candidate)) name = candidate;
-      if (attempt > 40) name = `${candidate} ${i}`; // never reached with these vocabularies
+      if (!names.has(baseName(candidate))) name = candidate;
     }
-    names.add(name);
+    names.add(baseName(name));
     const employees = employeesFor(r, form, trade);
     const founded = `${r.int(1970, 2023)}-${pad(r.int(1, 12))}-${pad(r.int(1, 28))}`;
     const hasBoard = form !== 'ENK';

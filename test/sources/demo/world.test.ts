@@ -26,6 +26,8 @@ describe('demo world', () => {
   it('has 3,000 Norwegian companies, no two with the same name, the README companies among them', () => {
     expect(world.companies).toHaveLength(3000);
     expect(new Set(world.companies.map((c) => c.name)).size).toBe(3000);
+    // Nor without the legal form: "X AS" and "X NUF" would be one name to a user.
+    expect(new Set(world.companies.map((c) => c.name.replace(/ (AS|ASA|ANS|DA|NUF|SA)$/, ''))).size).toBe(3000);
     expect(world.byOrg.get('810000023')?.name).toBe('SOLBERG FYSIOTERAPI AS');
     expect(world.byOrg.get('810000066')).toMatchObject({ name: 'ØSTLANDET INTERIØR AS' });
     expect(world.byOrg.get('810000066')?.address.municipalityNo).toBe('0301');
@@ -42,7 +44,10 @@ describe('demo world', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l)._source.Vrvirksomhed.virksomhedMetadata.nyesteNavn.navn);
-    for (const names of [fi, se, dk]) expect(new Set(names).size).toBe(names.length);
+    for (const names of [fi, se, dk]) {
+      expect(new Set(names).size).toBe(names.length);
+      expect(new Set(names.map((n: string) => n.replace(/ \S+$/, ''))).size).toBe(names.length);
+    }
     expect([fi.length, se.length, dk.length]).toEqual([300, 300, 200]);
   });
 
