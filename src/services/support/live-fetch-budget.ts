@@ -2,7 +2,8 @@
 // project and UTC day, by tier (LIVE_FETCH_BUDGET_<TIER>), in the shared rate windows. A miss is
 // charged before it is fetched, at the most it can cost (core record, roles, sub-units, accounts),
 // plus one request for the batched core search of a call with several misses, so a key can
-// never make the registry answer more than its budget. Misses beyond it are not fetched.
+// never make the registry answer more than its budget, across every process: the charge is one
+// atomic reservation in the shared store. Misses beyond it are not fetched.
 import type { LiveFetchConfig } from '../../config/index.ts';
 import { utcDay } from '../../domain/limits.ts';
 import type { RateWindows } from '../../store/access/rate-windows.ts';
@@ -39,10 +40,16 @@ export function createLiveFetchBudget(deps: LiveFetchBudgetDeps) {
       const limit = caller ? limitOf(caller.tier) : null;
       if (!caller || limit === null || wanted === 0) return wanted;
       const key = `${caller.projectId}:${utcDay(deps.now())}`;
-      const { remaining } = await deps.windows.peek('live-fetch', key, limit, DAY_SECONDS);
+      // Reserve, then keep what fits: one atomic increment in the shared store, so two processes
+      // admitting at once cannot both spend the same remainder (a read-then-write could). The
+      // part of the reservation that did not fit is given back.
+      const reserved = cost(wanted);
+      const w = await deps.windows.consume('live-fetch', key, limit, DAY_SECONDS, reserved);
+      const used = w.used ?? limit - w.remaining;
+      const available = Math.max(0, limit - (used - reserved));
       let admitted = wanted;
-      while (admitted > 0 && cost(admitted) > remaining) admitted--;
-      if (admitted > 0) await deps.windows.consume('live-fetch', key, limit, DAY_SECONDS, cost(admitted));
+      while (admitted > 0 && cost(admitted) > available) admitted--;
+      await deps.windows.release('live-fetch', key, DAY_SECONDS, reserved - cost(admitted));
       return admitted;
     },
 

@@ -17,12 +17,16 @@ export interface WindowResult {
   remaining: number;
   /** Milliseconds until the window resets. */
   resetMs: number;
+  /** Points counted in the window, this call's included (may exceed the limit). */
+  used?: number;
 }
 
 export interface RateWindows {
   backend: 'redis' | 'postgres' | 'memory';
   /** Takes `cost` points (default 1) from `key` in a window of `points` per `durationSec`. */
   consume(name: string, key: string, points: number, durationSec: number, cost?: number): Promise<WindowResult>;
+  /** Gives back `cost` points taken earlier in the window (a reservation that was not all used). */
+  release(name: string, key: string, durationSec: number, cost: number): Promise<void>;
   /** Reads a window without taking a point. */
   peek(name: string, key: string, points: number, durationSec: number): Promise<WindowResult>;
   /** Resolves once the backend can count (Redis connected), or after `timeoutMs` regardless. */
@@ -96,6 +100,7 @@ export function createRateWindows(opts: RateWindowOptions): RateWindows {
     allowed: consumedNow ? res.consumedPoints <= limit : res.consumedPoints < limit,
     remaining: Math.max(0, limit - res.consumedPoints),
     resetMs: Math.max(0, res.msBeforeNext),
+    used: res.consumedPoints,
   });
 
   return {
@@ -107,6 +112,9 @@ export function createRateWindows(opts: RateWindowOptions): RateWindows {
         if (err instanceof RateLimiterRes) return fromRes(err, limit, true);
         throw err;
       }
+    },
+    async release(name, key, durationSec, cost) {
+      if (cost > 0) await limiter(name, durationSec).reward(key, cost);
     },
     async peek(name, key, limit, durationSec) {
       const res = await limiter(name, durationSec).get(key);

@@ -27,6 +27,7 @@ export class FakeRateWindows implements RateWindows {
       allowed: consumedNow ? w.used <= limit : w.used < limit,
       remaining: Math.max(0, limit - w.used),
       resetMs: Math.max(0, w.startMs + durationSec * 1000 - this.clock.now().getTime()),
+      used: w.used,
     };
   }
 
@@ -38,6 +39,11 @@ export class FakeRateWindows implements RateWindows {
     }
     w.used += cost;
     return this.result(w, limit, durationSec, true);
+  }
+
+  async release(name: string, key: string, durationSec: number, cost: number): Promise<void> {
+    const w = this.current(name, key, durationSec);
+    if (w) w.used = Math.max(0, w.used - cost);
   }
 
   async peek(name: string, key: string, limit: number, durationSec: number): Promise<WindowResult> {
