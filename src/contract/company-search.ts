@@ -36,6 +36,12 @@ export const CompanySearchFilters = Type.Object({
   minRevenue: Type.Optional(Type.Number({ description: 'NOK, on the latest financial' })),
   maxRevenue: Type.Optional(Type.Number({ description: 'NOK, on the latest financial' })),
   isBankrupt: Type.Optional(Type.Boolean()),
+  marketingProtected: Type.Optional(
+    Type.Boolean({
+      description:
+        'false: leave out companies that declined advertising (DK reklamebeskyttet, SE reklamspärr); companies of countries without such a register (NO, FI) stay in. true: only those that declined.',
+    }),
+  ),
   isInGroup: Type.Optional(Type.Boolean()),
   hasParent: Type.Optional(Type.Boolean({ description: 'true: parentOrgNumber is set' })),
   hasTechnology: Type.Optional(

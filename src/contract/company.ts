@@ -198,6 +198,12 @@ const coreFields = {
   twitterHandle: Str,
   technologies: Type.Array(Technology),
   hasAnyAdPixel: Type.Boolean(),
+  marketingProtected: N(
+    Type.Boolean({
+      description:
+        "The company has declined advertising in its register: DK CVR's reklamebeskyttet, SE Bolagsverket's reklamspärr. null where the country has no such register (NO, FI) or the register has not said. CRM pushes skip true unless the destination allows them.",
+    }),
+  ),
   majorityOwner: Type.Optional(Owner),
   largestShareholder: Type.Optional(Owner),
   createdAt: Type.String({ format: 'date-time' }),

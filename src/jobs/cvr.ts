@@ -25,7 +25,7 @@ import { defineJob, pick, type JobPorts } from './job.ts';
 
 /** What the job uses. */
 const cvrDeps = (p: JobPorts) => ({
-  repos: pick(p.repos, 'companyWrites', 'cvrOwners', 'syncRuns', 'syncSeen'),
+  repos: pick(p.repos, 'companyWrites', 'cvrOwners', 'syncRuns', 'syncSeen', 'marketingProtection'),
   config: pick(p.config, 'cvr'),
   clock: p.clock,
 });
@@ -47,9 +47,16 @@ export function cvrClientOf(deps: { config: Pick<CvrDeps['config'], 'cvr'> }): C
 
 export const cvrWrite = (c: CvrCompany): CompanyWrite => ({ core: c.core, roles: c.roles, subUnits: c.subUnits });
 
-/** Legal owners of the batch's companies, replaced after their companies are written. */
+/**
+ * Legal owners of the batch's companies, replaced after their companies are written, and their
+ * reklamebeskyttet flag (set apart from the core, so a document without it clears nothing).
+ */
 export async function writeOwners(deps: CvrDeps, batch: CvrCompany[]): Promise<void> {
   await deps.repos.cvrOwners.replace(batch.map((c) => ({ cvr: c.core.orgNumber, owners: c.owners })));
+  await deps.repos.marketingProtection.set(
+    'DK',
+    batch.map((c) => ({ orgNumber: c.core.orgNumber, value: c.marketingProtected })),
+  );
 }
 
 /** The companies of a scroll's pages; `seen` gets each document's sidstOpdateret. */

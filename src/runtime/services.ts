@@ -70,6 +70,7 @@ export function createServices(ctx: AppContext) {
     brreg: ctx.upstreams.brreg,
     cvr: ctx.upstreams.cvr,
     cvrOwners: repos.cvrOwners,
+    marketingProtection: repos.marketingProtection,
     market,
     clock,
     misses: repos.liveFetchMisses,

@@ -62,6 +62,8 @@ function conditions(f: SearchFilters): RawBuilder<SqlBool>[] {
   if (f.maxRevenue !== undefined)
     w.push(sql`c.latest_revenue <= ${wholeBound(Math.floor(f.maxRevenue))} AND c.latest_revenue IS NOT NULL`);
   if (f.isBankrupt !== undefined) w.push(sql`c.is_bankrupt = ${f.isBankrupt}`);
+  if (f.marketingProtected !== undefined)
+    w.push(f.marketingProtected ? sql`c.marketing_protected IS TRUE` : sql`c.marketing_protected IS NOT TRUE`);
   if (f.isInGroup !== undefined) w.push(sql`c.is_in_group = ${f.isInGroup}`);
   if (f.hasParent !== undefined)
     w.push(f.hasParent ? sql`c.parent_org_number IS NOT NULL` : sql`c.parent_org_number IS NULL`);

@@ -25,7 +25,7 @@ const HEAD_FIELDS = [
   ['registrationDate', 'registeredInVat', 'registeredInBiz', 'isBankrupt', 'isBeingDissolved'],
   ['isInForcedDissolution', 'isDeleted', 'deletedDate', 'status', 'description', 'lastSubmittedAccountsYear'],
   ['primaryDomain', 'enrichedDomains', 'linkedinHandle', 'facebookHandle', 'instagramHandle', 'twitterHandle'],
-  ['technologies', 'hasAnyAdPixel'],
+  ['technologies', 'hasAnyAdPixel', 'marketingProtected'],
 ].flat();
 
 /**
@@ -44,6 +44,8 @@ const COLUMN: Record<string, string> = {
   hasAnyAdPixel: 'c.has_ad_pixel',
   technologies: TECHNOLOGIES,
   website: websiteUrlSql('c.website'),
+  // As marketingProtectedOf (services/companies/company-record.ts): only DK and SE have the register.
+  marketingProtected: "CASE WHEN c.country IN ('DK', 'SE') THEN c.marketing_protected END",
 };
 
 const columnOf = (field: string) => COLUMN[field] ?? `c.${field.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`)}`;

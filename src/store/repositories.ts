@@ -15,6 +15,7 @@ import { createDeferredIndexes } from './engine/deferred-indexes.ts';
 import { createWebProfileRepository } from './web-profile.ts';
 import { createDestinationRepository } from './destinations.ts';
 import { createCrmWritebackRepository } from './crm-writebacks.ts';
+import { createMarketingProtectionRepository } from './marketing-protection.ts';
 import { createChangeFeedRepository } from './change-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
 import { createShareholderRepository } from './shareholders.ts';
@@ -59,6 +60,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     webProfile: createWebProfileRepository(db),
     destinations: createDestinationRepository(db),
     crmWritebacks: createCrmWritebackRepository(db),
+    marketingProtection: createMarketingProtectionRepository(db, companyChanges),
     companySearch: createCompanySearchRepository(db),
     changeFeed: createChangeFeedRepository(db),
     shareholders: createShareholderRepository(db),

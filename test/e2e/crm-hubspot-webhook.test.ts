@@ -151,7 +151,7 @@ describe('HubSpot enrich-on-write', () => {
       body: JSON.stringify([change(c.id, known[7])]),
     });
     expect(unsigned.status).toBe(401);
-    expect((await unsigned.json()).code).toBe('invalid_signature');
+    expect(((await unsigned.json()) as { code: string }).code).toBe('invalid_signature');
     await new Promise((r) => setTimeout(r, 1200));
     expect((await jobs()).length).toBe(before);
     expect(patches()).toHaveLength(0);

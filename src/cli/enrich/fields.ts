@@ -37,6 +37,8 @@ const joined = (values: (string | null | undefined)[]) => values.filter(Boolean)
 
 const CATALOGUE: Record<string, (c: CompanyRecord) => CellValue> = {
   companyName: (c) => c.name,
+  // DK reklamebeskyttet / SE reklamspärr: true, false, or empty where the country has no register.
+  marketingProtected: (c) => (c as { marketingProtected?: boolean | null }).marketingProtected ?? null,
   orgForm: (c) => c.orgFormCode,
   industryNace: (c) => (c.naceCode1 ? [c.naceCode1, c.naceDescription1].filter(Boolean).join(' ') : null),
   revenue: financialValue('revenue'),

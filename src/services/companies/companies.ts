@@ -20,6 +20,7 @@ import { cacheBody, type RecordCache } from '../support/record-cache.ts';
 import type { CompanyProcurementFields } from '../registers/procurement.ts';
 import type { UpstreamClient } from '../../sources/upstream-http.ts';
 import type { CvrOwnerRepository } from '../../store/cvr-owners.ts';
+import type { MarketingProtectionRepository } from '../../store/marketing-protection.ts';
 import { fetchDanishCompanies } from './live-fetch-dk.ts';
 
 export interface CompanyServiceDeps {
@@ -33,6 +34,8 @@ export interface CompanyServiceDeps {
   /** CVR behind its guard; null without credentials: a DK miss is then `notFound`. */
   cvr?: Pick<UpstreamClient, 'getJson'> | null;
   cvrOwners?: Pick<CvrOwnerRepository, 'replace'>;
+  /** DK's reklamebeskyttet of live-fetched companies. */
+  marketingProtection?: Pick<MarketingProtectionRepository, 'set'>;
   market: Pick<MarketContextService, 'forCompany'>;
   /** Numbers brreg recently did not know: answered 404 without asking again. */
   misses: LiveFetchMissRepository;
@@ -161,6 +164,10 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         outcome.found.map((c) => ({ core: c.core, roles: c.roles, subUnits: c.subUnits, fetched: true })),
       );
       await deps.cvrOwners?.replace(outcome.found.map((c) => ({ cvr: c.core.orgNumber, owners: c.owners })));
+      await deps.marketingProtection?.set(
+        'DK',
+        outcome.found.map((c) => ({ orgNumber: c.core.orgNumber, value: c.marketingProtected })),
+      );
       result.stored = [
         ...stored,
         ...(await reads.load(

@@ -172,6 +172,11 @@ export function recordParts(
   return { financials, roles: c.roles.map(role), labels, sources, optional, owners, derived };
 }
 
+/** DK and SE keep a marketing-protection register; elsewhere there is none to say (null). */
+export function marketingProtectedOf(r: { country: string; marketing_protected?: boolean | null }): boolean | null {
+  return r.country === 'DK' || r.country === 'SE' ? (r.marketing_protected ?? null) : null;
+}
+
 export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, opts: RecordOptions = {}) {
   const r = c.row;
   const computed = opts.signals ? recordSignals(c, opts.signals) : null;
@@ -234,6 +239,7 @@ export function buildCompanyRecord(c: StoredCompany, reference: ReferenceData, o
     twitterHandle: r.twitter_handle,
     technologies: r.technologies,
     hasAnyAdPixel: r.has_ad_pixel,
+    marketingProtected: marketingProtectedOf(r),
     ...owners,
     ...labels,
     ...derived,

@@ -16,6 +16,8 @@ export interface CvrCompany {
   owners: CvrOwner[];
   /** The document's `sidstOpdateret` (the incremental sync's position). */
   lastUpdated: string | null;
+  /** `reklamebeskyttet`: the company has declined advertising; null when the document does not say. */
+  marketingProtected: boolean | null;
 }
 
 interface StatusFacts {
@@ -162,5 +164,6 @@ export function mapVirksomhed(json: unknown): CvrCompany {
       closureDate: dateOf(cvr, 'penheder.gyldigTil', p.periode?.gyldigTil ?? null),
       isDeleted: !isCurrent(p),
     }));
-  return { core, roles, subUnits, owners, lastUpdated: text(v.sidstOpdateret) };
+  const marketingProtected = typeof v.reklamebeskyttet === 'boolean' ? v.reklamebeskyttet : null;
+  return { core, roles, subUnits, owners, lastUpdated: text(v.sidstOpdateret), marketingProtected };
 }

@@ -136,6 +136,8 @@ export interface Vrvirksomhed {
   deltagerRelation?: CvrDeltagerRelation[] | null;
   penheder?: CvrPenhed[] | null;
   virksomhedMetadata?: CvrVirksomhedMetadata | null;
+  /** The company has declined advertising (CVR's reklamebeskyttelse). */
+  reklamebeskyttet?: boolean | null;
 }
 
 /** One search hit as the scroll returns it (`_source.Vrvirksomhed`), or a bare document. */
