@@ -55,6 +55,7 @@ const GROUPS: Record<string, { about: string; tables: string[] }> = {
       'company_names',
       'enrichment',
       'enrichment_domains',
+      'financial_filings',
       'financials',
       'procurement_notices',
       'roles',

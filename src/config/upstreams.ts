@@ -12,6 +12,19 @@ export interface UpstreamsConfig {
   /** Denmark: CVR's system-til-system Elasticsearch; the jobs run only with both credentials set. */
   cvr: { baseUrl: string; username: string | undefined; password: string | undefined };
   bolagsverketBulkUrl: string;
+  /** Finland: PRH's open XBRL API of filed financial statements (no key), paced to requestsPerMinute. */
+  prhXbrl: { baseUrl: string; requestsPerMinute: number };
+  /**
+   * Sweden: Bolagsverket's high-value-datasets API (OAuth2 client credentials, 60 requests a minute
+   * per client); the financials job runs only with both credentials set.
+   */
+  bolagsverketApi: {
+    baseUrl: string;
+    tokenUrl: string;
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    requestsPerMinute: number;
+  };
   inspectionsUrl: string;
   licensesUrl: string | undefined;
   sanctionsUrl: string;
@@ -59,6 +72,18 @@ export function upstreams(env: Env): UpstreamsConfig {
       'https://vardefulla-datamangder.bolagsverket.se/bolagsverket/bolagsverket_bulkfil.zip',
       HTTP,
     )!,
+    prhXbrl: {
+      baseUrl: url(env, 'PRH_XBRL_BASE_URL', 'https://avoindata.prh.fi/opendata-xbrl-api/v3', HTTP)!,
+      requestsPerMinute: int(env, 'PRH_XBRL_REQUESTS_PER_MINUTE', 60, 1, 600_000),
+    },
+    bolagsverketApi: {
+      baseUrl: url(env, 'BOLAGSVERKET_BASE_URL', 'https://gw.api.bolagsverket.se/vardefulla-datamangder/v1', HTTP)!,
+      tokenUrl: url(env, 'BOLAGSVERKET_TOKEN_URL', 'https://portal.api.bolagsverket.se/oauth2/token', HTTP)!,
+      clientId: str(env, 'BOLAGSVERKET_CLIENT_ID'),
+      clientSecret: str(env, 'BOLAGSVERKET_CLIENT_SECRET'),
+      // Bolagsverket allows 60 a minute per client; more only against a local fake.
+      requestsPerMinute: int(env, 'BOLAGSVERKET_REQUESTS_PER_MINUTE', 60, 1, 600_000),
+    },
     inspectionsUrl: url(env, 'INSPECTIONS_URL', 'https://data.mattilsynet.no/smilefjes-tilsyn.csv', HTTP)!,
     licensesUrl: url(env, 'LICENSES_URL', undefined, HTTP),
     sanctionsUrl: url(

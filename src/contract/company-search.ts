@@ -33,8 +33,18 @@ export const CompanySearchFilters = Type.Object({
   county: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', description: '2-digit county number (NO)' })),
   minEmployees: Type.Optional(Type.Integer({ minimum: 0 })),
   maxEmployees: Type.Optional(Type.Integer({ minimum: 0 })),
-  minRevenue: Type.Optional(Type.Number({ description: 'NOK, on the latest financial' })),
-  maxRevenue: Type.Optional(Type.Number({ description: 'NOK, on the latest financial' })),
+  minRevenue: Type.Optional(
+    Type.Number({
+      description:
+        "On the latest financial, in the currency of the company's country: NOK (NO), EUR (FI), SEK (SE), DKK (DK); no conversion, so combine it with country",
+    }),
+  ),
+  maxRevenue: Type.Optional(
+    Type.Number({
+      description:
+        "On the latest financial, in the currency of the company's country: NOK (NO), EUR (FI), SEK (SE), DKK (DK); no conversion, so combine it with country",
+    }),
+  ),
   isBankrupt: Type.Optional(Type.Boolean()),
   marketingProtected: Type.Optional(
     Type.Boolean({

@@ -59,6 +59,9 @@ const Financial = Type.Object(
     equity: Int,
     totalAssets: Int,
     totalLiabilities: Int,
+    averageEmployees: N(
+      Type.Integer({ description: 'Average number of employees in the accounting year, where the filing states it' }),
+    ),
     profitMargin: N(Type.Number({ description: 'netResult / revenue, %' })),
     operatingMargin: N(Type.Number({ description: 'operatingProfit / revenue, %' })),
     returnOnEquity: N(Type.Number({ description: 'netResult / equity, % (positive equity only)' })),

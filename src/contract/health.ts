@@ -31,6 +31,36 @@ const DataSource = Type.Object({
       { description: 'degraded: the tables of the run whose previous figures were kept (statistics:XX)' },
     ),
   ),
+  skipped: Type.Optional(
+    Type.Object(
+      {
+        total: Type.Integer({ description: 'Filings skipped so far' }),
+        latest: Type.Array(
+          Type.Object({
+            filing: Type.String({
+              description: "The registry's id of the filing (PRH businessId:financialDate, Bolagsverket dokumentId)",
+            }),
+            orgNumber: Type.String(),
+            reason: Type.String({
+              description:
+                'Why it could not be read (malformed, truncated, no report in the ZIP, unknown taxonomy, a figure that does not parse, …)',
+            }),
+            at: Type.String({ format: 'date-time' }),
+          }),
+          { description: 'The most recent, newest first' },
+        ),
+      },
+      {
+        description:
+          'prh-financials, bolagsverket-financials: filed documents the job could not read; the company keeps its other filings',
+      },
+    ),
+  ),
+  notScheduled: Type.Optional(
+    Type.String({
+      description: "Why the scheduler does not run this source's job here (e.g. its credentials are not set)",
+    }),
+  ),
 });
 
 export const Health = Type.Object(
@@ -52,7 +82,7 @@ export const Health = Type.Object(
     dataSources: Type.Optional(
       Type.Record(Type.String(), DataSource, {
         description:
-          'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list)',
+          'One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, prh-financials, bolagsverket, bolagsverket-financials, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list)',
       }),
     ),
     upstreams: Type.Optional(

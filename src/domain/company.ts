@@ -85,6 +85,8 @@ export interface FinancialInput {
   equity: number | null;
   totalAssets: number | null;
   totalLiabilities: number | null;
+  /** Average number of employees in the accounting year, where the filing states it. */
+  employees?: number | null;
   source: string;
 }
 
@@ -113,6 +115,8 @@ export const SOURCE = {
   bolagsverket: 'Bolagsverket',
   cvr: 'CVR',
   cvrFinancials: 'CVR (Erhvervsstyrelsen, XBRL)',
+  prhFinancials: 'PRH (XBRL financial statements)',
+  bolagsverketFinancials: 'Bolagsverket (iXBRL annual reports)',
   aksjonaer: 'Aksjonærregisteret',
   webProfile: 'Enrichment pipeline', // public source name, kept as published
   ownStore: 'Nordic Company Data',

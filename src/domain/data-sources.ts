@@ -14,6 +14,8 @@ export const DATA_SOURCES: Record<string, readonly string[]> = {
   licenses: ['licenses'],
   prh: ['prh', 'prh-updates'],
   bolagsverket: ['bolagsverket'],
+  'prh-financials': ['prh-financials'],
+  'bolagsverket-financials': ['bolagsverket-financials'],
   cvr: ['cvr', 'cvr-updates'],
   'cvr-financials': ['cvr-financials'],
   sanctions: ['sanctions'],

@@ -1,6 +1,7 @@
 // Every sync job, in one list: the runner, the scheduler, `ncd sync` and `ncd jobs` read it.
 // A new job is added here; nothing registers itself by being imported.
 import { bolagsverketJob } from './bolagsverket.ts';
+import { bolagsverketFinancialsJob } from './bolagsverket-financials.ts';
 import { brregRolesJob, regnskapJob } from './brreg-parts.ts';
 import { brregUpdatesJob } from './brreg-updates.ts';
 import { brregJob, brregSubunitsJob } from './brreg.ts';
@@ -12,6 +13,7 @@ import { inspectionsJob } from './inspections.ts';
 import type { AnyJob } from './job.ts';
 import { licensesJob } from './licenses.ts';
 import { oauthPurgeJob } from './oauth-purge.ts';
+import { prhFinancialsJob } from './prh-financials.ts';
 import { prhJob, prhUpdatesJob } from './prh.ts';
 import { procurementJob } from './procurement.ts';
 import { sanctionsJob } from './sanctions.ts';
@@ -27,7 +29,9 @@ export const JOBS: readonly AnyJob[] = [
   regnskapJob,
   prhJob,
   prhUpdatesJob,
+  prhFinancialsJob,
   bolagsverketJob,
+  bolagsverketFinancialsJob,
   cvrJob,
   cvrUpdatesJob,
   cvrFinancialsJob,

@@ -41,6 +41,8 @@ import { createRegistryStatus } from '../services/evidence/registry-status.ts';
 import { createScreeningAuditService } from '../services/screening/screening-audit.ts';
 import { evidenceSnapshot } from './evidence-snapshot.ts';
 import { softwareVersion } from './software-version.ts';
+import { NO_CREDENTIALS as BOLAGSVERKET_NO_CREDENTIALS } from '../jobs/bolagsverket-financials.ts';
+import type { Config } from '../config/index.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
@@ -99,7 +101,13 @@ export function createServices(ctx: AppContext) {
     signal: repos.companyChanges,
   });
   const companyMatch = createCompanyMatchService({ names: repos.companyNames, domains: repos.companySearch });
-  const coverage = createCoverageService({ coverage: repos.coverage, syncRuns: repos.syncRuns, clock });
+  const coverage = createCoverageService({
+    coverage: repos.coverage,
+    syncRuns: repos.syncRuns,
+    clock,
+    financialFilings: repos.financialFilings,
+    notScheduled: notScheduledSources(config),
+  });
   const keys = createKeyManagementService({
     apiKeys: repos.apiKeys,
     usage: repos.usage,
@@ -232,3 +240,9 @@ export function createServices(ctx: AppContext) {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** Health's reason for each source whose job the configuration keeps from being scheduled. */
+function notScheduledSources(config: Pick<Config, 'bolagsverketApi'>): Record<string, string> {
+  const bv = config.bolagsverketApi;
+  return bv.clientId && bv.clientSecret ? {} : { 'bolagsverket-financials': BOLAGSVERKET_NO_CREDENTIALS };
+}

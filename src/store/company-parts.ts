@@ -70,6 +70,7 @@ const FINANCIAL_COLUMNS: Column<Owned<FinancialInput>>[] = [
   ['equity', 'bigint', (f) => f.part.equity],
   ['total_assets', 'bigint', (f) => f.part.totalAssets],
   ['total_liabilities', 'bigint', (f) => f.part.totalLiabilities],
+  ['average_employees', 'integer', (f) => f.part.employees ?? null],
   ['source', 'text', (f) => f.part.source],
 ];
 const FINANCIAL_KEY = ['company_id', 'period_to', 'accounts_type'];
@@ -156,9 +157,13 @@ interface Effects {
 }
 
 // Provenance of the parts, merged into companies.sources (jsonb).
-// Norway's registers unless the country has its own (DK: CVR and its XBRL annual reports).
+// Norway's registers unless the country has its own (DK: CVR and its XBRL annual reports; FI: PRH's
+// XBRL statements; SE: Bolagsverket's iXBRL annual reports).
 const PART_SOURCES: Record<string, { roles: string; financials: string }> = {
   DK: { roles: SOURCE.cvr, financials: SOURCE.cvrFinancials },
+  // Neither register publishes roles in the data we read; accounts come from their filings.
+  FI: { roles: SOURCE.ytj, financials: SOURCE.prhFinancials },
+  SE: { roles: SOURCE.bolagsverket, financials: SOURCE.bolagsverketFinancials },
 };
 const partSources = (country: string) => {
   const s = PART_SOURCES[country] ?? { roles: SOURCE.brreg, financials: SOURCE.regnskap };

@@ -274,6 +274,8 @@ export function createCompanyWriteRepository(
     async writeParts(
       country: string,
       parts: { orgNumber: string; roles?: RoleInput[]; financials?: FinancialInput[] }[],
+      /** Runs in the same transaction after the parts (a job's ledger of what it has stored). */
+      alsoInTransaction?: (trx: Db) => Promise<void>,
     ): Promise<{ changed: number; unknown: number }> {
       if (!parts.length) return { changed: 0, unknown: 0 };
       const result = await db.transaction().execute(async (trx) => {
@@ -283,6 +285,7 @@ export function createCompanyWriteRepository(
         const events = newEvents();
         const changed = (await writeParts(trx, country, targets, events)).size;
         if (events) await appendEvents(trx, events);
+        if (alsoInTransaction) await alsoInTransaction(trx);
         return { changed, unknown };
       });
       announce(

@@ -28,6 +28,7 @@ export const FINANCIAL_EXAMPLE = {
   equity: 41090000000,
   totalAssets: 109150000000,
   totalLiabilities: 68060000000,
+  averageEmployees: null,
   profitMargin: 11.22,
   operatingMargin: 17.92,
   returnOnEquity: 19.81,

@@ -27,6 +27,7 @@ function financial(f: FinancialRow, orgNumber: string) {
     equity: f.equity,
     totalAssets: f.total_assets,
     totalLiabilities: f.total_liabilities,
+    averageEmployees: f.average_employees,
   };
 }
 

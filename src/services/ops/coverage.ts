@@ -4,6 +4,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { DATA_SOURCES } from '../../domain/data-sources.ts';
 import { COVERAGE_CATEGORIES, type CoverageCell, type CoverageRepository } from '../../store/ops/coverage.ts';
 import type { DataSourceStatus, LatestRun, SyncRunRepository } from '../../store/ops/sync-runs.ts';
+import type { FinancialFilingRepository, SkippedFilings } from '../../store/financial-filings.ts';
 
 const COVERAGE_CACHE_MS = 60 * 60 * 1000;
 
@@ -19,6 +20,10 @@ interface SourceStatus extends Omit<DataSourceStatus, 'lastSync' | 'status'> {
   status: DataSourceStatus['status'] | 'never' | 'degraded';
   /** degraded: the parts (statistics tables) whose previous data were kept, and why. */
   tables?: { table: string; problem: string }[];
+  /** Filings the source's job skipped (financials jobs): how many, and the latest with their reasons. */
+  skipped?: SkippedFilings;
+  /** Why the scheduler does not run the source's job here (e.g. its credentials are not set). */
+  notScheduled?: string;
 }
 
 /** The parts an ok run of a sub-source recorded as not done (`degraded` in its sync state). */
@@ -37,7 +42,14 @@ export interface CoverageServiceDeps {
   coverage: CoverageRepository;
   syncRuns: SyncRunRepository;
   clock: Clock;
+  /** The ledger of the financials jobs, for the filings they skipped. */
+  financialFilings?: Pick<FinancialFilingRepository, 'skipped'>;
+  /** Sources whose job is not scheduled in this process, with the reason (from the configuration). */
+  notScheduled?: Record<string, string>;
 }
+
+/** Sources whose jobs keep a ledger of filings (skipped ones are shown with their reasons). */
+const FILING_SOURCES = ['prh-financials', 'bolagsverket-financials'] as const;
 
 /** A latest run as health shows it (without its run id). */
 const statusOf = ({ runId: _runId, ...status }: LatestRun): DataSourceStatus => status;
@@ -97,6 +109,13 @@ export function createCoverageService(deps: CoverageServiceDeps) {
         const tables = degradedParts(await deps.syncRuns.getState(name));
         if (tables.length) out[name] = { ...status, status: 'degraded', tables };
       }
+      if (deps.financialFilings) {
+        const skipped = await deps.financialFilings.skipped(FILING_SOURCES);
+        for (const [source, s] of Object.entries(skipped))
+          if (out[source]) out[source] = { ...out[source], skipped: s };
+      }
+      for (const [source, reason] of Object.entries(deps.notScheduled ?? {}))
+        if (out[source]) out[source] = { ...out[source], notScheduled: reason, message: out[source].message ?? reason };
       return out;
     },
   };

@@ -20,6 +20,7 @@ import type {
   CompanyNameKeysTable,
   CompanyNamesTable,
   CvrOwnersTable,
+  FinancialFilingsTable,
   FinancialsTable,
   ProcurementNoticesTable,
   RolesTable,
@@ -82,6 +83,7 @@ export interface Database {
   enrichment: WebProfileTable;
   enrichment_domains: WebProfileDomainsTable;
   event_seq: EventSeqTable;
+  financial_filings: FinancialFilingsTable;
   financials: FinancialsTable;
   inspections: InspectionsTable;
   job_leases: JobLeasesTable;

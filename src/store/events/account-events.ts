@@ -26,6 +26,7 @@ const FIELDS = [
   'equity',
   'totalAssets',
   'totalLiabilities',
+  'employees',
 ] as const;
 
 const keyOf = (id: number, periodTo: string, accountsType: string) => `${id}|${periodTo}|${accountsType}`;
@@ -48,7 +49,8 @@ export async function accountEvents(
   >`
     SELECT company_id, period_to::text AS period_to, accounts_type, period_from::text AS "periodFrom", currency,
       revenue::float8 AS revenue, operating_profit::float8 AS "operatingProfit", net_result::float8 AS "netResult",
-      equity::float8 AS equity, total_assets::float8 AS "totalAssets", total_liabilities::float8 AS "totalLiabilities"
+      equity::float8 AS equity, total_assets::float8 AS "totalAssets", total_liabilities::float8 AS "totalLiabilities",
+      average_employees::float8 AS employees
     FROM financials WHERE company_id = ANY(${targets.map((t) => t.id)}::bigint[])`.execute(db);
   const before = new Map(stored.rows.map((r) => [keyOf(Number(r.company_id), r.period_to, r.accounts_type), r]));
   const held = new Set(stored.rows.map((r) => Number(r.company_id)));

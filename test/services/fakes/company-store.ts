@@ -60,6 +60,7 @@ function rowOf(id: number, core: CompanyCore, now: Date): CompanyRow {
     is_being_dissolved: core.isBeingDissolved,
     is_in_forced_dissolution: core.isInForcedDissolution,
     is_in_debt_negotiation: core.isInDebtNegotiation ?? null,
+    marketing_protected: null,
     is_deleted: core.isDeleted,
     deleted_date: core.deletedDate,
     status: core.status,
@@ -164,6 +165,7 @@ export class FakeCompanyStore implements Reads, Writes {
               equity: f.equity,
               total_assets: f.totalAssets,
               total_liabilities: f.totalLiabilities,
+              average_employees: f.employees ?? null,
               source: f.source,
             }))
           : (old?.financials ?? []),

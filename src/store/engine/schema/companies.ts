@@ -36,6 +36,7 @@ export interface CompaniesTable {
   last_submitted_accounts_year: string | null;
   latest_revenue: number | null;
   linkedin_handle: string | null;
+  marketing_protected: boolean | null;
   nace_code1: string | null;
   nace_code2: string | null;
   nace_code3: string | null;
@@ -123,8 +124,20 @@ export interface WebProfileDomainsTable {
   origin: string;
 }
 
+export interface FinancialFilingsTable {
+  country: string;
+  filing_id: string;
+  handled_at: Generated<Timestamp>;
+  org_number: string;
+  period_to: string | null;
+  reason: string | null;
+  source: string;
+  status: 'stored' | 'skipped' | 'unknown';
+}
+
 export interface FinancialsTable {
   accounts_type: string;
+  average_employees: number | null;
   company_id: number;
   currency: string | null;
   equity: number | null;
