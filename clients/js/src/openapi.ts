@@ -809,11 +809,11 @@ export interface components {
             financialHealthScore: number | null;
             /** @description Compound annual revenue growth from the oldest to the latest of up to the last five filed years, a fraction (0.19 = 19 %); null with fewer than two years or a non-positive oldest revenue */
             revenueCagr: number | null;
-            /** @description The largest owner's share (%) in the latest register year, all share classes (NO: Aksjonærregisteret); null without register data */
+            /** @description The largest owner's share (%) in the latest register year, all share classes. NO: Aksjonærregisteret. DK: CVR's owner register, which records each legal owner's share as a band: the largest band's lower bound (e.g. 50 for 50–66.67 %), said so in the explanation (inputs.bandHighPct, year null: the register is current). FI, SE: null (the registries publish no shareholders). null without register data */
             ownershipConcentrationPct: number | null;
-            /** @description Owners registered outside the company's country hold more than 50 %; null without register data */
+            /** @description Owners registered outside the company's country hold more than 50 % (NO: Aksjonærregisteret's country code). DK: null (the CVR owners stored carry no country); FI, SE: null (no shareholder register); null without register data */
             isForeignOwned: boolean | null;
-            /** @description The registry shows reconstruction or debt negotiation (brreg underRekonstruksjonsforhandlingDato); null where the source does not say */
+            /** @description The registry shows reconstruction or debt negotiation: NO brreg underRekonstruksjonsforhandlingDato; FI PRH open situation SANE (yrityssaneeraus); SE Bolagsverket pending företagsrekonstruktion; DK CVR status REKONSTRUKTION. null where the source states no status */
             isInDebtNegotiation: boolean | null;
             /** @description For each non-null signal: the rule, the inputs it read and their year */
             explanation: {
@@ -3953,8 +3953,12 @@ export interface operations {
                 "application/json": {
                     /** @description 1–100 names; results come back in the same order */
                     queries: {
-                        /** @description Company name as you have it (legal form, abbreviations and word order may differ) */
-                        name: string;
+                        /** @description Company name as you have it (legal form, abbreviations and word order may differ). A query gives a name, a domain or an email */
+                        name?: string;
+                        /** @description Web domain, hostname or URL instead of (or beside) the name: reduced to its registrable domain over the Public Suffix List ("https://www.example.no/x", "shop.example.no" -> example.no) and matched against the registry homepage and the domains the enrichment pipeline confirmed */
+                        domain?: string;
+                        /** @description E-mail address (e.g. a sender's) instead of a domain: its domain part is matched as `domain` is. Free-mail and ISP domains (gmail.com, outlook.com, online.no, live.se, …) match nothing, with `reason`. `domain` wins when both are given */
+                        email?: string;
                         /**
                          * @description Only candidates of this country
                          * @enum {string}
@@ -4058,8 +4062,12 @@ export interface operations {
                         threshold: number;
                         results: {
                             query: {
-                                /** @description Company name as you have it (legal form, abbreviations and word order may differ) */
-                                name: string;
+                                /** @description Company name as you have it (legal form, abbreviations and word order may differ). A query gives a name, a domain or an email */
+                                name?: string;
+                                /** @description Web domain, hostname or URL instead of (or beside) the name: reduced to its registrable domain over the Public Suffix List ("https://www.example.no/x", "shop.example.no" -> example.no) and matched against the registry homepage and the domains the enrichment pipeline confirmed */
+                                domain?: string;
+                                /** @description E-mail address (e.g. a sender's) instead of a domain: its domain part is matched as `domain` is. Free-mail and ISP domains (gmail.com, outlook.com, online.no, live.se, …) match nothing, with `reason`. `domain` wins when both are given */
+                                email?: string;
                                 /**
                                  * @description Only candidates of this country
                                  * @enum {string}
@@ -4079,6 +4087,14 @@ export interface operations {
                                 orgForm?: string;
                                 /** @description Rank deleted, dissolved and bankrupt companies with live ones (default false) */
                                 includeInactive?: boolean;
+                            };
+                            /** @description The registrable domain the query was matched by (from domain, email or website) */
+                            domain?: string;
+                            /** @description Why a query matches nothing by design: free_mail_domain = the domain is a free-mail or ISP domain, shared by unrelated people, so it identifies no company (no candidates are looked up by it) */
+                            reason?: {
+                                /** @enum {string} */
+                                code: "free_mail_domain";
+                                message: string;
                             };
                             /** @description The top candidate when its score clears the threshold with the margin, else null */
                             match: {
@@ -4115,11 +4131,22 @@ export interface operations {
                                     orgForm: "match" | "mismatch" | "unknown";
                                     /** @description active, deleted, bankrupt, dissolving, or the registry status */
                                     status: string;
-                                    /** @description Score changes beside the name (0.9 × nameSimilarity) */
+                                    /** @description Score changes beside the name (0.9 × nameSimilarity). In a query by domain or e-mail without a name they are the whole score: homepage +0.55, enrichedDomain +0.35, nameLikeness 0.3 × domainEvidence.nameLikeness, then place, postalCode, orgForm and status */
                                     adjustments: {
                                         feature: string;
                                         delta: number;
                                     }[];
+                                    /** @description Present when the query gives a domain, an e-mail address, or a website */
+                                    domainEvidence?: {
+                                        /** @description The registrable domain the query was matched by */
+                                        domain: string;
+                                        /** @description The registry's homepage lies in the domain */
+                                        homepage: boolean;
+                                        /** @description The enrichment pipeline confirmed the domain (primaryDomain or enrichedDomains) */
+                                        enrichedDomain: boolean;
+                                        /** @description How much the name looks like the domain: 1 when the domain's label is one the name gives (its words joined, hyphenated, '&' as 'og', or its distinctive first word); 0.9 when it is the initials of a name of two words or more; else the bigram Dice similarity of the label and the name's words joined (hyphens dropped) */
+                                        nameLikeness: number;
+                                    };
                                 };
                             } | null;
                             /** @description Best first; live companies above inactive ones */
@@ -4157,11 +4184,22 @@ export interface operations {
                                     orgForm: "match" | "mismatch" | "unknown";
                                     /** @description active, deleted, bankrupt, dissolving, or the registry status */
                                     status: string;
-                                    /** @description Score changes beside the name (0.9 × nameSimilarity) */
+                                    /** @description Score changes beside the name (0.9 × nameSimilarity). In a query by domain or e-mail without a name they are the whole score: homepage +0.55, enrichedDomain +0.35, nameLikeness 0.3 × domainEvidence.nameLikeness, then place, postalCode, orgForm and status */
                                     adjustments: {
                                         feature: string;
                                         delta: number;
                                     }[];
+                                    /** @description Present when the query gives a domain, an e-mail address, or a website */
+                                    domainEvidence?: {
+                                        /** @description The registrable domain the query was matched by */
+                                        domain: string;
+                                        /** @description The registry's homepage lies in the domain */
+                                        homepage: boolean;
+                                        /** @description The enrichment pipeline confirmed the domain (primaryDomain or enrichedDomains) */
+                                        enrichedDomain: boolean;
+                                        /** @description How much the name looks like the domain: 1 when the domain's label is one the name gives (its words joined, hyphenated, '&' as 'og', or its distinctive first word); 0.9 when it is the initials of a name of two words or more; else the bigram Dice similarity of the label and the name's words joined (hyphens dropped) */
+                                        nameLikeness: number;
+                                    };
                                 };
                             }[];
                         }[];
@@ -4573,6 +4611,11 @@ export interface operations {
                 /** @description Exact technology name, e.g. WordPress, Shopify */
                 hasTechnology?: string;
                 hasAnyAdPixel?: boolean;
+                /**
+                 * @description Company by web domain: a domain, hostname or URL, reduced to its registrable domain over the Public Suffix List ("https://www.example.no/kontakt" and "shop.example.no" both mean example.no). Matches companies whose registry homepage, primaryDomain or enrichedDomains lie in that domain. Not a domain: 400. A free-mail or ISP domain (gmail.com, online.no, …) identifies no company and returns an empty page.
+                 * @example example.no
+                 */
+                domain?: string;
                 /** @description Also return deleted/deregistered companies (default false) */
                 includeDeleted?: boolean;
                 /** @description Append aggregate context per row */
