@@ -19,6 +19,8 @@ import { defineJob, pick, type JobPorts } from './job.ts';
 const cvrFinancialsDeps = (p: JobPorts) => ({
   repos: pick(p.repos, 'companyWrites', 'syncRuns'),
   config: pick(p.config, 'cvr'),
+  resolver: p.resolver,
+  crawlerNet: p.crawlerNet,
 });
 
 export const CVR_FINANCIALS_STATE = 'cvr-financials';
@@ -67,7 +69,9 @@ export const cvrFinancialsJob = defineJob({
           if (p.publishedAt && (newest === null || Date.parse(p.publishedAt) > Date.parse(newest)))
             newest = p.publishedAt;
           try {
-            const figures = parseXbrlKeyFigures(await fetchXbrl(p.xbrlUrl));
+            // The document URL comes from CVR's data: fetched through the SSRF-safe client.
+            const net = { resolver: deps.resolver, ...deps.crawlerNet };
+            const figures = parseXbrlKeyFigures(await fetchXbrl(p.xbrlUrl, net));
             pending.push({ orgNumber: p.cvr, financials: [toFinancialInput(figures, p.id, SOURCE.cvrFinancials)] });
           } catch (err) {
             rejects.add(`report ${p.id} of CVR ${p.cvr}`, (err as Error).message);

@@ -34,7 +34,10 @@ beforeAll(async () => {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  server = await startServer({ env: { ...cvr.env, SYNC_SECRET: SECRET } });
+  server = await startServer({
+    env: { ...cvr.env, SYNC_SECRET: SECRET },
+    overrides: { crawlerNet: { allowedAddresses: ['127.0.0.1'] } },
+  });
   key = (await createKey(server, { tier: 'internal' })).raw;
   expect(await runJob(server.ctx, 'cvr', {}, quiet)).toMatchObject({ status: 'ok', recordsProcessed: 5 });
   cvr.files.set('/xbrl/nordlys-2023.xml', { body: xbrl, contentType: 'application/xml' });

@@ -31,7 +31,8 @@ beforeAll(async () => {
   cvr = await startFakeCvr();
   cvr.hits = hits();
   cvr.maxPageSize = 2; // five documents in three scroll pages
-  server = await startServer({ env: cvr.env });
+  // The fake CVR serves the XBRL documents on loopback: the one address the SSRF-safe fetch may reach.
+  server = await startServer({ env: cvr.env, overrides: { crawlerNet: { allowedAddresses: ['127.0.0.1'] } } });
   key = (await createKey(server, { tier: 'internal' })).raw;
   loadedAt = new Date(Date.now() - 1000).toISOString();
   const r = await runJob(server.ctx, 'cvr', {}, () => undefined);
@@ -195,6 +196,31 @@ describe('Danish companies (CVR)', () => {
     expect(b.status).toBe(200);
     expect(b.body.financials ?? []).toEqual([]);
     expect(await server.ctx.repos.syncRuns.getState('cvr-financials')).toEqual({ since: '2024-05-30T10:00:00.000Z' });
+  });
+
+  it('cvr-financials fetches document URLs from CVR data only through the SSRF-safe client', async () => {
+    const port = new URL(cvr.url).port;
+    const urls = [
+      `http://127.0.0.2:${port}/xbrl/nordlys-2023.xml`, // another loopback address
+      `http://[::1]:${port}/xbrl/nordlys-2023.xml`,
+      'http://169.254.169.254/latest/meta-data/iam.xml', // the cloud metadata service
+      'http://10.20.30.40/xbrl/internal.xml',
+      'http://192.168.1.1/xbrl/router.xml',
+    ];
+    cvr.publications = urls.map((dokumentUrl, i) => ({
+      cvrNummer: Number(AS),
+      offentliggoerelsestype: 'regnskab',
+      offentliggoerelsesTidspunkt: `2024-06-0${i + 1}T10:00:00.000Z`,
+      dokumenter: [{ dokumentUrl, dokumentMimeType: 'application/xml', dokumentType: 'AARSRAPPORT' }],
+    }));
+    const asked = cvr.requests.length;
+    const started = Date.now();
+    const r = await runJob(server.ctx, 'cvr-financials', {}, () => undefined);
+    expect(Date.now() - started).toBeLessThan(20_000); // refused before connecting, not timed out
+    expect(r.details).toMatchObject({ reports: urls.length, stored: 0, rejected: urls.length });
+    for (const sample of r.details!.rejectSamples as string[]) expect(sample).toMatch(/address refused/);
+    // Only the publication index was asked; no document fetch reached the fake.
+    expect(cvr.requests.slice(asked).every((q) => !q.path.startsWith('/xbrl/'))).toBe(true);
   });
 
   it('missing credentials, a 401 and an expired scroll give a clear recorded error and lose nothing', async () => {

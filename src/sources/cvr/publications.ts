@@ -1,8 +1,8 @@
 // Filed annual reports from CVR's `offentliggoerelser` index: each publication names the company
 // (`cvrNummer`), the accounting period and its documents; the XBRL instance is the document with
 // `dokumentMimeType` application/xml (dokumentType AARSRAPPORT). The XBRL is fetched from its
-// `dokumentUrl` with a deadline and a size cap.
-import { request } from 'undici';
+// `dokumentUrl` through the SSRF-safe client, with a deadline and a size cap.
+import { safeFetch, SafeFetchError, type SafeFetchOptions } from '../../net/index.ts';
 import { text } from '../nordic-record.ts';
 import { SYNC_USER_AGENT } from '../sync-input.ts';
 import { CvrError } from './client.ts';
@@ -38,28 +38,35 @@ export function publicationOf(hit: unknown): CvrPublication | null {
 
 const MAX_XBRL_BYTES = 50 * 1024 * 1024;
 
-/** Downloads one XBRL document as text; throws CvrError naming the URL's path only. */
-export async function fetchXbrl(url: string, timeoutMs = 60_000): Promise<string> {
+/** How the XBRL fetch reaches the network: the job's resolver and test seams. */
+export type XbrlNet = Pick<SafeFetchOptions, 'resolver' | 'allowedAddresses' | 'dial'>;
+
+/**
+ * Downloads one XBRL document as text; throws CvrError naming the URL's path only. The URL comes
+ * from CVR's data, so it goes through the SSRF-safe client: every hop's address is checked
+ * (no loopback, private, link-local or metadata address), at most three redirects, a deadline
+ * and a size cap.
+ */
+export async function fetchXbrl(url: string, net: XbrlNet = {}, timeoutMs = 60_000): Promise<string> {
   const path = new URL(url).pathname;
   let res;
   try {
-    res = await request(url, { headers: { 'user-agent': SYNC_USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) });
+    res = await safeFetch(url, {
+      ...net,
+      // Any port: the address policy is what keeps the fetch off internal services.
+      allowedPorts: 'any',
+      headers: { 'user-agent': SYNC_USER_AGENT },
+      maxRedirects: 3,
+      timeoutMs,
+      maxBodyBytes: MAX_XBRL_BYTES,
+    });
   } catch (err) {
+    if (err instanceof SafeFetchError && err.kind === 'blocked')
+      throw new CvrError('network', `XBRL ${path}: address refused (${err.message})`);
     throw new CvrError('network', `XBRL ${path}: ${(err as Error).message}`);
   }
-  if (res.statusCode < 200 || res.statusCode >= 300) {
-    await res.body.dump().catch(() => undefined);
-    throw new CvrError('status', `XBRL ${path} answered ${res.statusCode}`, res.statusCode);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of res.body) {
-    size += (c as Buffer).length;
-    if (size > MAX_XBRL_BYTES) {
-      res.body.destroy();
-      throw new CvrError('malformed', `XBRL ${path}: larger than ${MAX_XBRL_BYTES} bytes`);
-    }
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (res.status < 200 || res.status >= 300)
+    throw new CvrError('status', `XBRL ${path} answered ${res.status}`, res.status);
+  if (res.truncated) throw new CvrError('malformed', `XBRL ${path}: larger than ${MAX_XBRL_BYTES} bytes`);
+  return Buffer.from(res.body).toString('utf8');
 }
