@@ -51,10 +51,11 @@ const PushInput = Type.Object({
 const ManageInput = Type.Object({
   action: StringEnum(ACTIONS),
   name: Type.String({ minLength: 1, maxLength: 100, description: 'Destination name: letters, digits and . _ ~ -' }),
-  type: Type.Optional(Type.String({ description: 'webhook (the one supported type)' })),
+  type: Type.Optional(Type.String({ description: 'webhook (default), hubspot or attio' })),
   config: Type.Optional(
     Type.Record(Type.String(), Type.Unknown(), {
-      description: 'Webhook config: {url, method?, headers?, signingSecret?}',
+      description:
+        'webhook: {url, method?, headers?, signingSecret?}; hubspot: {accessToken, portalId?, fieldMappings?, allowMarketingProtected?}; attio: {apiKey, workspaceSlug?, webhookSecret?, fieldMappings?, allowMarketingProtected?}',
     }),
   ),
   isActive: Type.Optional(Type.Boolean()),
@@ -66,7 +67,7 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
     {
       title: 'Push destinations',
       description:
-        "The project's push destinations (webhooks), sorted by name. Header values and signing secrets are never shown.",
+        "The project's push destinations (webhooks, HubSpot, Attio), sorted by name. Header values, signing secrets and CRM tokens are never shown.",
       inputSchema: NoInput,
       annotations: { readOnlyHint: true },
     },
@@ -79,8 +80,9 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
     {
       title: 'Push companies to a destination',
       description:
-        'Sends the full records of up to 100 Norwegian companies to one of the project’s destinations in a single request. ' +
-        'Failed deliveries are reported in errors[]. Free-tier keys cannot push.',
+        'Sends the full records of up to 100 Norwegian companies to one of the project’s destinations: a webhook in a single request, ' +
+        'a HubSpot or Attio destination as an upsert by organisation number (created, updated, skipped, failed counts). ' +
+        'Failures are reported in errors[]. Free-tier keys cannot push.',
       inputSchema: PushInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
@@ -95,7 +97,9 @@ export const destinationTools: ToolGroup = (server, { services, caller, log }) =
     {
       title: 'Create, change or delete a destination',
       description:
-        'action=create (name, type "webhook" by default, config {url, method?, headers?, signingSecret?}, isActive?), ' +
+        'action=create (name, type "webhook" (default), "hubspot" or "attio", config, isActive?): webhook config {url, method?, headers?, signingSecret?}; ' +
+        'hubspot {accessToken (private app), fieldMappings?, allowMarketingProtected?}; attio {apiKey, webhookSecret?, fieldMappings?, allowMarketingProtected?}; ' +
+        'fieldMappings maps a record field to a CRM property, as a name or {property, rule: overwrite|fillIfEmpty}. ' +
         'update (name plus type, config and/or isActive; a config replaces the whole config), delete (name), ' +
         'activate or deactivate (name). The webhook URL must resolve to public addresses, as on REST. Returns the destination ' +
         '(header values masked, secrets never shown), or {name, deleted: true}.',
