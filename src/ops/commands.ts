@@ -27,13 +27,15 @@ async function listJobs(ctx: AppContext) {
   const jobs = [];
   for (const name of jobNames()) {
     const schedule = effectiveSchedule(ctx.config, name) ?? null;
+    const scheduled = schedule !== null && (await isDue(ctx, name));
     jobs.push({
       name,
       source: sourceOfJob(name) ?? null,
       schedule,
-      scheduled: schedule !== null && (await isDue(ctx, name)),
+      scheduled,
       lastRun: last[name] ?? null,
-      nextRun: nextRun(ctx, name, now)?.toISOString() ?? null,
+      // A job the scheduler does not run (never synced from the network, no credentials) has no next run.
+      nextRun: scheduled ? (nextRun(ctx, name, now)?.toISOString() ?? null) : null,
       runningIn: held.get(name) ?? null,
     });
   }
