@@ -878,6 +878,7 @@ export interface components {
          *       "equity": 41090000000,
          *       "totalAssets": 109150000000,
          *       "totalLiabilities": 68060000000,
+         *       "averageEmployees": null,
          *       "profitMargin": 11.22,
          *       "operatingMargin": 17.92,
          *       "returnOnEquity": 19.81,
@@ -902,6 +903,8 @@ export interface components {
             equity: number | null;
             totalAssets: number | null;
             totalLiabilities: number | null;
+            /** @description Average number of employees in the accounting year, where the filing states it */
+            averageEmployees: number | null;
             /** @description netResult / revenue, % */
             profitMargin: number | null;
             /** @description operatingProfit / revenue, % */
@@ -1167,6 +1170,7 @@ export interface components {
          *           "equity": 41090000000,
          *           "totalAssets": 109150000000,
          *           "totalLiabilities": 68060000000,
+         *           "averageEmployees": null,
          *           "profitMargin": 11.22,
          *           "operatingMargin": 17.92,
          *           "returnOnEquity": 19.81,
@@ -1493,6 +1497,7 @@ export interface components {
          *           "equity": 41090000000,
          *           "totalAssets": 109150000000,
          *           "totalLiabilities": 68060000000,
+         *           "averageEmployees": null,
          *           "profitMargin": 11.22,
          *           "operatingMargin": 17.92,
          *           "returnOnEquity": 19.81,
@@ -2016,6 +2021,7 @@ export interface components {
          *           "equity": 41090000000,
          *           "totalAssets": 109150000000,
          *           "totalLiabilities": 68060000000,
+         *           "averageEmployees": null,
          *           "profitMargin": 11.22,
          *           "operatingMargin": 17.92,
          *           "returnOnEquity": 19.81,
@@ -3161,7 +3167,7 @@ export interface operations {
                             licenses: number;
                             procurementNotices: number;
                         };
-                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
+                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, prh-financials, bolagsverket, bolagsverket-financials, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
                         dataSources?: {
                             [key: string]: {
                                 /** @description End (or start, while running) of the latest run; null = never synced */
@@ -3179,6 +3185,23 @@ export interface operations {
                                     /** @description What did not fit or failed: the previous figures of the table were kept */
                                     problem: string;
                                 }[];
+                                /** @description prh-financials, bolagsverket-financials: filed documents the job could not read; the company keeps its other filings */
+                                skipped?: {
+                                    /** @description Filings skipped so far */
+                                    total: number;
+                                    /** @description The most recent, newest first */
+                                    latest: {
+                                        /** @description The registry's id of the filing (PRH businessId:financialDate, Bolagsverket dokumentId) */
+                                        filing: string;
+                                        orgNumber: string;
+                                        /** @description Why it could not be read (malformed, truncated, no report in the ZIP, unknown taxonomy, a figure that does not parse, …) */
+                                        reason: string;
+                                        /** Format: date-time */
+                                        at: string;
+                                    }[];
+                                };
+                                /** @description Why the scheduler does not run this source's job here (e.g. its credentials are not set) */
+                                notScheduled?: string;
                             };
                         };
                         /** @description Protection of the registries behind live fetches (README "Upstream protection") */
@@ -3288,7 +3311,7 @@ export interface operations {
                             licenses: number;
                             procurementNotices: number;
                         };
-                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, bolagsverket, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
+                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, prh-financials, bolagsverket, bolagsverket-financials, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
                         dataSources?: {
                             [key: string]: {
                                 /** @description End (or start, while running) of the latest run; null = never synced */
@@ -3306,6 +3329,23 @@ export interface operations {
                                     /** @description What did not fit or failed: the previous figures of the table were kept */
                                     problem: string;
                                 }[];
+                                /** @description prh-financials, bolagsverket-financials: filed documents the job could not read; the company keeps its other filings */
+                                skipped?: {
+                                    /** @description Filings skipped so far */
+                                    total: number;
+                                    /** @description The most recent, newest first */
+                                    latest: {
+                                        /** @description The registry's id of the filing (PRH businessId:financialDate, Bolagsverket dokumentId) */
+                                        filing: string;
+                                        orgNumber: string;
+                                        /** @description Why it could not be read (malformed, truncated, no report in the ZIP, unknown taxonomy, a figure that does not parse, …) */
+                                        reason: string;
+                                        /** Format: date-time */
+                                        at: string;
+                                    }[];
+                                };
+                                /** @description Why the scheduler does not run this source's job here (e.g. its credentials are not set) */
+                                notScheduled?: string;
                             };
                         };
                         /** @description Protection of the registries behind live fetches (README "Upstream protection") */
@@ -3735,6 +3775,7 @@ export interface operations {
                      *               "equity": 41090000000,
                      *               "totalAssets": 109150000000,
                      *               "totalLiabilities": 68060000000,
+                     *               "averageEmployees": null,
                      *               "profitMargin": 11.22,
                      *               "operatingMargin": 17.92,
                      *               "returnOnEquity": 19.81,
@@ -4600,11 +4641,13 @@ export interface operations {
                 county?: string;
                 minEmployees?: number;
                 maxEmployees?: number;
-                /** @description NOK, on the latest financial */
+                /** @description On the latest financial, in the currency of the company's country: NOK (NO), EUR (FI), SEK (SE), DKK (DK); no conversion, so combine it with country */
                 minRevenue?: number;
-                /** @description NOK, on the latest financial */
+                /** @description On the latest financial, in the currency of the company's country: NOK (NO), EUR (FI), SEK (SE), DKK (DK); no conversion, so combine it with country */
                 maxRevenue?: number;
                 isBankrupt?: boolean;
+                /** @description false: leave out companies that declined advertising (DK reklamebeskyttet, SE reklamspärr); companies of countries without such a register (NO, FI) stay in. true: only those that declined. */
+                marketingProtected?: boolean;
                 isInGroup?: boolean;
                 /** @description true: parentOrgNumber is set */
                 hasParent?: boolean;
@@ -4741,6 +4784,7 @@ export interface operations {
                      *               "equity": 41090000000,
                      *               "totalAssets": 109150000000,
                      *               "totalLiabilities": 68060000000,
+                     *               "averageEmployees": null,
                      *               "profitMargin": 11.22,
                      *               "operatingMargin": 17.92,
                      *               "returnOnEquity": 19.81,
@@ -5024,6 +5068,7 @@ export interface operations {
                      *               "equity": 41090000000,
                      *               "totalAssets": 109150000000,
                      *               "totalLiabilities": 68060000000,
+                     *               "averageEmployees": null,
                      *               "profitMargin": 11.22,
                      *               "operatingMargin": 17.92,
                      *               "returnOnEquity": 19.81,
