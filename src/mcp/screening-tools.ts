@@ -21,7 +21,7 @@ const EntityInput = Type.Object({
   limit: Described(limit, 'Results per entity (default 5)'),
 });
 
-export const screeningTools: ToolGroup = (server, { services, log }) => {
+export const screeningTools: ToolGroup = (server, { services, log, caller }) => {
   server.registerTool(
     'screen_company',
     {
@@ -35,7 +35,13 @@ export const screeningTools: ToolGroup = (server, { services, log }) => {
     },
     ({ orgNumber, country, threshold }) =>
       runTool(log, 'screen_company', async () =>
-        success(ScreeningResult, await services.screening.screen(country as CountryCode, orgNumber, { threshold })),
+        success(
+          ScreeningResult,
+          await services.screening.screen(country as CountryCode, orgNumber, {
+            threshold,
+            audit: { ...caller, via: 'mcp' },
+          }),
+        ),
       ),
   );
 
@@ -52,7 +58,10 @@ export const screeningTools: ToolGroup = (server, { services, log }) => {
     },
     ({ entities, threshold, limit }) =>
       runTool(log, 'screen_entity', async () =>
-        success(MatchResult, await services.screening.match({ queries: entities, threshold, limit })),
+        success(
+          MatchResult,
+          await services.screening.match({ queries: entities, threshold, limit }, { ...caller, via: 'mcp' }),
+        ),
       ),
   );
 };

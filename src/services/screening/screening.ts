@@ -21,6 +21,8 @@ import type { CompanyReadRepository } from '../../store/company-reads.ts';
 import type { CvrOwnerRepository } from '../../store/cvr-owners.ts';
 import type { SanctionList, ScreeningRepository, StoredSanctionEntity } from '../../store/screening.ts';
 import type { PositionRow, ShareholderRepository } from '../../store/shareholders.ts';
+import type { ScreeningAuditRepository } from '../../store/screening-audit.ts';
+import { companyAuditEntry, matchAuditEntry, type AuditCaller } from './screening-audit.ts';
 import { matchResponse, type MatchQuery, type MatchRequest } from './screening-match.ts';
 import { subjectsOf } from './screening-subjects.ts';
 
@@ -30,6 +32,8 @@ export interface ScreeningDeps {
   shareholders: ShareholderRepository;
   cvrOwners: Pick<CvrOwnerRepository, 'ownersOf'>;
   clock: Clock;
+  /** The audit trail: a call made with an `audit` caller is recorded here. */
+  audit?: Pick<ScreeningAuditRepository, 'record'>;
 }
 
 interface ScreeningMatch {
@@ -116,7 +120,7 @@ export function createScreeningService(deps: ScreeningDeps) {
   }
 
   return {
-    async screen(country: Country, rawOrgNumber: string, opts: { threshold?: number } = {}) {
+    async screen(country: Country, rawOrgNumber: string, opts: { threshold?: number; audit?: AuditCaller } = {}) {
       const orgNumber = canonicalOrgNumber(country, rawOrgNumber);
       if (!isValidOrgNumber(country, orgNumber))
         throw invalid('params.orgNumber', `must be ${ORG_NUMBER_FORMAT[country]}`);
@@ -153,7 +157,7 @@ export function createScreeningService(deps: ScreeningDeps) {
         (a, b) => b.score - a.score || a.subject.localeCompare(b.subject) || a.entityId.localeCompare(b.entityId),
       );
 
-      return {
+      const result = {
         orgNumber,
         country,
         companyName: company.row.name,
@@ -178,13 +182,15 @@ export function createScreeningService(deps: ScreeningDeps) {
         },
         ...(lists.length ? {} : { message: NO_LIST_MESSAGE }),
       };
+      if (opts.audit && deps.audit) await deps.audit.record(companyAuditEntry(opts.audit, result));
+      return result;
     },
 
     /**
      * Screens the caller's entities (yente /match shape): per query the best `limit` candidates
      * scoring at least THRESHOLD_BOUNDS.min, each with `match` = score ≥ threshold.
      */
-    async match(request: MatchRequest) {
+    async match(request: MatchRequest, audit?: AuditCaller) {
       const threshold = request.threshold ?? DEFAULT_THRESHOLD;
       const keys = Object.keys(request.queries);
       const queries: MatchQuery[] = keys.map((k) => request.queries[k]);
@@ -194,13 +200,15 @@ export function createScreeningService(deps: ScreeningDeps) {
         THRESHOLD_BOUNDS.min,
         lists.length > 0,
       );
-      return {
+      const result = {
         ...matchResponse.shape(keys, queries, ranked, { threshold, limit: request.limit, lists }),
         screenedAt: clock.now().toISOString(),
         algorithm: ALGORITHM,
         lists: listsOf(lists),
         ...(lists.length ? {} : { message: NO_LIST_MESSAGE }),
       };
+      if (audit && deps.audit) await deps.audit.record(matchAuditEntry(audit, result));
+      return result;
     },
   };
 }

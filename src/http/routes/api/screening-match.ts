@@ -1,6 +1,7 @@
 // POST /api/screening/match — screen up to 100 persons or organisations by name (yente /match shape).
 import { errorResponses } from '../../../contract/common.ts';
 import { MatchBody, MatchResult, MAX_MATCH_QUERIES } from '../../../contract/screening-match.ts';
+import { callerOf } from '../../plugins/auth.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function screeningMatchRoute(app: Api, { services }: RouteDeps) {
@@ -22,6 +23,6 @@ export default function screeningMatchRoute(app: Api, { services }: RouteDeps) {
         response: { 200: MatchResult, ...errorResponses(400, 401, 402, 429, 500) },
       },
     },
-    async (req) => services.screening.match(req.body),
+    async (req) => services.screening.match(req.body, { ...callerOf(req), via: 'rest' }),
   );
 }

@@ -3,6 +3,7 @@ import type { Country } from '../../../domain/org-number.ts';
 import { DEFAULT_THRESHOLD } from '../../../domain/screening/rank.ts';
 import { errorResponses } from '../../../contract/common.ts';
 import { ScreeningParams, ScreeningQuery, ScreeningResult } from '../../../contract/screening.ts';
+import { callerOf } from '../../plugins/auth.ts';
 import type { Api, RouteDeps } from '../../types.ts';
 
 export default function screeningRoute(app: Api, { services }: RouteDeps) {
@@ -20,7 +21,7 @@ export default function screeningRoute(app: Api, { services }: RouteDeps) {
           'loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; ' +
           `every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above \`threshold\` ` +
           `(default ${DEFAULT_THRESHOLD}), for a person to review. Persons are never matched with organisations. The company must ` +
-          'be in the store (404 otherwise; look it up first). Counts as one request.',
+          'be in the store (404 otherwise; look it up first). Counts as one request. Every call is recorded in the audit trail (GET /api/screening/audit).',
         security: [{ bearer: [] }],
         params: ScreeningParams,
         querystring: ScreeningQuery,
@@ -30,6 +31,7 @@ export default function screeningRoute(app: Api, { services }: RouteDeps) {
     async (req) =>
       services.screening.screen((req.query.country ?? 'NO') as Country, req.params.orgNumber, {
         threshold: req.query.threshold,
+        audit: { ...callerOf(req), via: 'rest' },
       }),
   );
 }
