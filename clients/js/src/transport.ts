@@ -70,7 +70,9 @@ export class Transport {
     this.#apiKey = opts.apiKey;
     const f = opts.fetch ?? (globalThis.fetch as Fetch | undefined);
     if (!f) throw new TypeError('No fetch available: use Node 18 or newer, or pass { fetch }');
-    this.#fetch = f;
+    // Browsers refuse a fetch called with another `this` ("Illegal invocation"): the global one is
+    // called as a plain function, bound to its own global object.
+    this.#fetch = opts.fetch ?? f.bind(globalThis);
     this.#sleep = opts.sleep ?? defaultSleep;
     this.#opts = opts;
     this.maxRetries = opts.maxRetries ?? 3;
