@@ -56,8 +56,15 @@ async function findShowcase() {
     if (owners.flags.layers < 2) continue;
     const rec = await api(`/api/companies/${row.orgNumber}`);
     if (rec.financials.length < 2) continue;
-    const ownerNames = [...new Set(owners.candidates.flatMap((c: any) => c.paths[0].map((h: any) => h.name)))] as string[];
-    return { orgNumber: row.orgNumber, name: rec.name, ownerNames, years: rec.financials.map((f: any) => f.periodTo.slice(0, 4)) };
+    const ownerNames = [
+      ...new Set(owners.candidates.flatMap((c: any) => c.paths[0].map((h: any) => h.name))),
+    ] as string[];
+    return {
+      orgNumber: row.orgNumber,
+      name: rec.name,
+      ownerNames,
+      years: rec.financials.map((f: any) => f.periodTo.slice(0, 4)),
+    };
   }
   throw new Error('the demo data has no company with two filed years and two layers of owners');
 }
@@ -98,7 +105,10 @@ async function signIn(page: Page) {
   await page.goto(`${server.url}/console`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  const refused = page.locator('#sign-in-error');
+  await nav.or(refused).waitFor();
+  if (await refused.isVisible()) throw new Error(`sign-in refused: ${await refused.innerText()}`);
 }
 
 beforeAll(async () => {
@@ -185,7 +195,9 @@ describe('web console in Chromium', () => {
     await page.goto(`${server.url}/console/companies/${timelineCompany.orgNumber}`);
     await page.locator('ol.timeline').waitFor();
     expect(await page.locator('ol.timeline > li').count()).toBe(timelineCompany.events);
-    const times = await page.locator('ol.timeline time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
+    const times = await page
+      .locator('ol.timeline time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
     expect([...times].sort().reverse()).toEqual(times);
     expect(await page.locator('ol.timeline').innerText()).toMatch(/→/);
     await shot(page, 'timeline');

@@ -21,7 +21,13 @@ async function text(path: string) {
 
 describe('console pages', () => {
   it('serves the same shell at every console address, with only same-origin hashed assets', async () => {
-    const pages = ['/console', '/console/companies/923609016', '/console/usage', '/console/destinations', '/console/watchlists'];
+    const pages = [
+      '/console',
+      '/console/companies/923609016',
+      '/console/usage',
+      '/console/destinations',
+      '/console/watchlists',
+    ];
     const shells = await Promise.all(pages.map(text));
     for (const page of shells) {
       expect(page.status).toBe(200);
@@ -35,7 +41,9 @@ describe('console pages', () => {
       expect(page.body).toBe(shells[0].body);
     }
     const script = /<script src="(\/console\/assets\/console\.[0-9a-f]{16}\.js)"/.exec(shells[0].body)?.[1];
-    const style = /<link rel="stylesheet" href="(\/console\/assets\/console\.[0-9a-f]{16}\.css)"/.exec(shells[0].body)?.[1];
+    const style = /<link rel="stylesheet" href="(\/console\/assets\/console\.[0-9a-f]{16}\.css)"/.exec(
+      shells[0].body,
+    )?.[1];
     expect(script).toBeDefined();
     expect(style).toBeDefined();
 
@@ -58,7 +66,8 @@ describe('console pages', () => {
 describe('GET /api/keys/usage history', () => {
   it('lists the last 30 UTC days, oldest first, with today counted', async () => {
     const { raw } = await createKey(server);
-    for (let i = 0; i < 3; i++) expect((await http(server.url, 'GET', '/api/municipalities?county=03', { key: raw })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await http(server.url, 'GET', '/api/municipalities?county=03', { key: raw })).status).toBe(200);
     const res = await http(server.url, 'GET', '/api/keys/usage', { key: raw });
     expect(res.status).toBe(200);
     const history = res.body.history as { day: string; count: number }[];
