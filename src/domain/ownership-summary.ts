@@ -131,7 +131,14 @@ function byName(hops: Hop[], pattern: RegExp): Flag {
 /** The flags over every path (persons' hops count for layers only, and are never named). */
 export function structureFlags(rootCountry: string, terminals: Terminal[]): StructureFlags {
   const layers = terminals.reduce((m, t) => Math.max(m, t.hops.length), 0);
-  const entities = terminals.flatMap((t) => t.hops).filter((h) => h.kind !== 'person');
+  // Each entity once (a tree of 500 companies has thousands of hops over its paths); every use below is a set.
+  const unique = new Map<string, Hop>();
+  for (const t of terminals)
+    for (const h of t.hops) {
+      const k = `${h.kind}|${h.orgNumber ?? ''}|${h.name ?? ''}|${h.country ?? ''}`;
+      if (h.kind !== 'person' && !unique.has(k)) unique.set(k, h);
+    }
+  const entities = [...unique.values()];
   const codes = [...new Set([rootCountry, ...entities.map((h) => h.country).filter((c): c is string => !!c)])].sort();
   const cycleAt = [
     ...new Set(terminals.filter((t) => t.stopReason === 'cycle').map((t) => entityName(t.hops[t.hops.length - 1]))),

@@ -14,16 +14,17 @@ import type { Database } from './engine/schema.ts';
  */
 const BASES = sql`
     class_totals AS (
-      SELECT org_number, year, share_class, COALESCE(NULLIF(max(total_shares), 0), sum(share_count)) AS total
-      FROM r GROUP BY org_number, year, share_class
+      SELECT run_id, org_number, year, share_class, COALESCE(NULLIF(max(total_shares), 0), sum(share_count)) AS total
+      FROM r GROUP BY run_id, org_number, year, share_class
     ),
     treasury AS (
-      SELECT org_number, year, sum(share_count) AS shares FROM r WHERE holder_org_number = org_number GROUP BY org_number, year
+      SELECT run_id, org_number, sum(share_count) AS shares FROM r WHERE holder_org_number = org_number
+      GROUP BY run_id, org_number
     ),
     bases AS (
-      SELECT t.org_number, t.year, sum(t.total) - COALESCE(max(tr.shares), 0) AS base
-      FROM class_totals t LEFT JOIN treasury tr ON tr.org_number = t.org_number AND tr.year = t.year
-      GROUP BY t.org_number, t.year
+      SELECT t.run_id, t.org_number, t.year, sum(t.total) - COALESCE(max(tr.shares), 0) AS base
+      FROM class_totals t LEFT JOIN treasury tr ON tr.run_id = t.run_id AND tr.org_number = t.org_number
+      GROUP BY t.run_id, t.org_number, t.year
     )`;
 
 /** Per company the newest year at most `upTo` in which it has rows (one index probe per year). */
@@ -33,6 +34,7 @@ const newestYear = (orgColumn: RawBuilder<unknown>, upTo: RawBuilder<unknown>) =
     AND EXISTS (SELECT 1 FROM shareholdings s WHERE s.run_id = y.run_id AND s.org_number = ${orgColumn}))`;
 
 interface HolderRow {
+  run_id: number | string;
   org_number: string;
   year: number;
   company_name: string | null;
@@ -52,13 +54,15 @@ export interface YearHolder extends OwnerEdge {
   /** The company held. */
   investee: string;
   year: number;
+  /** The import the row comes from. */
+  runId: number;
   companyName: string | null;
   shares: number;
   base: number;
 }
 
 /**
- * Holders of the (company, year) pairs `pick` yields (columns org_number, year). Persons are
+ * Holders of the (company, run) pairs `pick` yields (columns org_number, run_id). Persons are
  * summed into one nameless holder unless asked for, so their names never leave the store.
  */
 async function holders(db: Kysely<Database>, pick: RawBuilder<unknown>, includePersons: boolean) {
@@ -68,32 +72,31 @@ async function holders(db: Kysely<Database>, pick: RawBuilder<unknown>, includeP
   const res = await sql<HolderRow>`
     WITH pick AS (${pick}),
     r AS (
-      SELECT s.* FROM pick p
-      JOIN shareholder_years y ON y.year = p.year
-      JOIN shareholdings s ON s.run_id = y.run_id AND s.org_number = p.org_number
+      SELECT s.* FROM pick p JOIN shareholdings s ON s.run_id = p.run_id AND s.org_number = p.org_number
     ),
     ${BASES},
     h AS (
-      SELECT s.org_number, s.year, s.holder_type, s.holder_org_number,
+      SELECT s.run_id, s.org_number, s.year, s.holder_type, s.holder_org_number,
              ${includePersons ? sql`max(s.holder_name)` : sql`CASE WHEN s.holder_type = 'person' THEN NULL ELSE max(s.holder_name) END`} AS holder_name,
              ${includePersons ? sql`max(s.holder_birth_year)` : sql`NULL::integer`} AS holder_birth_year,
              max(s.country_code) AS country_code, max(s.company_name) AS company_name,
              string_agg(DISTINCT s.share_class, ', ') AS share_classes, sum(s.share_count) AS shares
       FROM r s
       WHERE s.holder_org_number IS DISTINCT FROM s.org_number
-      GROUP BY s.org_number, s.year, s.holder_type, s.holder_org_number, ${personKey}
+      GROUP BY s.run_id, s.org_number, s.year, s.holder_type, s.holder_org_number, ${personKey}
     )
-    SELECT h.org_number, h.year, COALESCE(ci.name, h.company_name) AS company_name, h.holder_type, h.holder_org_number,
+    SELECT h.run_id, h.org_number, h.year, COALESCE(ci.name, h.company_name) AS company_name, h.holder_type, h.holder_org_number,
            COALESCE(ch.name, h.holder_name) AS holder_name, h.holder_birth_year, h.country_code, ch.org_form_code,
            h.share_classes, h.shares, b.base
-    FROM h JOIN bases b ON b.org_number = h.org_number AND b.year = h.year
+    FROM h JOIN bases b ON b.run_id = h.run_id AND b.org_number = h.org_number
     LEFT JOIN companies ci ON ci.country = 'NO' AND ci.org_number = h.org_number
     LEFT JOIN companies ch ON ch.country = 'NO' AND ch.org_number = h.holder_org_number
     WHERE b.base > 0
-    ORDER BY h.org_number, h.year, h.shares DESC, h.holder_org_number NULLS LAST, holder_name`.execute(db);
+    ORDER BY h.org_number, h.year, h.run_id, h.shares DESC, h.holder_org_number NULLS LAST, holder_name`.execute(db);
   return res.rows.map((r): YearHolder => ({
     investee: r.org_number,
     year: r.year,
+    runId: Number(r.run_id),
     companyName: r.company_name,
     kind: r.holder_type,
     orgNumber: r.holder_org_number,
@@ -131,15 +134,65 @@ export function createOwnershipChainRepository(db: Kysely<Database>) {
       const upTo =
         opts.year === undefined ? sql`(SELECT max(year) FROM shareholder_years)` : sql`${opts.year}::integer`;
       const pick = sql`
-        SELECT o.org_number, ${newestYear(sql.ref('o.org_number'), upTo)} AS year
-        FROM unnest(${orgNumbers}::text[]) AS o(org_number)`;
+        SELECT q.org_number, y.run_id FROM (
+          SELECT o.org_number, ${newestYear(sql.ref('o.org_number'), upTo)} AS year
+          FROM unnest(${orgNumbers}::text[]) AS o(org_number)
+        ) q JOIN shareholder_years y ON y.year = q.year`;
       return byCompany(await holders(db, pick, opts.includePersons));
+    },
+
+    /**
+     * Norway: the companies an ultimate-owner walk from `root` can load, in one recursive query:
+     * the root and its company owners, layer by layer, below `maxDepth` layers (each company in
+     * the year the walk reads it), at most `cap` of them. Loading their owners in one query then
+     * spares the walk a round trip and a query plan per layer.
+     */
+    async norwegianTree(
+      root: string,
+      opts: { year: number | undefined; maxDepth: number; cap: number },
+    ): Promise<string[]> {
+      const upTo =
+        opts.year === undefined ? sql`(SELECT max(year) FROM shareholder_years)` : sql`${opts.year}::integer`;
+      const res = await sql<{ org_number: string }>`
+        WITH RECURSIVE up(org_number, depth) AS (
+          SELECT ${root}::text, 0
+          UNION
+          SELECT s.holder_org_number, u.depth + 1
+          FROM up u
+          CROSS JOIN LATERAL (
+            SELECT y.run_id FROM shareholder_years y
+            WHERE y.year <= ${upTo}
+              AND EXISTS (SELECT 1 FROM shareholdings x WHERE x.run_id = y.run_id AND x.org_number = u.org_number)
+            ORDER BY y.year DESC LIMIT 1
+          ) y
+          JOIN shareholdings s ON s.run_id = y.run_id AND s.org_number = u.org_number
+          WHERE u.depth < ${opts.maxDepth - 1} AND s.holder_org_number IS NOT NULL
+            AND s.holder_org_number <> s.org_number
+        )
+        SELECT org_number FROM up LIMIT ${opts.cap * 4}`.execute(db);
+      // A plain LIMIT stops the recursion early (a DISTINCT would read all of it first); layers come in order.
+      return [...new Set(res.rows.map((r) => r.org_number))].slice(0, opts.cap);
     },
 
     /** Norway: the direct owners of one company in each of `years` (for the changes between them). */
     async norwegianHoldersByYear(orgNumber: string, years: number[], includePersons: boolean): Promise<YearHolder[]> {
       if (!years.length) return [];
-      const pick = sql`SELECT ${orgNumber}::text AS org_number, y AS year FROM unnest(${years}::integer[]) AS y`;
+      const pick = sql`SELECT ${orgNumber}::text AS org_number, y.run_id FROM shareholder_years y
+        WHERE y.year = ANY(${years}::integer[])`;
+      return holders(db, pick, includePersons);
+    },
+
+    /**
+     * Norway: the direct owners of each company in the run named beside it (published or not:
+     * the import that is being published compares its run with the runs readers saw before).
+     */
+    async norwegianHoldersOfRuns(
+      pairs: { orgNumber: string; runId: number }[],
+      includePersons: boolean,
+    ): Promise<YearHolder[]> {
+      if (!pairs.length) return [];
+      const pick = sql`SELECT * FROM unnest(${pairs.map((p) => p.orgNumber)}::text[], ${pairs.map((p) => p.runId)}::bigint[])
+        AS p(org_number, run_id)`;
       return holders(db, pick, includePersons);
     },
 

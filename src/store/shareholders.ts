@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { effectiveTotal, holdsMajority, ownershipPct } from '../domain/group-tree.ts';
 import { recomputeGroups, type RecomputeResult } from './groups.ts';
 import { appendOwnershipEvents } from './events/ownership-events.ts';
+import { createOwnershipChainRepository } from './ownership-chains.ts';
 import type { Database } from './engine/schema.ts';
 
 /**
@@ -147,15 +148,15 @@ export function createShareholderRepository(db: Kysely<Database>) {
           .where('year', '=', year)
           .forUpdate()
           .executeTakeFirst();
-        const latest = async () =>
-          (await sql<{ run_id: number }>`${LATEST_SHAREHOLDER_RUN}`.execute(trx)).rows[0]?.run_id ?? null;
-        const shownBefore = await latest(); // the run the `ownership` events diff against
         await sql`INSERT INTO shareholder_years (year, run_id, row_count) VALUES (${year}, ${runId}, ${rowCount})
           ON CONFLICT (year) DO UPDATE SET run_id = EXCLUDED.run_id, row_count = EXCLUDED.row_count, imported_at = now()`.execute(
           trx,
         );
         const groups = await recomputeGroups(trx);
-        await appendOwnershipEvents(trx, shownBefore, await latest()); // last in the transaction
+        const chains = createOwnershipChainRepository(trx);
+        await appendOwnershipEvents(trx, { year, oldRun: before?.run_id ?? null, newRun: runId }, (pairs) =>
+          chains.norwegianHoldersOfRuns(pairs, true),
+        ); // last in the transaction
         return { previousRunId: before && before.run_id !== runId ? before.run_id : null, ...groups };
       });
     },

@@ -21,11 +21,13 @@ import { invalid } from '../../errors.ts';
 export const BASIS = 'shareholder-register' as const;
 /** Paths kept in one walk (a diamond-rich tree multiplies them); past it the walk stops with reason depth. */
 const MAX_PATHS = 5_000;
+/** Companies whose owners are fetched before the walk (the rest come per layer). */
+const PREFETCH_CAP = 2_000;
 /** Paths shown per candidate (the share always sums all of them). */
 const PATHS_SHOWN = 50;
 
 export interface UltimateOwnerDeps {
-  chains: Pick<OwnershipChainRepository, 'norwegianOwners' | 'danishOwners'>;
+  chains: Pick<OwnershipChainRepository, 'norwegianOwners' | 'norwegianTree' | 'danishOwners'>;
   shareholders: Pick<ShareholderRepository, 'years'>;
 }
 
@@ -73,6 +75,25 @@ function candidateView(c: Candidate, banded: boolean) {
 
 const flagView = (f: Flag) => ({ value: f.value, evidence: f.evidence });
 
+/**
+ * The walk's loader for Norway: the owners of the whole tree fetched up front in two queries (the
+ * tree, then its owners), and any company outside it (past the prefetch cap) asked for per layer.
+ */
+async function norwegianLoader(
+  chains: UltimateOwnerDeps['chains'],
+  root: string,
+  opts: { year: number | undefined; includePersons: boolean; maxDepth: number },
+) {
+  const tree = await chains.norwegianTree(root, { year: opts.year, maxDepth: opts.maxDepth, cap: PREFETCH_CAP });
+  const fetched = new Set(tree);
+  const owners = await chains.norwegianOwners(tree, opts);
+  return async (orgs: string[]) => {
+    const rest = orgs.filter((o) => !fetched.has(o));
+    const more = rest.length ? await chains.norwegianOwners(rest, opts) : new Map();
+    return new Map([...orgs.flatMap((o) => (owners.has(o) ? [[o, owners.get(o)!] as const] : [])), ...more]);
+  };
+}
+
 export function createUltimateOwnerService(deps: UltimateOwnerDeps) {
   return {
     async owners(rawOrgNumber: string, opts: UltimateOwnerOpts) {
@@ -94,7 +115,7 @@ export function createUltimateOwnerService(deps: UltimateOwnerDeps) {
       }
       const load = dk
         ? (orgs: string[]) => deps.chains.danishOwners(orgs, { includePersons })
-        : (orgs: string[]) => deps.chains.norwegianOwners(orgs, { year: year ?? undefined, includePersons });
+        : await norwegianLoader(deps.chains, orgNumber, { year: year ?? undefined, includePersons, maxDepth });
       const walk = await walkOwnership(orgNumber, load, { maxDepth, maxPaths: MAX_PATHS });
 
       const all = candidatesOf(walk.terminals);
