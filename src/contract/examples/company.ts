@@ -122,6 +122,7 @@ const CORE = {
   twitterHandle: 'Equinor',
   technologies: [{ name: 'Adobe Experience Manager', category: 'CMS', confidence: 0.9 }],
   hasAnyAdPixel: true,
+  marketingProtected: null,
   majorityOwner: { name: 'NÆRINGS- OG FISKERIDEPARTEMENTET', orgNumber: '912660680', ownershipPct: 67, year: 2024 },
   largestShareholder: {
     name: 'NÆRINGS- OG FISKERIDEPARTEMENTET',

@@ -57,7 +57,7 @@ export function createPushService(deps: PushServiceDeps) {
   function requested(body: PushRequest | string[]): { orgNumber: string; country: Country }[] {
     const b: PushRequest = Array.isArray(body) ? { orgNumbers: body } : body;
     if (b.orgNumbers && b.pairs) throw invalid('body', 'give orgNumbers or pairs, not both');
-    if (!b.orgNumbers && !b.pairs) throw invalid('body.orgNumbers', 'is required (or pairs)');
+    if (!b.orgNumbers && !b.pairs) throw invalid('body.orgNumbers', 'is required');
     const details: ErrorDetail[] = [];
     const check = (country: Country, n: string, path: string) => {
       try {
