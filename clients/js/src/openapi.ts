@@ -287,7 +287,7 @@ export interface paths {
         put?: never;
         /**
          * Push companies to a destination
-         * @description Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) and sends `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret. Deadline 10 s, no redirects followed, no retry. A failed delivery still answers 200: the batch is in `errors[]` with a fixed class and never the receiver's answer. Counts as one request against quotas. Free-tier keys cannot push.
+         * @description Loads the full records (financials, roles, subUnits, licenses; Norwegian misses fetched live) of `orgNumbers` (Norwegian) or `pairs` (any Nordic country). A `webhook` destination gets `{ companies: [...] }` in one request with `Content-Type: application/json` plus the configured headers, signed when the destination has a signing secret; deadline 10 s, no redirects followed, no retry; a failed delivery still answers 200 with the batch in `errors[]` (a fixed class, never the receiver's answer). A `hubspot` or `attio` destination gets an upsert keyed by the organisation number (the same company pushed twice is one CRM record); the result counts `created`, `updated`, `skipped` (companies that declined advertising, unless the destination allows them) and `failed`, with one `errors[]` entry per company not written. A CRM that stays down or refuses the token answers 502 `crm_unavailable`. Counts as one request against quotas. Free-tier keys cannot push.
          */
         post: operations["postPushByDestinationName"];
         delete?: never;
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * Screen a company against PEP and sanctions lists
-         * @description Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year (DK: the legal owners in CVR's owner register, persons by name only) against every loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above `threshold` (default 0.75), for a person to review. Persons are never matched with organisations. The company must be in the store (404 otherwise; look it up first). Counts as one request.
+         * @description Screens the company name, its active roles (CEO, board, owners of sole proprietorships …; persons by name and birth year, organisations by name; not the auditor or accountant) and the holders of its latest Aksjonærregisteret year (DK: the legal owners in CVR's owner register, persons by name only) against every loaded list (ncd sync sanctions). Fuzzy, transliteration-aware name matching with birth-year and country adjustments; every result is a *possible* match with a score in [0, 1] (a name alone scores at most 0.9) at or above `threshold` (default 0.75), for a person to review. Persons are never matched with organisations. The company must be in the store (404 otherwise; look it up first). Counts as one request. Every call is recorded in the audit trail (GET /api/screening/audit).
          */
         get: operations["getScreeningByOrgNumber"];
         put?: never;
@@ -490,6 +490,106 @@ export interface paths {
          * @description Screens 1–100 entities (name, schema Person/Company/Organization, optional birth date, nationality or country) that need not be in our store. The answer is shaped like yente’s /match: per query key the best results with score, `match` flag (score ≥ threshold), features and an explanation naming the word pairs and rules that drove the score, plus the list versions (name, version, last sync) and the algorithm version for the audit trail. Persons are never matched with organisations. Counts as one request, whatever the number of entities.
          */
         post: operations["postScreeningMatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/screening/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of the project's screening calls
+         * @description Every screening call of this project (REST, MCP and inside evidence packs), oldest first: when, which key (prefix), the subject (the company and its screened subjects, or the queries; persons by name and birth year only), the list versions, the threshold, the algorithm and the matches returned. `from` inclusive, `to` exclusive. Kept as long as evidence packs (EVIDENCE_RETENTION_DAYS).
+         */
+        get: operations["getScreeningAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/companies/{orgNumber}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed KYB evidence pack of a company
+         * @description Gathers the company record as served (with `_sources`), its roles, shareholders, ultimate-owner candidates with paths, the group tree, the PEP/sanctions screening of the company and every subject (each list with its version and our last sync) and the registry status (fetched live from the registry where the country allows it: NO, and DK with CVR credentials; else the store's copy, said so), each part with its source, upstream URL or file and retrieval time; who asked (key prefix), when, and the software version. The pack is canonical JSON (RFC 8785), hashed with SHA-256 and signed with Ed25519 (public keys: /.well-known/jwks.json; check offline with `ncd evidence verify FILE`). The body returned is the stored pack byte for byte; it is never changed and is kept EVIDENCE_RETENTION_DAYS (default 10 years). Counts as one request; free keys may create 10 packs a UTC day (429 `evidence_pack_limit`). `Server-Timing` reports the live fetch (`live`) and the rest (`build`).
+         */
+        post: operations["postCompaniesByOrgNumberEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's evidence packs, oldest first
+         * @description Filter by `orgNumber` and creation time (`from` inclusive, `to` exclusive). Each row has the verdict lines and the hash.
+         */
+        get: operations["getEvidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One evidence pack (JSON), or its PDF with .pdf
+         * @description `/api/evidence/{id}`: the signed pack, byte for byte as created. `/api/evidence/{id}.pdf`: the same pack for people: a first page with the verdict lines (registry status, screening hits, owners), then the details, with the hash and signature on every page. Another project's pack answers 404.
+         */
+        get: operations["getEvidenceById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public keys of the evidence-pack signatures (JWKS)
+         * @description Every Ed25519 key that ever signed a pack here (OKP, RFC 8037), each with `kid` = its RFC 7638 thumbprint, the pack's `signature.kid`. Rotation keeps old keys listed, so old packs still verify.
+         */
+        get: operations["getWellKnownJwksJson"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -622,7 +722,7 @@ export interface paths {
         };
         /**
          * Company events as Server-Sent Events
-         * @description Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process).
+         * @description Each event is sent as `id: <seq>`, `event: <category>`, `data: <event JSON>` (as in GET /api/events). Reconnect with `Last-Event-ID` (or `after`) to resume with no gap. A comment line `: heartbeat` is sent every 15 s. Filters as in GET /api/events. Opening a stream counts as one request; each further minute it stays open counts one more against your daily and monthly quotas, and the stream ends when they are spent. Open streams per key: free 1, pro 10, enterprise and internal 100 (per server process). The key is re-checked every few seconds (`EVENT_STREAM_CREDENTIAL_CHECK_MS`, 5 s): once it is rotated or deactivated the stream sends `event: end` and closes.
          */
         get: operations["getEventsStream"];
         put?: never;
@@ -742,7 +842,7 @@ export interface components {
         ErrorBody: {
             error: string;
             /** @enum {string} */
-            code: "validation_failed" | "invalid_json" | "search_filter_required" | "invalid_cursor" | "cursor_query_mismatch" | "bad_request" | "missing_api_key" | "invalid_api_key" | "trial_expired" | "push_not_allowed" | "destination_inactive" | "route_not_found" | "key_not_found" | "company_not_found" | "destination_not_found" | "notice_not_found" | "watchlist_not_found" | "method_not_allowed" | "watchlist_name_taken" | "watchlist_full" | "events_expired" | "too_many_streams" | "project_name_taken" | "destination_name_taken" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_quota_exceeded" | "monthly_quota_exceeded" | "registration_limited" | "live_fetch_budget_exceeded" | "cursor_depth_exceeded" | "internal_error" | "query_failed" | "destination_unreadable" | "upstream_unavailable" | "service_unavailable";
+            code: "validation_failed" | "invalid_json" | "search_filter_required" | "invalid_cursor" | "cursor_query_mismatch" | "bad_request" | "missing_api_key" | "invalid_api_key" | "invalid_signature" | "trial_expired" | "push_not_allowed" | "destination_inactive" | "route_not_found" | "key_not_found" | "company_not_found" | "destination_not_found" | "notice_not_found" | "watchlist_not_found" | "evidence_not_found" | "integration_not_configured" | "method_not_allowed" | "watchlist_name_taken" | "watchlist_full" | "events_expired" | "too_many_streams" | "project_name_taken" | "destination_name_taken" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "daily_quota_exceeded" | "monthly_quota_exceeded" | "evidence_pack_limit" | "registration_limited" | "live_fetch_budget_exceeded" | "cursor_depth_exceeded" | "internal_error" | "query_failed" | "destination_unreadable" | "upstream_unavailable" | "crm_unavailable" | "service_unavailable";
             details?: {
                 path: string;
                 message: string;
@@ -1089,6 +1189,7 @@ export interface components {
          *         }
          *       ],
          *       "hasAnyAdPixel": true,
+         *       "marketingProtected": null,
          *       "majorityOwner": {
          *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
          *         "orgNumber": "912660680",
@@ -1302,6 +1403,8 @@ export interface components {
                 confidence: number;
             }[];
             hasAnyAdPixel: boolean;
+            /** @description The company has declined advertising in its register: DK CVR's reklamebeskyttet, SE Bolagsverket's reklamspärr. null where the country has no such register (NO, FI) or the register has not said. CRM pushes skip true unless the destination allows them. */
+            marketingProtected: boolean | null;
             majorityOwner?: {
                 name: string | null;
                 orgNumber: string | null;
@@ -1410,6 +1513,7 @@ export interface components {
          *         }
          *       ],
          *       "hasAnyAdPixel": true,
+         *       "marketingProtected": null,
          *       "majorityOwner": {
          *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
          *         "orgNumber": "912660680",
@@ -1630,6 +1734,8 @@ export interface components {
                 confidence: number;
             }[];
             hasAnyAdPixel: boolean;
+            /** @description The company has declined advertising in its register: DK CVR's reklamebeskyttet, SE Bolagsverket's reklamspärr. null where the country has no such register (NO, FI) or the register has not said. CRM pushes skip true unless the destination allows them. */
+            marketingProtected: boolean | null;
             majorityOwner?: {
                 name: string | null;
                 orgNumber: string | null;
@@ -1987,6 +2093,7 @@ export interface components {
          *         }
          *       ],
          *       "hasAnyAdPixel": true,
+         *       "marketingProtected": null,
          *       "majorityOwner": {
          *         "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
          *         "orgNumber": "912660680",
@@ -2131,6 +2238,8 @@ export interface components {
                 confidence: number;
             }[];
             hasAnyAdPixel: boolean;
+            /** @description The company has declined advertising in its register: DK CVR's reklamebeskyttet, SE Bolagsverket's reklamspärr. null where the country has no such register (NO, FI) or the register has not said. CRM pushes skip true unless the destination allows them. */
+            marketingProtected: boolean | null;
             majorityOwner?: {
                 name: string | null;
                 orgNumber: string | null;
@@ -2888,7 +2997,17 @@ export interface operations {
                      *       "resets": {
                      *         "daily": "2026-04-21T00:00:00.000Z",
                      *         "monthly": "2026-05-01T00:00:00.000Z"
-                     *       }
+                     *       },
+                     *       "history": [
+                     *         {
+                     *           "day": "2026-04-19",
+                     *           "count": 57
+                     *         },
+                     *         {
+                     *           "day": "2026-04-20",
+                     *           "count": 42
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -2927,6 +3046,12 @@ export interface operations {
                              */
                             monthly: string;
                         };
+                        /** @description GET /api/keys/usage: requests counted on each of the last 30 UTC days, oldest first (today last) */
+                        history?: {
+                            /** Format: date */
+                            day: string;
+                            count: number;
+                        }[];
                     };
                 };
             };
@@ -3694,6 +3819,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "hasAnyAdPixel": true,
+                     *           "marketingProtected": null,
                      *           "majorityOwner": {
                      *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
                      *             "orgNumber": "912660680",
@@ -4750,6 +4876,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "hasAnyAdPixel": true,
+                     *           "marketingProtected": null,
                      *           "majorityOwner": {
                      *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
                      *             "orgNumber": "912660680",
@@ -5034,6 +5161,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "hasAnyAdPixel": true,
+                     *           "marketingProtected": null,
                      *           "majorityOwner": {
                      *             "name": "NÆRINGS- OG FISKERIDEPARTEMENTET",
                      *             "orgNumber": "912660680",
@@ -5277,7 +5405,7 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                            /** @description Absent only when the stored config cannot be decrypted (see warnings). Tokens and secrets are never served. */
                             config?: {
                                 url: string;
                                 method: string;
@@ -5287,6 +5415,43 @@ export interface operations {
                                 };
                                 /** @description Whether a signing secret is set (the secret is never served) */
                                 signing: boolean;
+                            } | {
+                                /**
+                                 * @description How the destination is connected
+                                 * @enum {string}
+                                 */
+                                auth: "private-app" | "oauth";
+                                portalId?: string;
+                                /** @description The unique company property the upsert is keyed by */
+                                orgNumberProperty: string;
+                                fieldMappings: {
+                                    [key: string]: {
+                                        property: string;
+                                        /**
+                                         * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                         * @enum {string}
+                                         */
+                                        rule: "overwrite" | "fillIfEmpty";
+                                    };
+                                };
+                                allowMarketingProtected: boolean;
+                            } | {
+                                workspaceSlug?: string;
+                                /** @description The unique company attribute records are asserted by */
+                                orgNumberAttribute: string;
+                                fieldMappings: {
+                                    [key: string]: {
+                                        property: string;
+                                        /**
+                                         * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                         * @enum {string}
+                                         */
+                                        rule: "overwrite" | "fillIfEmpty";
+                                    };
+                                };
+                                allowMarketingProtected: boolean;
+                                /** @description Whether a webhook secret is set (enrich-on-write) */
+                                webhookSigning: boolean;
                             };
                             /** @description E.g. a plain-http URL */
                             warnings?: string[];
@@ -5406,13 +5571,13 @@ export interface operations {
                     /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
                     name: string;
                     /**
-                     * @description Destination kind; `webhook` is the one supported
+                     * @description `webhook` (one request per push), `hubspot` (CRM v3 batch upsert by organisation number) or `attio` (record assert by organisation number)
                      * @enum {string}
                      */
-                    type: "webhook";
+                    type: "webhook" | "hubspot" | "attio";
                     config: {
-                        /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
-                        url: string;
+                        /** @description webhook (required): https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
+                        url?: string;
                         /**
                          * @description Default POST
                          * @enum {string}
@@ -5422,8 +5587,31 @@ export interface operations {
                         headers?: {
                             [key: string]: string;
                         };
-                        /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
+                        /** @description webhook, optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
                         signingSecret?: string;
+                        /** @description hubspot, write-only: a private app access token (scopes crm.objects.companies.read/write, crm.schemas.companies.read/write). Not needed for a destination made by the OAuth install. */
+                        accessToken?: string;
+                        /** @description hubspot: the account (hub) id, so its webhooks reach this destination */
+                        portalId?: string;
+                        /** @description attio (required), write-only: an Attio API token */
+                        apiKey?: string;
+                        /** @description attio: the workspace, for reference */
+                        workspaceSlug?: string;
+                        /** @description attio, write-only: the secret of the Attio webhook that calls POST /api/integrations/attio/webhook (enrich-on-write) */
+                        webhookSecret?: string;
+                        /** @description CRM destinations: record field -> CRM property, over the default mapping (see README "CRM destinations"). Fields: orgNumber, name, country, orgFormCode, orgFormDescription, naceCode1, naceDescription1, employeeCount, businessAddressStreet, businessAddressPostalCode, businessAddressCity, businessAddressMunicipality, businessAddressMuniNo, businessAddressCountryCode, foundingDate, website, primaryDomain, phone, latestRevenue, latestNetResult, companyStatus, marketingProtected. */
+                        fieldMappings?: {
+                            [key: string]: string | {
+                                property: string;
+                                /**
+                                 * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                 * @enum {string}
+                                 */
+                                rule?: "overwrite" | "fillIfEmpty";
+                            };
+                        };
+                        /** @description CRM destinations: push companies that declined advertising (DK reklamebeskyttet, SE reklamspärr) too, for uses other than marketing. Default false: they are skipped. */
+                        allowMarketingProtected?: boolean;
                     };
                     /** @description Default true */
                     isActive?: boolean;
@@ -5469,7 +5657,7 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
-                        /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                        /** @description Absent only when the stored config cannot be decrypted (see warnings). Tokens and secrets are never served. */
                         config?: {
                             url: string;
                             method: string;
@@ -5479,6 +5667,43 @@ export interface operations {
                             };
                             /** @description Whether a signing secret is set (the secret is never served) */
                             signing: boolean;
+                        } | {
+                            /**
+                             * @description How the destination is connected
+                             * @enum {string}
+                             */
+                            auth: "private-app" | "oauth";
+                            portalId?: string;
+                            /** @description The unique company property the upsert is keyed by */
+                            orgNumberProperty: string;
+                            fieldMappings: {
+                                [key: string]: {
+                                    property: string;
+                                    /**
+                                     * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                     * @enum {string}
+                                     */
+                                    rule: "overwrite" | "fillIfEmpty";
+                                };
+                            };
+                            allowMarketingProtected: boolean;
+                        } | {
+                            workspaceSlug?: string;
+                            /** @description The unique company attribute records are asserted by */
+                            orgNumberAttribute: string;
+                            fieldMappings: {
+                                [key: string]: {
+                                    property: string;
+                                    /**
+                                     * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                     * @enum {string}
+                                     */
+                                    rule: "overwrite" | "fillIfEmpty";
+                                };
+                            };
+                            allowMarketingProtected: boolean;
+                            /** @description Whether a webhook secret is set (enrich-on-write) */
+                            webhookSigning: boolean;
                         };
                         /** @description E.g. a plain-http URL */
                         warnings?: string[];
@@ -5646,7 +5871,7 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
-                        /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                        /** @description Absent only when the stored config cannot be decrypted (see warnings). Tokens and secrets are never served. */
                         config?: {
                             url: string;
                             method: string;
@@ -5656,6 +5881,43 @@ export interface operations {
                             };
                             /** @description Whether a signing secret is set (the secret is never served) */
                             signing: boolean;
+                        } | {
+                            /**
+                             * @description How the destination is connected
+                             * @enum {string}
+                             */
+                            auth: "private-app" | "oauth";
+                            portalId?: string;
+                            /** @description The unique company property the upsert is keyed by */
+                            orgNumberProperty: string;
+                            fieldMappings: {
+                                [key: string]: {
+                                    property: string;
+                                    /**
+                                     * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                     * @enum {string}
+                                     */
+                                    rule: "overwrite" | "fillIfEmpty";
+                                };
+                            };
+                            allowMarketingProtected: boolean;
+                        } | {
+                            workspaceSlug?: string;
+                            /** @description The unique company attribute records are asserted by */
+                            orgNumberAttribute: string;
+                            fieldMappings: {
+                                [key: string]: {
+                                    property: string;
+                                    /**
+                                     * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                     * @enum {string}
+                                     */
+                                    rule: "overwrite" | "fillIfEmpty";
+                                };
+                            };
+                            allowMarketingProtected: boolean;
+                            /** @description Whether a webhook secret is set (enrich-on-write) */
+                            webhookSigning: boolean;
                         };
                         /** @description E.g. a plain-http URL */
                         warnings?: string[];
@@ -5792,13 +6054,13 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Destination kind; `webhook` is the one supported
+                     * @description `webhook` (one request per push), `hubspot` (CRM v3 batch upsert by organisation number) or `attio` (record assert by organisation number)
                      * @enum {string}
                      */
-                    type?: "webhook";
+                    type?: "webhook" | "hubspot" | "attio";
                     config?: {
-                        /** @description https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
-                        url: string;
+                        /** @description webhook (required): https expected; plain http is accepted with a warning. The host must resolve only to public addresses (unless ALLOW_PRIVATE_DESTINATIONS=true). */
+                        url?: string;
                         /**
                          * @description Default POST
                          * @enum {string}
@@ -5808,8 +6070,31 @@ export interface operations {
                         headers?: {
                             [key: string]: string;
                         };
-                        /** @description Optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
+                        /** @description webhook, optional, write-only. When set, requests carry Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature). `whsec_<base64>` uses the decoded bytes as the key; otherwise 16-256 printable ASCII characters. */
                         signingSecret?: string;
+                        /** @description hubspot, write-only: a private app access token (scopes crm.objects.companies.read/write, crm.schemas.companies.read/write). Not needed for a destination made by the OAuth install. */
+                        accessToken?: string;
+                        /** @description hubspot: the account (hub) id, so its webhooks reach this destination */
+                        portalId?: string;
+                        /** @description attio (required), write-only: an Attio API token */
+                        apiKey?: string;
+                        /** @description attio: the workspace, for reference */
+                        workspaceSlug?: string;
+                        /** @description attio, write-only: the secret of the Attio webhook that calls POST /api/integrations/attio/webhook (enrich-on-write) */
+                        webhookSecret?: string;
+                        /** @description CRM destinations: record field -> CRM property, over the default mapping (see README "CRM destinations"). Fields: orgNumber, name, country, orgFormCode, orgFormDescription, naceCode1, naceDescription1, employeeCount, businessAddressStreet, businessAddressPostalCode, businessAddressCity, businessAddressMunicipality, businessAddressMuniNo, businessAddressCountryCode, foundingDate, website, primaryDomain, phone, latestRevenue, latestNetResult, companyStatus, marketingProtected. */
+                        fieldMappings?: {
+                            [key: string]: string | {
+                                property: string;
+                                /**
+                                 * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                 * @enum {string}
+                                 */
+                                rule?: "overwrite" | "fillIfEmpty";
+                            };
+                        };
+                        /** @description CRM destinations: push companies that declined advertising (DK reklamebeskyttet, SE reklamspärr) too, for uses other than marketing. Default false: they are skipped. */
+                        allowMarketingProtected?: boolean;
                     };
                     isActive?: boolean;
                 };
@@ -5854,7 +6139,7 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
-                        /** @description Absent only when the stored config cannot be decrypted (see warnings) */
+                        /** @description Absent only when the stored config cannot be decrypted (see warnings). Tokens and secrets are never served. */
                         config?: {
                             url: string;
                             method: string;
@@ -5864,6 +6149,43 @@ export interface operations {
                             };
                             /** @description Whether a signing secret is set (the secret is never served) */
                             signing: boolean;
+                        } | {
+                            /**
+                             * @description How the destination is connected
+                             * @enum {string}
+                             */
+                            auth: "private-app" | "oauth";
+                            portalId?: string;
+                            /** @description The unique company property the upsert is keyed by */
+                            orgNumberProperty: string;
+                            fieldMappings: {
+                                [key: string]: {
+                                    property: string;
+                                    /**
+                                     * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                     * @enum {string}
+                                     */
+                                    rule: "overwrite" | "fillIfEmpty";
+                                };
+                            };
+                            allowMarketingProtected: boolean;
+                        } | {
+                            workspaceSlug?: string;
+                            /** @description The unique company attribute records are asserted by */
+                            orgNumberAttribute: string;
+                            fieldMappings: {
+                                [key: string]: {
+                                    property: string;
+                                    /**
+                                     * @description `overwrite` (default) writes on every push; `fillIfEmpty` never replaces a value set in the CRM
+                                     * @enum {string}
+                                     */
+                                    rule: "overwrite" | "fillIfEmpty";
+                                };
+                            };
+                            allowMarketingProtected: boolean;
+                            /** @description Whether a webhook secret is set (enrich-on-write) */
+                            webhookSigning: boolean;
                         };
                         /** @description E.g. a plain-http URL */
                         warnings?: string[];
@@ -6137,8 +6459,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description 9-digit Norwegian organisation numbers */
-                    orgNumbers: string[];
+                    /** @description 9-digit Norwegian organisation numbers (this or pairs) */
+                    orgNumbers?: string[];
+                    /** @description Companies of any Nordic country (this or orgNumbers) */
+                    pairs?: {
+                        orgNumber: string;
+                        /** @enum {string} */
+                        country: "NO" | "FI" | "SE" | "DK";
+                    }[];
                 };
             };
         };
@@ -6175,8 +6503,22 @@ export interface operations {
                         notFound: string[];
                         /** @description The registry did not answer in time; not sent */
                         unavailable: string[];
-                        /** @description The failed batch (a push is one batch); empty on success */
-                        errors: {
+                        /** @description CRM destinations: records the CRM created */
+                        created?: number;
+                        /** @description CRM destinations: existing records the CRM updated */
+                        updated?: number;
+                        /** @description CRM destinations: companies not sent (see skippedCompanies) */
+                        skipped?: number;
+                        /** @description CRM destinations: companies not written (see errors) */
+                        failed?: number;
+                        /** @description E.g. a company that declined advertising, while the destination does not allow them */
+                        skippedCompanies?: {
+                            orgNumber: string;
+                            country: string;
+                            reason: string;
+                        }[];
+                        /** @description webhook: the failed batch (a push is one batch); CRM destinations: one entry per company not written. Empty on success. */
+                        errors: ({
                             batch: number;
                             /** @enum {string} */
                             class: "http_status" | "timeout" | "network" | "blocked" | "invalid_request";
@@ -6184,7 +6526,12 @@ export interface operations {
                             status?: number;
                             /** @description Fixed text per class; never what the destination answered */
                             message: string;
-                        }[];
+                        } | {
+                            orgNumber: string;
+                            country: string;
+                            /** @description What went wrong: the register's or the CRM's reason */
+                            error: string;
+                        })[];
                     };
                 };
             };
@@ -6299,6 +6646,20 @@ export interface operations {
             };
             /** @description Internal server error: `internal_error`, `query_failed`, `destination_unreadable`. See /errors */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Bad gateway: `crm_unavailable`. See /errors */
+            502: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8926,6 +9287,1055 @@ export interface operations {
             };
         };
     };
+    getScreeningAudit: {
+        parameters: {
+            query?: {
+                /** @description Records at or after this time */
+                from?: string;
+                /** @description Records before this time */
+                to?: string;
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** Format: date-time */
+                            at: string;
+                            keyPrefix: string;
+                            /** @enum {string} */
+                            via: "rest" | "mcp" | "evidence";
+                            /** @enum {string} */
+                            operation: "company" | "match";
+                            /** @description The company (with its screened subjects) or the queries */
+                            subject: {
+                                [key: string]: unknown;
+                            };
+                            lists: {
+                                name: string;
+                                version: string | null;
+                                entityCount: number;
+                                /** Format: date-time */
+                                lastSync: string;
+                            }[];
+                            threshold: number;
+                            algorithm: string;
+                            matchCount: number;
+                            matches: {
+                                [key: string]: unknown;
+                            }[];
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCompaniesByOrgNumberEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description NO: 9 digits; FI: NNNNNNN-N; SE: 10 digits; DK: 8 digits */
+                orgNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default NO
+                     * @enum {string}
+                     */
+                    country?: "NO" | "FI" | "SE" | "DK";
+                    /** @description Why the review is made (e.g. "onboarding") */
+                    purpose?: string;
+                    /** @description The analyst's case number */
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One signed pack: canonical JSON (RFC 8785) served byte for byte as signed. Every part says its source, upstream URL or file and retrieval time. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "ncd-evidence-pack/1";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        subject: {
+                            orgNumber: string;
+                            country: string;
+                            name: string;
+                        };
+                        purpose: string | null;
+                        reference: string | null;
+                        requester: {
+                            keyPrefix: string;
+                            project: string;
+                            /** @enum {string} */
+                            via: "rest" | "mcp";
+                        };
+                        software: {
+                            name: string;
+                            version: string;
+                        };
+                        verdict: {
+                            registryStatus: string;
+                            screening: string;
+                            owners: string;
+                            possibleMatches: number;
+                            ownerCandidates: number;
+                        };
+                        parts: {
+                            company: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            roles: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            shareholders: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            ultimateOwners: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            group: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            screening: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            registryStatus: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        sources: {
+                            part: string;
+                            source: string;
+                            url: string | null;
+                            retrievedAt: string | null;
+                        }[];
+                        retention: {
+                            days: number;
+                            /** Format: date-time */
+                            until: string;
+                        };
+                        verification: {
+                            [key: string]: unknown;
+                        };
+                        hash: {
+                            /** @enum {string} */
+                            alg: "sha-256";
+                            value: string;
+                        };
+                        signature: {
+                            /** @enum {string} */
+                            alg: "Ed25519";
+                            /** @description RFC 7638 thumbprint of the public key (see /.well-known/jwks.json) */
+                            kid: string;
+                            /** @description Ed25519 signature, base64url, over the RFC 8785 bytes of the pack without hash and signature */
+                            value: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `evidence_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `evidence_pack_limit`, `live_fetch_budget_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvidence: {
+        parameters: {
+            query?: {
+                orgNumber?: string;
+                /** @description Packs created at or after this time */
+                from?: string;
+                /** @description Packs created before this time */
+                to?: string;
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            orgNumber: string;
+                            country: string;
+                            reference: string | null;
+                            purpose: string | null;
+                            keyPrefix: string;
+                            hash: {
+                                /** @enum {string} */
+                                alg: "sha-256";
+                                value: string;
+                            };
+                            kid: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            verdict: {
+                                registryStatus: string;
+                                screening: string;
+                                owners: string;
+                                possibleMatches: number;
+                                ownerCandidates: number;
+                            };
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `evidence_pack_limit`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEvidenceById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The pack id (ev_ + 24 hex digits); add .pdf for the PDF */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One signed pack: canonical JSON (RFC 8785) served byte for byte as signed. Every part says its source, upstream URL or file and retrieval time. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "ncd-evidence-pack/1";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        subject: {
+                            orgNumber: string;
+                            country: string;
+                            name: string;
+                        };
+                        purpose: string | null;
+                        reference: string | null;
+                        requester: {
+                            keyPrefix: string;
+                            project: string;
+                            /** @enum {string} */
+                            via: "rest" | "mcp";
+                        };
+                        software: {
+                            name: string;
+                            version: string;
+                        };
+                        verdict: {
+                            registryStatus: string;
+                            screening: string;
+                            owners: string;
+                            possibleMatches: number;
+                            ownerCandidates: number;
+                        };
+                        parts: {
+                            company: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            roles: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            shareholders: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            ultimateOwners: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            group: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            screening: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            registryStatus: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        sources: {
+                            part: string;
+                            source: string;
+                            url: string | null;
+                            retrievedAt: string | null;
+                        }[];
+                        retention: {
+                            days: number;
+                            /** Format: date-time */
+                            until: string;
+                        };
+                        verification: {
+                            [key: string]: unknown;
+                        };
+                        hash: {
+                            /** @enum {string} */
+                            alg: "sha-256";
+                            value: string;
+                        };
+                        signature: {
+                            /** @enum {string} */
+                            alg: "Ed25519";
+                            /** @description RFC 7638 thumbprint of the public key (see /.well-known/jwks.json) */
+                            kid: string;
+                            /** @description Ed25519 signature, base64url, over the RFC 8785 bytes of the pack without hash and signature */
+                            value: string;
+                        };
+                    };
+                    "application/pdf": {
+                        /** @enum {string} */
+                        format: "ncd-evidence-pack/1";
+                        id: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        subject: {
+                            orgNumber: string;
+                            country: string;
+                            name: string;
+                        };
+                        purpose: string | null;
+                        reference: string | null;
+                        requester: {
+                            keyPrefix: string;
+                            project: string;
+                            /** @enum {string} */
+                            via: "rest" | "mcp";
+                        };
+                        software: {
+                            name: string;
+                            version: string;
+                        };
+                        verdict: {
+                            registryStatus: string;
+                            screening: string;
+                            owners: string;
+                            possibleMatches: number;
+                            ownerCandidates: number;
+                        };
+                        parts: {
+                            company: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            roles: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            shareholders: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            ultimateOwners: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            group: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            screening: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            registryStatus: {
+                                source: string;
+                                url: string | null;
+                                retrievedAt: string | null;
+                                data: unknown;
+                                note?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        sources: {
+                            part: string;
+                            source: string;
+                            url: string | null;
+                            retrievedAt: string | null;
+                        }[];
+                        retention: {
+                            days: number;
+                            /** Format: date-time */
+                            until: string;
+                        };
+                        verification: {
+                            [key: string]: unknown;
+                        };
+                        hash: {
+                            /** @enum {string} */
+                            alg: "sha-256";
+                            value: string;
+                        };
+                        signature: {
+                            /** @enum {string} */
+                            alg: "Ed25519";
+                            /** @description RFC 7638 thumbprint of the public key (see /.well-known/jwks.json) */
+                            kid: string;
+                            /** @description Ed25519 signature, base64url, over the RFC 8785 bytes of the pack without hash and signature */
+                            value: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `evidence_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `evidence_pack_limit`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWellKnownJwksJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @enum {string} */
+                            kty: "OKP";
+                            /** @enum {string} */
+                            crv: "Ed25519";
+                            x: string;
+                            kid: string;
+                            /** @enum {string} */
+                            alg: "EdDSA";
+                            /** @enum {string} */
+                            use: "sig";
+                        }[];
+                    };
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getCoverage: {
         parameters: {
             query?: never;
@@ -9116,28 +10526,40 @@ export interface operations {
                      *           "unit": "persons",
                      *           "year": 2025,
                      *           "source": "SSB",
-                     *           "table": "07459"
+                     *           "table": "07459",
+                     *           "level": "municipality",
+                     *           "label": null,
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)"
                      *         },
                      *         "householdIncome": {
                      *           "value": 565000,
                      *           "unit": "NOK",
                      *           "year": 2023,
                      *           "source": "SSB",
-                     *           "table": "06944"
+                     *           "table": "06944",
+                     *           "level": "municipality",
+                     *           "label": null,
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)"
                      *         },
                      *         "enterprises": {
                      *           "value": 105876,
-                     *           "unit": "enterprises",
+                     *           "unit": "establishments",
                      *           "year": 2025,
                      *           "source": "SSB",
-                     *           "table": "07091"
+                     *           "table": "07091",
+                     *           "level": "municipality",
+                     *           "label": null,
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)"
                      *         },
                      *         "enterprisesPer1000": {
                      *           "value": 146.18,
-                     *           "unit": "enterprises per 1,000 inhabitants",
+                     *           "unit": "establishments per 1,000 inhabitants",
                      *           "year": 2025,
                      *           "source": "SSB",
                      *           "table": "07091+07459",
+                     *           "level": "municipality",
+                     *           "label": null,
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)",
                      *           "computed": true
                      *         }
                      *       },
@@ -9179,7 +10601,7 @@ export interface operations {
                      *           "title": "Population, by region (1 January)",
                      *           "unit": "persons",
                      *           "year": 2025,
-                     *           "licence": "NLOD (Norwegian Licence for Open Government Data; source: Statistics Norway, ssb.no/en/informasjon/copyright)",
+                     *           "licence": "CC BY 4.0 (source: Statistics Norway, ssb.no/api/api-mot-statistikkbanken--brukerveiledning)",
                      *           "url": "https://data.ssb.no/api/v0/no/table/07459/",
                      *           "fetchedAt": "2026-11-03T05:00:12.000Z"
                      *         }
@@ -10734,7 +12156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: `key_not_found`, `company_not_found`, `destination_not_found`, `notice_not_found`, `watchlist_not_found`. See /errors */
+            /** @description Not found: `key_not_found`, `company_not_found`, `destination_not_found`, `notice_not_found`, `watchlist_not_found`, `evidence_not_found`, `integration_not_configured`. See /errors */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
