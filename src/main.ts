@@ -4,6 +4,7 @@ import { ConfigError, configWarnings, loadConfig } from './config/index.ts';
 import { DataDirBusyError } from './store/engine/data-dir-lock.ts';
 import { MigrationError } from './store/engine/migrate.ts';
 import { loadDemoData } from './jobs/demo-data.ts';
+import { portInUse, portInUseMessage } from './runtime/port-probe.ts';
 
 async function main() {
   let config;
@@ -15,6 +16,11 @@ async function main() {
       process.exit(78); // EX_CONFIG
     }
     throw err;
+  }
+  // Before the slow part (migrations, the demo load): a taken port is one line, at once.
+  if (await portInUse(config.host, config.port)) {
+    console.error(portInUseMessage(config.host, config.port));
+    process.exit(1);
   }
   let built;
   try {
@@ -63,7 +69,16 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // Taken while this process started (the probe above found it free).
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    console.error(portInUseMessage(config.host, config.port));
+    await built.close();
+    process.exit(1);
+  }
   const port = (app.server.address() as { port: number }).port;
   ctx.store.lock?.update({ port, host: config.host });
   app.log.info({ address, engine: ctx.store.engine }, 'listening');
