@@ -198,6 +198,7 @@ describe('health dataSources', () => {
     expect(Object.keys(r.body.dataSources).sort()).toEqual(
       [
         'bolagsverket',
+        'bolagsverket-financials',
         'brreg-snapshot',
         'brreg-updates',
         'coverage',
@@ -208,6 +209,7 @@ describe('health dataSources', () => {
         'inspections',
         'licenses',
         'prh',
+        'prh-financials',
         'regnskap',
         'sanctions',
         'shareholders',
