@@ -21,6 +21,7 @@ const fixture = (dir: string, f: string) => JSON.parse(readFileSync(path.join(RO
 const SESAM = '976030788';
 const UNKNOWN = '987654325'; // valid check digit, unknown to the registry
 const TOOLS = [
+  'create_evidence_pack',
   'find_prospects',
   'create_watchlist',
   'delete_watchlist',
