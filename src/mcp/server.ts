@@ -38,8 +38,10 @@ export const SERVER_INFO = { name: 'nordic-company-data', version: '0.1.0' } as 
 export function createMcpServer(deps: ToolDeps): Server {
   const server = new Server(SERVER_INFO, {
     instructions:
-      'Nordic company data (Norway, Finland, Sweden). Norwegian org numbers have 9 digits, Finnish NNNNNNN-N, Swedish 10 digits; ' +
-      'country defaults to NO. Start with lookup_company or search_companies.',
+      'Nordic company data (Norway, Finland, Sweden, Denmark). Norwegian org numbers have 9 digits, Finnish NNNNNNN-N, ' +
+      'Swedish 10 digits, Danish CVR 8 digits; country defaults to NO. Start with lookup_company or search_companies; ' +
+      'beside them: shareholders and ultimate owners, group trees, PEP/sanctions screening, procurement notices, ' +
+      'market context from the statistics bureaus, name matching, and events with watchlists.',
   });
   serveTools(server, GROUPS, deps, COST_NOTE);
   return server;
