@@ -5,6 +5,9 @@ import type {
   ApiKeysTable,
   CrmWritebacksTable,
   DestinationsTable,
+  EvidenceKeysTable,
+  EvidencePackCountsTable,
+  EvidencePacksTable,
   OauthClientsTable,
   OauthCodesTable,
   OauthGrantsTable,
@@ -13,6 +16,7 @@ import type {
   ProjectUsageTable,
   ProjectsTable,
   RateWindowsTable,
+  ScreeningAuditTable,
   TiersTable,
 } from './schema/accounts.ts';
 import type {
@@ -83,6 +87,9 @@ export interface Database {
   enrichment: WebProfileTable;
   enrichment_domains: WebProfileDomainsTable;
   event_seq: EventSeqTable;
+  evidence_keys: EvidenceKeysTable;
+  evidence_pack_counts: EvidencePackCountsTable;
+  evidence_packs: EvidencePacksTable;
   financial_filings: FinancialFilingsTable;
   financials: FinancialsTable;
   inspections: InspectionsTable;
@@ -110,6 +117,7 @@ export interface Database {
   sanction_lists: SanctionListsTable;
   sanction_names: SanctionNamesTable;
   schema_migrations: SchemaMigrationsTable;
+  screening_audit: ScreeningAuditTable;
   screening_states: ScreeningStatesTable;
   shareholder_years: ShareholderYearsTable;
   shareholdings: ShareholdingsTable;

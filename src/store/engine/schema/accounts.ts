@@ -2,7 +2,7 @@
 // Change a migration, then regenerate; JSON shapes and table groups are set in scripts/store-schema.ts.
 // API projects, their keys, tiers and usage, OAuth clients and tokens, access requests and push destinations.
 import type { ColumnType } from 'kysely';
-import type { Generated, Timestamp } from './columns.ts';
+import type { Generated, Json, Timestamp } from './columns.ts';
 
 export interface AccessRequestsTable {
   created_at: Generated<Timestamp>;
@@ -52,6 +52,34 @@ export interface DestinationsTable {
   project_id: number;
   type: 'webhook' | 'hubspot' | 'attio';
   updated_at: Generated<Timestamp>;
+}
+
+export interface EvidenceKeysTable {
+  created_at: Generated<Timestamp>;
+  kid: string;
+  public_jwk: Json;
+}
+
+export interface EvidencePackCountsTable {
+  day: string;
+  project_id: number;
+  used: number;
+}
+
+export interface EvidencePacksTable {
+  body: string;
+  country: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  hash: string;
+  id: string;
+  key_prefix: string;
+  kid: string;
+  org_number: string;
+  project_id: number;
+  purpose: string | null;
+  reference: string | null;
+  summary: Json;
 }
 
 export interface OauthClientsTable {
@@ -128,6 +156,21 @@ export interface RateWindowsTable {
   expire: number | null;
   key: string;
   points: Generated<number>;
+}
+
+export interface ScreeningAuditTable {
+  algorithm: string;
+  at: Timestamp;
+  id: Generated<number>;
+  key_prefix: string;
+  lists: Json;
+  match_count: number;
+  matches: Json;
+  operation: 'company' | 'match';
+  project_id: number;
+  subject: Json;
+  threshold: number;
+  via: 'rest' | 'mcp' | 'evidence';
 }
 
 export interface TiersTable {
