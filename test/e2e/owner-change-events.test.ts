@@ -151,5 +151,5 @@ describe('ownership events of shareholder imports', () => {
       [X, 2022, 2023],
       [X, 2023, 2024],
     ]);
-  });
+  }, 240_000); // five imports through the real job
 });
