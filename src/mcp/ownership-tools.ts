@@ -12,7 +12,24 @@ const InvesteeInput = Type.Object({
   year: Year,
   includePersons: Defaulted(Type.Boolean({ default: false })),
 });
-const OwnerInput = Type.Object({ shareholderOrgNumber: OwnershipOrgNumber, country: Country, year: Year });
+const OwnerInput = Type.Object({
+  shareholderOrgNumber: OwnershipOrgNumber,
+  country: Country,
+  year: Year,
+  transitive: Defaulted(
+    Type.Boolean({
+      default: false,
+      description: 'Also every company held through the companies it holds, with effectivePct and the paths',
+    }),
+  ),
+  maxDepth: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 20, description: 'transitive: most layers (default 10)' }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, description: 'transitive: rows per page (default 20)' }),
+  ),
+  cursor: Type.Optional(Type.String({ description: 'transitive: nextCursor of the previous page' })),
+});
 
 /** Shareholder registers: Norway's and Denmark's are open; Sweden's needs a paid Bolagsverket product. */
 export function ownershipCountry(country: string): OwnershipCountry {
@@ -27,7 +44,7 @@ export function ownershipCountry(country: string): OwnershipCountry {
   });
 }
 
-export const ownershipTools: ToolGroup = (server, { services, log }) => {
+export const ownershipTools: ToolGroup = (server, { services, caller, log }) => {
   server.registerTool(
     'get_shareholders',
     {
@@ -55,16 +72,17 @@ export const ownershipTools: ToolGroup = (server, { services, log }) => {
       title: 'Holdings of a shareholder company',
       description:
         'What a Norwegian company owns: every company in which it holds shares, with ownershipPct, from Aksjonærregisteret; with ' +
-        "country=DK what a Danish company owns in CVR's owner register (ownershipPctRange). Not available for SE or FI.",
+        "country=DK what a Danish company owns in CVR's owner register (ownershipPctRange). With transitive=true also every company " +
+        'held through the companies it holds, each with effectivePct (summed over the paths), controls and its paths, paged (limit, cursor). Not available for SE or FI.',
       inputSchema: OwnerInput,
       annotations: { readOnlyHint: true },
     },
-    ({ shareholderOrgNumber, country, year }) =>
+    ({ shareholderOrgNumber, country, ...opts }) =>
       runTool(log, 'get_ownership_network', async () => {
         const c = ownershipCountry(country);
         return success(
           ShareholderHoldings,
-          await services.shareholders.byOwner(shareholderOrgNumber, { country: c, year }),
+          await services.transitiveHoldings.byOwner(caller, { shareholderOrgNumber, country: c, ...opts }),
         );
       }),
   );

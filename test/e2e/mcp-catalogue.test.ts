@@ -162,6 +162,9 @@ describe("Orakel's skills' tool calls match their REST twins", () => {
     const network = await tool('get_ownership_network', { shareholderOrgNumber: owner });
     expect(network).toEqual(await rest('GET', `/api/shareholders/by-owner?shareholderOrgNumber=${owner}`));
     expect(network.data.length).toBeGreaterThan(0);
+    const down = await tool('get_ownership_network', { shareholderOrgNumber: owner, transitive: true });
+    expect(down).toEqual(await rest('GET', `/api/shareholders/by-owner?shareholderOrgNumber=${owner}&transitive=true`));
+    expect(down).toMatchObject({ transitive: true, basis: 'shareholder-register' });
   });
 
   it('get_ultimate_owners and get_ownership_changes', async () => {
