@@ -126,6 +126,9 @@ export async function cli(given: string[]): Promise<number> {
   }
   // A client of a running server's API: it must not load server config or open the store.
   if (argv[0] === 'enrich') return (await import('./enrich/command.ts')).enrichCommand(argv.slice(1));
+  // Offline: checks a pack file against given public keys; opens no store.
+  if (argv[0] === 'evidence')
+    return (await import('./evidence-verify.ts')).evidenceCommand(argv.slice(1), given.includes('--json'));
   if (argv[0] === 'serve' && (argv.includes('--help') || argv.includes('-h'))) {
     print(commandHelp(argv, []));
     return 0;

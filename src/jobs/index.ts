@@ -9,6 +9,7 @@ import { coverageJob } from './coverage.ts';
 import { cvrFinancialsJob } from './cvr-financials.ts';
 import { cvrJob, cvrUpdatesJob } from './cvr.ts';
 import { eventRetentionJob } from './event-retention.ts';
+import { evidenceRetentionJob } from './evidence-retention.ts';
 import { inspectionsJob } from './inspections.ts';
 import type { AnyJob } from './job.ts';
 import { licensesJob } from './licenses.ts';
@@ -45,6 +46,7 @@ export const JOBS: readonly AnyJob[] = [
   statisticsJob,
   procurementJob,
   eventRetentionJob,
+  evidenceRetentionJob,
   oauthPurgeJob,
 ];
 

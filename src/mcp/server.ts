@@ -13,6 +13,7 @@ import { prospectTools } from './prospect-tools.ts';
 import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import { matchTools } from './match-tools.ts';
+import { evidenceTools } from './evidence-tools.ts';
 import { serveTools, type ToolDeps, type ToolGroup } from './tool-kit.ts';
 
 const GROUPS: ToolGroup[] = [
@@ -27,6 +28,7 @@ const GROUPS: ToolGroup[] = [
   procurementTools,
   eventTools,
   matchTools,
+  evidenceTools,
 ];
 
 /** What every tool call costs: appended to each tool's description, so an agent can budget. */
