@@ -11,7 +11,14 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_VARIABLES = new Set(['SECRET_KEY', 'SYNC_SECRET', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'EVIDENCE_SIGNING_KEY']);
+const SECRET_VARIABLES = new Set([
+  'SECRET_KEY',
+  'SYNC_SECRET',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'EVIDENCE_SIGNING_KEY',
+]);
 
 export function shown(name: string, value: string): string {
   return SECRET_VARIABLES.has(name) ? '' : ` (got "${value.slice(0, 80)}")`;

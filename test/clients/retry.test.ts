@@ -173,7 +173,7 @@ describe('the global fetch', () => {
   it('is called as a plain function, as browsers require (a fetch called on another object throws there)', async () => {
     const original = globalThis.fetch;
     // A browser-like fetch: "Illegal invocation" unless called on the global object.
-    globalThis.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+    globalThis.fetch = function (this: unknown, input: Parameters<typeof fetch>[0], init?: RequestInit) {
       if (this !== undefined && this !== globalThis)
         throw new TypeError("Failed to execute 'fetch': Illegal invocation");
       return original(input, init);

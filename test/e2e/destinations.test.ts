@@ -86,7 +86,11 @@ describe('POST /api/destinations', () => {
   it.each([
     ['missing config', { name: 'x', type: 'webhook' }, 'body.config'],
     ['unknown type', { name: 'x', type: 'salesforce', config: { url: 'https://hooks.example/' } }, 'body.type'],
-    ['a webhook field on a CRM type', { name: 'x', type: 'attio', config: { url: 'https://hooks.example/' } }, 'body.config.url'],
+    [
+      'a webhook field on a CRM type',
+      { name: 'x', type: 'attio', config: { url: 'https://hooks.example/' } },
+      'body.config.url',
+    ],
     ['bad name', hook('has space'), 'body.name'],
     ['bad method', hook('x', { method: 'GET' }), 'body.config.method'],
     ['non-string header value', hook('x', { headers: { 'X-A': 1 } }), 'body.config.headers.X-A'],

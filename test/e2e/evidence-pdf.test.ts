@@ -98,7 +98,7 @@ describe('GET /api/evidence/{id}.pdf', () => {
       body: JSON.stringify({ reference: 'PDF-CASE-9' }),
     });
     expect(made.status).toBe(201);
-    const pack = await made.json();
+    const pack = (await made.json()) as any;
     const res = await fetch(`${server.url}/api/evidence/${pack.id}.pdf`, {
       headers: { authorization: `Bearer ${key}` },
     });

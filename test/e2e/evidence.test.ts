@@ -255,7 +255,7 @@ describe('POST /api/companies/{orgNumber}/evidence', () => {
   it('refuses a bad org number or pack id with 400 and details', async () => {
     const bad = await create(key, {}, '123456789');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).details[0].path).toBe('params.orgNumber');
+    expect(((await bad.json()) as any).details[0].path).toBe('params.orgNumber');
     expect((await http(server.url, 'GET', '/api/evidence/nope', { key })).status).toBe(400);
   });
 });
@@ -269,7 +269,7 @@ describe('limits', () => {
     expect(after - before).toBe(10); // ten packs, one request each (the usage call is not counted)
     const eleventh = await create(free);
     expect(eleventh.status).toBe(429);
-    expect((await eleventh.json()).code).toBe('evidence_pack_limit');
+    expect(((await eleventh.json()) as any).code).toBe('evidence_pack_limit');
     expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -33,6 +33,7 @@ export class FakeWatchlistStore implements Repo {
       project_id: 1,
       name: id,
       type: 'webhook',
+      external_account: null,
       is_active: opts.active ?? true,
       config_key_id: sealed.keyId,
       config_iv: sealed.iv,
