@@ -50,7 +50,7 @@ function CreateForm(props: { onCreated: () => void }) {
         value={name}
         onInput={(e) => setName((e.target as HTMLInputElement).value)}
         required
-        pattern="[A-Za-z0-9._~-]+"
+        pattern="[A-Za-z0-9._~\-]+"
       />
       <label for="d-type">Type</label>
       <select id="d-type" value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as Kind)}>

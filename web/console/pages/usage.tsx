@@ -134,12 +134,12 @@ export function Usage() {
                 </div>
               </dl>
             </Section>
-            <Section id="rotate" title="Rotate the key">
-              <Rotate onRotated={reload} />
-            </Section>
           </>
         )}
       </Loaded>
+      <Section id="rotate" title="Rotate the key">
+        <Rotate onRotated={reload} />
+      </Section>
       <RequestBuilder request={{ method: 'GET', path: '/api/keys/usage', client: 'client.keys.usage()' }} />
     </main>
   );

@@ -36,7 +36,7 @@ function CreateForm(props: { destinations: string[]; onCreated: () => void }) {
         value={name}
         onInput={(e) => setName((e.target as HTMLInputElement).value)}
         required
-        pattern="[A-Za-z0-9._~-]+"
+        pattern="[A-Za-z0-9._~\-]+"
       />
       <label for="w-dest">Destination</label>
       <select id="w-dest" value={destination} onChange={(e) => setDestination((e.target as HTMLSelectElement).value)}>

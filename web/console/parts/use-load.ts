@@ -1,5 +1,7 @@
 // One API read for a component: loading, the data, or the error as a sentence for the user.
-import { useEffect, useState } from 'preact/hooks';
+// A reload (after the user changed something) keeps showing the data it has until the new answer
+// arrives, so forms and messages inside it are not torn down and rebuilt.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from '../api.ts';
 
 export type Load<T> = { state: 'loading' } | { state: 'done'; data: T } | { state: 'failed'; error: string };
@@ -7,9 +9,13 @@ export type Load<T> = { state: 'loading' } | { state: 'done'; data: T } | { stat
 export function useLoad<T>(read: () => Promise<T>, deps: unknown[]): [Load<T>, () => void] {
   const [load, setLoad] = useState<Load<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  const lastDeps = useRef<string | null>(null);
+  const depsKey = JSON.stringify(deps);
   useEffect(() => {
     let live = true;
-    setLoad({ state: 'loading' });
+    // New inputs show "loading"; the same inputs read again (a reload) keep the current data.
+    if (lastDeps.current !== depsKey) setLoad({ state: 'loading' });
+    lastDeps.current = depsKey;
     read().then(
       (data) => live && setLoad({ state: 'done', data }),
       (err) => live && setLoad({ state: 'failed', error: describeError(err) }),
@@ -18,6 +24,6 @@ export function useLoad<T>(read: () => Promise<T>, deps: unknown[]): [Load<T>, (
       live = false;
     };
     // The caller names what the read depends on.
-  }, [...deps, round]);
+  }, [depsKey, round]);
   return [load, () => setRound((r) => r + 1)];
 }
