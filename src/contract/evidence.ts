@@ -4,6 +4,14 @@
 // it; `parts` holds each part as { source, url, retrievedAt, data, note }.
 import { Type } from 'typebox';
 import { StringEnum } from './common.ts';
+import {
+  EVIDENCE_CREATE_BODY_EXAMPLE,
+  EVIDENCE_PACK_EXAMPLE,
+  EVIDENCE_SUMMARY_EXAMPLE,
+  JWKS_EXAMPLE,
+  SCREENING_AUDIT_EXAMPLE,
+  pageExample,
+} from './examples.ts';
 import { CursorParam, LimitParam, Page } from './pagination.ts';
 
 const Country = StringEnum(['NO', 'FI', 'SE', 'DK'] as const, { default: 'NO' });
@@ -26,7 +34,7 @@ export const EvidenceCreateBody = Type.Object(
     ),
     reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The analyst's case number" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [EVIDENCE_CREATE_BODY_EXAMPLE] },
 );
 
 export const EvidenceIdParams = Type.Object({
@@ -107,6 +115,7 @@ export const EvidencePack = Type.Object(
   {
     description:
       'One signed pack: canonical JSON (RFC 8785) served byte for byte as signed. Every part says its source, upstream URL or file and retrieval time.',
+    examples: [EVIDENCE_PACK_EXAMPLE],
   },
 );
 
@@ -132,20 +141,23 @@ export const EvidenceListQuery = Type.Object({
   cursor: CursorParam,
 });
 
-export const EvidenceList = Page(EvidenceSummary);
+export const EvidenceList = Page(EvidenceSummary, { examples: [pageExample(EVIDENCE_SUMMARY_EXAMPLE)] });
 
-export const Jwks = Type.Object({
-  keys: Type.Array(
-    Type.Object({
-      kty: Type.Literal('OKP'),
-      crv: Type.Literal('Ed25519'),
-      x: Type.String(),
-      kid: Type.String(),
-      alg: Type.Literal('EdDSA'),
-      use: Type.Literal('sig'),
-    }),
-  ),
-});
+export const Jwks = Type.Object(
+  {
+    keys: Type.Array(
+      Type.Object({
+        kty: Type.Literal('OKP'),
+        crv: Type.Literal('Ed25519'),
+        x: Type.String(),
+        kid: Type.String(),
+        alg: Type.Literal('EdDSA'),
+        use: Type.Literal('sig'),
+      }),
+    ),
+  },
+  { examples: [JWKS_EXAMPLE] },
+);
 
 // GET /api/screening/audit
 export const ScreeningAuditQuery = Type.Object({
@@ -173,7 +185,7 @@ export const ScreeningAuditRecord = Type.Object({
   matches: Type.Array(Type.Record(Type.String(), Type.Unknown())),
 });
 
-export const ScreeningAuditList = Page(ScreeningAuditRecord);
+export const ScreeningAuditList = Page(ScreeningAuditRecord, { examples: [pageExample(SCREENING_AUDIT_EXAMPLE)] });
 
 // MCP create_evidence_pack
 export const EvidenceCreated = Type.Object({

@@ -10,6 +10,7 @@ export * from './examples/keys.ts';
 export * from './examples/health.ts';
 export * from './examples/municipalities.ts';
 export * from './examples/destinations.ts';
+export * from './examples/evidence.ts';
 export * from './examples/ownership.ts';
 export * from './examples/registers.ts';
 export * from './examples/web-profile.ts';

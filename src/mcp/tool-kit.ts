@@ -176,7 +176,7 @@ export function serveTools(server: Server, groups: ToolGroup[], deps: ToolDeps, 
     if (!entry) return failure(new McpError(ErrorCode.InvalidParams, `Tool ${params.name} not found`).message);
     // An OAuth token acts within its scopes only (an API key carries none: it may do all).
     const needed = scopeOfTool(entry.tool.annotations?.readOnlyHint);
-    if (deps.caller.scopes && !deps.caller.scopes.includes(needed))
+    if (deps.caller?.scopes && !deps.caller.scopes.includes(needed))
       return failure(
         `Insufficient scope: ${params.name} needs the ${needed} scope, and this sign-in granted ${deps.caller.scopes.join(' ') || 'none'}. Sign in again asking for ${needed}.`,
       );

@@ -12,6 +12,7 @@ const PUBLIC = [
   'POST /api/access-requests', // asking for a higher tier before having one
   'GET /api/health', // load balancers and uptime checks
   'GET /api/coverage', // what the data covers, shown before sign-up
+  'GET /.well-known/jwks.json', // the evidence packs' public keys, for anyone to verify a pack
 ];
 
 /** Registered routes that /openapi.json does not describe, each with the reason. */
@@ -34,6 +35,16 @@ const INTERNAL: { methods: string[]; url: RegExp; why: string }[] = [
     why: 'OAuth endpoints for MCP clients: RFC formats (form bodies, RFC 6749 errors), described by the metadata',
   },
   {
+    methods: ['GET'],
+    url: /^\/console(\/companies\/:orgNumber|\/usage|\/destinations|\/watchlists|\/assets\/:file)?$/,
+    why: 'web console (HTML shell and its bundle); its data comes from the documented API with the user key',
+  },
+  {
+    methods: ['GET', 'POST'],
+    url: /^\/api\/integrations\/(hubspot\/(webhook|install|callback)|attio\/webhook)$/,
+    why: 'CRM webhooks (vendor-signed bodies) and the HubSpot OAuth install: refusals in the crm-* e2e tests',
+  },
+  {
     methods: ['GET', 'POST'],
     url: /^\/api\/reconcile\/:token(\/preview|\/suggest\/(entity|property|type)|\/extend\/propose)?$/,
     why: 'OpenRefine reconciliation service (W3C protocol; the key is a path token): refusals in reconcile.test.ts',
@@ -46,6 +57,7 @@ const PATH_SAMPLES: Record<string, string> = {
   name: 'crm-webhook',
   destinationName: 'crm-webhook',
   noticeId: '2026-107304',
+  id: 'ev_0123456789abcdef01234567', // an evidence pack id
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];

@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** Path parameters that pass their own schema, so the query string is what is refused. */
-const SAMPLE: Record<string, string> = { orgNumber: '923609016', noticeId: 'abcdef-123', name: 'list-1' };
+const SAMPLE: Record<string, string> = {
+  orgNumber: '923609016',
+  noticeId: 'abcdef-123',
+  name: 'list-1',
+  id: 'ev_0123456789abcdef01234567',
+};
 
 describe('unknown query parameters', () => {
   it('are a 400 naming the parameter on every documented GET operation', async () => {
