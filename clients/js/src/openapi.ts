@@ -9316,6 +9316,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 42,
+                     *           "at": "2026-04-20T12:34:56.000Z",
+                     *           "keyPrefix": "ncd_EXAMPLEk",
+                     *           "via": "rest",
+                     *           "operation": "company",
+                     *           "subject": {
+                     *             "orgNumber": "923609016",
+                     *             "country": "NO",
+                     *             "subjects": 3
+                     *           },
+                     *           "lists": [
+                     *             {
+                     *               "name": "opensanctions-default",
+                     *               "version": "20261128000000-abc",
+                     *               "entityCount": 301234,
+                     *               "lastSync": "2026-04-20T12:34:56.000Z"
+                     *             }
+                     *           ],
+                     *           "threshold": 0.7,
+                     *           "algorithm": "ncd-screen-2.3.0",
+                     *           "matchCount": 0,
+                     *           "matches": []
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: number;
@@ -9460,6 +9492,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "country": "NO",
+                 *       "purpose": "onboarding",
+                 *       "reference": "CASE-2026-17"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @default NO
@@ -9485,6 +9524,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "format": "ncd-evidence-pack/1",
+                     *       "id": "ev_5f1c2b7e0d1a4f579d3e7b3a",
+                     *       "createdAt": "2026-04-20T12:34:56.000Z",
+                     *       "subject": {
+                     *         "orgNumber": "923609016",
+                     *         "country": "NO",
+                     *         "name": "EQUINOR ASA"
+                     *       },
+                     *       "purpose": "onboarding",
+                     *       "reference": "CASE-2026-17",
+                     *       "requester": {
+                     *         "keyPrefix": "ncd_EXAMPLEk",
+                     *         "project": "Acme KYC",
+                     *         "via": "rest"
+                     *       },
+                     *       "software": {
+                     *         "name": "nordic-company-data",
+                     *         "version": "0.4.0"
+                     *       },
+                     *       "verdict": {
+                     *         "registryStatus": "active (live from the registry)",
+                     *         "screening": "1 possible match on 1 list",
+                     *         "owners": "2 ultimate-owner candidates",
+                     *         "possibleMatches": 1,
+                     *         "ownerCandidates": 2
+                     *       },
+                     *       "parts": {
+                     *         "company": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": "https://data.brreg.no/enhetsregisteret/api/enheter/923609016",
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "roles": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "shareholders": {
+                     *           "source": "Aksjonærregisteret",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "ultimateOwners": {
+                     *           "source": "derived from the shareholder register",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "group": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "screening": {
+                     *           "source": "opensanctions-default",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "registryStatus": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": "https://data.brreg.no/enhetsregisteret/api/enheter/923609016",
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         }
+                     *       },
+                     *       "sources": [
+                     *         {
+                     *           "part": "company",
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z"
+                     *         }
+                     *       ],
+                     *       "retention": {
+                     *         "days": 3650,
+                     *         "until": "2036-04-17T12:34:56.000Z"
+                     *       },
+                     *       "verification": {
+                     *         "jwks": "/.well-known/jwks.json"
+                     *       },
+                     *       "hash": {
+                     *         "alg": "sha-256",
+                     *         "value": "9f2c4be1d0a3f6e58b7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6"
+                     *       },
+                     *       "signature": {
+                     *         "alg": "Ed25519",
+                     *         "kid": "q1TnCuE8gJ4kZp3v5wQy7bXr2Lm9sDf0hAoIeUtYcRk",
+                     *         "value": "u9J3X0Zb7q2mS1v8Wc4Ry6Tn5Lk0Pd9Fh3Ga2Ej7Qw1Xs8Zc4Vb6Nm0Kl5Hj2Gf"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         format: "ncd-evidence-pack/1";
@@ -9754,6 +9891,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ev_5f1c2b7e0d1a4f579d3e7b3a",
+                     *           "createdAt": "2026-04-20T12:34:56.000Z",
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "reference": "CASE-2026-17",
+                     *           "purpose": "onboarding",
+                     *           "keyPrefix": "ncd_EXAMPLEk",
+                     *           "hash": {
+                     *             "alg": "sha-256",
+                     *             "value": "9f2c4be1d0a3f6e58b7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6"
+                     *           },
+                     *           "kid": "q1TnCuE8gJ4kZp3v5wQy7bXr2Lm9sDf0hAoIeUtYcRk",
+                     *           "expiresAt": "2036-04-17T12:34:56.000Z",
+                     *           "verdict": {
+                     *             "registryStatus": "active (live from the registry)",
+                     *             "screening": "1 possible match on 1 list",
+                     *             "owners": "2 ultimate-owner candidates",
+                     *             "possibleMatches": 1,
+                     *             "ownerCandidates": 2
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             id: string;
@@ -9907,6 +10074,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "format": "ncd-evidence-pack/1",
+                     *       "id": "ev_5f1c2b7e0d1a4f579d3e7b3a",
+                     *       "createdAt": "2026-04-20T12:34:56.000Z",
+                     *       "subject": {
+                     *         "orgNumber": "923609016",
+                     *         "country": "NO",
+                     *         "name": "EQUINOR ASA"
+                     *       },
+                     *       "purpose": "onboarding",
+                     *       "reference": "CASE-2026-17",
+                     *       "requester": {
+                     *         "keyPrefix": "ncd_EXAMPLEk",
+                     *         "project": "Acme KYC",
+                     *         "via": "rest"
+                     *       },
+                     *       "software": {
+                     *         "name": "nordic-company-data",
+                     *         "version": "0.4.0"
+                     *       },
+                     *       "verdict": {
+                     *         "registryStatus": "active (live from the registry)",
+                     *         "screening": "1 possible match on 1 list",
+                     *         "owners": "2 ultimate-owner candidates",
+                     *         "possibleMatches": 1,
+                     *         "ownerCandidates": 2
+                     *       },
+                     *       "parts": {
+                     *         "company": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": "https://data.brreg.no/enhetsregisteret/api/enheter/923609016",
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "roles": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "shareholders": {
+                     *           "source": "Aksjonærregisteret",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "ultimateOwners": {
+                     *           "source": "derived from the shareholder register",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "group": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "screening": {
+                     *           "source": "opensanctions-default",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "registryStatus": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": "https://data.brreg.no/enhetsregisteret/api/enheter/923609016",
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         }
+                     *       },
+                     *       "sources": [
+                     *         {
+                     *           "part": "company",
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z"
+                     *         }
+                     *       ],
+                     *       "retention": {
+                     *         "days": 3650,
+                     *         "until": "2036-04-17T12:34:56.000Z"
+                     *       },
+                     *       "verification": {
+                     *         "jwks": "/.well-known/jwks.json"
+                     *       },
+                     *       "hash": {
+                     *         "alg": "sha-256",
+                     *         "value": "9f2c4be1d0a3f6e58b7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6"
+                     *       },
+                     *       "signature": {
+                     *         "alg": "Ed25519",
+                     *         "kid": "q1TnCuE8gJ4kZp3v5wQy7bXr2Lm9sDf0hAoIeUtYcRk",
+                     *         "value": "u9J3X0Zb7q2mS1v8Wc4Ry6Tn5Lk0Pd9Fh3Ga2Ej7Qw1Xs8Zc4Vb6Nm0Kl5Hj2Gf"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         format: "ncd-evidence-pack/1";
@@ -10032,6 +10297,104 @@ export interface operations {
                             value: string;
                         };
                     };
+                    /**
+                     * @example {
+                     *       "format": "ncd-evidence-pack/1",
+                     *       "id": "ev_5f1c2b7e0d1a4f579d3e7b3a",
+                     *       "createdAt": "2026-04-20T12:34:56.000Z",
+                     *       "subject": {
+                     *         "orgNumber": "923609016",
+                     *         "country": "NO",
+                     *         "name": "EQUINOR ASA"
+                     *       },
+                     *       "purpose": "onboarding",
+                     *       "reference": "CASE-2026-17",
+                     *       "requester": {
+                     *         "keyPrefix": "ncd_EXAMPLEk",
+                     *         "project": "Acme KYC",
+                     *         "via": "rest"
+                     *       },
+                     *       "software": {
+                     *         "name": "nordic-company-data",
+                     *         "version": "0.4.0"
+                     *       },
+                     *       "verdict": {
+                     *         "registryStatus": "active (live from the registry)",
+                     *         "screening": "1 possible match on 1 list",
+                     *         "owners": "2 ultimate-owner candidates",
+                     *         "possibleMatches": 1,
+                     *         "ownerCandidates": 2
+                     *       },
+                     *       "parts": {
+                     *         "company": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": "https://data.brreg.no/enhetsregisteret/api/enheter/923609016",
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "roles": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "shareholders": {
+                     *           "source": "Aksjonærregisteret",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "ultimateOwners": {
+                     *           "source": "derived from the shareholder register",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "group": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "screening": {
+                     *           "source": "opensanctions-default",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         },
+                     *         "registryStatus": {
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": "https://data.brreg.no/enhetsregisteret/api/enheter/923609016",
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z",
+                     *           "data": {}
+                     *         }
+                     *       },
+                     *       "sources": [
+                     *         {
+                     *           "part": "company",
+                     *           "source": "Brønnøysundregistrene",
+                     *           "url": null,
+                     *           "retrievedAt": "2026-04-20T12:34:56.000Z"
+                     *         }
+                     *       ],
+                     *       "retention": {
+                     *         "days": 3650,
+                     *         "until": "2036-04-17T12:34:56.000Z"
+                     *       },
+                     *       "verification": {
+                     *         "jwks": "/.well-known/jwks.json"
+                     *       },
+                     *       "hash": {
+                     *         "alg": "sha-256",
+                     *         "value": "9f2c4be1d0a3f6e58b7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6"
+                     *       },
+                     *       "signature": {
+                     *         "alg": "Ed25519",
+                     *         "kid": "q1TnCuE8gJ4kZp3v5wQy7bXr2Lm9sDf0hAoIeUtYcRk",
+                     *         "value": "u9J3X0Zb7q2mS1v8Wc4Ry6Tn5Lk0Pd9Fh3Ga2Ej7Qw1Xs8Zc4Vb6Nm0Kl5Hj2Gf"
+                     *       }
+                     *     }
+                     */
                     "application/pdf": {
                         /** @enum {string} */
                         format: "ncd-evidence-pack/1";
@@ -10287,6 +10650,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "OKP",
+                     *           "crv": "Ed25519",
+                     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+                     *           "kid": "q1TnCuE8gJ4kZp3v5wQy7bXr2Lm9sDf0hAoIeUtYcRk",
+                     *           "alg": "EdDSA",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         keys: {
                             /** @enum {string} */
