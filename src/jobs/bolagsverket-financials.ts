@@ -25,7 +25,7 @@ import { createFilingWriter, type FilingWriter } from './financial-filings.ts';
 import { defineJob, pick, type JobPorts } from './job.ts';
 
 const bolagsverketFinancialsDeps = (p: JobPorts) => ({
-  repos: pick(p.repos, 'companyWrites', 'syncRuns', 'financialFilings'),
+  repos: pick(p.repos, 'companyWrites', 'syncRuns', 'financialFilings', 'marketingProtection'),
   config: pick(p.config, 'bolagsverketApi'),
   clock: p.clock,
 });
@@ -123,7 +123,7 @@ export const bolagsverketFinancialsJob = defineJob({
   scheduled: async (deps) => Boolean(deps.config.bolagsverketApi.clientId && deps.config.bolagsverketApi.clientSecret),
   vacuum: false,
   async run(deps, opts, job) {
-    const { financialFilings, syncRuns } = deps.repos;
+    const { financialFilings, marketingProtection, syncRuns } = deps.repos;
     const writer = createFilingWriter(deps.repos, BOLAGSVERKET_FINANCIALS, 'SE');
     if (opts.file) {
       const packages = await loadFile(opts.file, writer, async (n) => (await financialFilings.known('SE', [n])).has(n));
@@ -164,9 +164,7 @@ export const bolagsverketFinancialsJob = defineJob({
           break walk;
         }
         const flag = await api.marketingProtected(org);
-        out.marketingProtectedChanged += await financialFilings.setMarketingProtected('SE', [
-          { orgNumber: org, value: flag },
-        ]);
+        out.marketingProtectedChanged += await marketingProtection.set('SE', [{ orgNumber: org, value: flag }]);
         const docs = await api.documents(org);
         out.documentsListed += docs.length;
         const handled = await financialFilings.handled(

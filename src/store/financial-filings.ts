@@ -1,10 +1,9 @@
 // The ledger of filings the Finnish and Swedish financials jobs have handled (financial_filings):
 // which were stored, which were skipped and why, which named a company the store does not hold.
 // A job asks it before fetching a document, so a second run, or a run resumed after a crash,
-// fetches none of them again. Also the walk over stored companies the Swedish job pages through,
-// and Bolagsverket's reklamspärr flag on the company row.
+// fetches none of them again. Also the walk over stored companies the Swedish job pages through
+// (its reklamspärr flag is written by store/marketing-protection.ts).
 import { sql, type Kysely } from 'kysely';
-import { companyKey, type CompanyChangeSignal } from './company-changes.ts';
 import type { Db } from './engine/db-type.ts';
 import type { Database } from './engine/schema.ts';
 
@@ -26,7 +25,7 @@ export interface SkippedFilings {
   latest: { filing: string; orgNumber: string; reason: string; at: string }[];
 }
 
-export function createFinancialFilingRepository(db: Kysely<Database>, changes?: CompanyChangeSignal) {
+export function createFinancialFilingRepository(db: Kysely<Database>) {
   return {
     /** The ids of `ids` this source has handled before (any status). */
     async handled(source: string, ids: string[]): Promise<Set<string>> {
@@ -126,24 +125,6 @@ export function createFinancialFilingRepository(db: Kysely<Database>, changes?: 
       if (after !== null) q = q.where('org_number', '>', after);
       const rows = await q.orderBy('org_number').limit(limit).execute();
       return rows.map((r) => r.org_number);
-    },
-
-    /**
-     * Sets the reklamspärr flag of stored companies; a company whose flag moves gets a new
-     * updated_at (its record changed). Returns how many moved.
-     */
-    async setMarketingProtected(country: string, flags: { orgNumber: string; value: boolean | null }[]) {
-      const known = flags.filter((f) => f.value !== null);
-      if (!known.length) return 0;
-      const res = await sql<{
-        org_number: string;
-      }>`UPDATE companies c SET marketing_protected = x.value, updated_at = now()
-        FROM jsonb_to_recordset(${JSON.stringify(known)}::jsonb) AS x("orgNumber" text, value boolean)
-        WHERE c.country = ${country} AND c.org_number = x."orgNumber"
-          AND c.marketing_protected IS DISTINCT FROM x.value
-        RETURNING c.org_number`.execute(db);
-      if (res.rows.length) changes?.changed({ keys: res.rows.map((r) => companyKey(country, r.org_number)) });
-      return res.rows.length;
     },
   };
 }

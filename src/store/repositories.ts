@@ -83,7 +83,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     demoData: createDemoDataRepository(db),
     evidence: createEvidenceRepository(db),
     screeningAudit: createScreeningAuditRepository(db),
-    financialFilings: createFinancialFilingRepository(db, companyChanges),
+    financialFilings: createFinancialFilingRepository(db),
   };
 }
 
