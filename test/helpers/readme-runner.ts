@@ -17,9 +17,9 @@ export function bash(script: string, env: Record<string, string>, cwd = ROOT, ti
 }
 
 /** Runs a curl command (curl prints the status last); a stream is cut after `maxTime` seconds. */
-export async function curl(command: string, env: Record<string, string>, maxTime = 30) {
+export async function curl(command: string, env: Record<string, string>, maxTime = 30, cwd?: string) {
   const wrapper = `curl() { command curl -sS --max-time ${maxTime} -w '\\n%{http_code}' "$@"; }`;
-  const r = await bash(`${wrapper}\n${command}`, env);
+  const r = await bash(`${wrapper}\n${command}`, env, cwd);
   const nl = r.stdout.lastIndexOf('\n');
   return { status: Number(r.stdout.slice(nl + 1)), body: r.stdout.slice(0, nl), code: r.code };
 }

@@ -3,9 +3,11 @@
 // upstream URLs the sync examples download from, and a fake webhook receiver.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startFakeBolagsverket, type FakeBolagsverket } from '../fakes/bolagsverket-hvd.ts';
 import { startFakeCvr, type FakeCvr } from '../fakes/cvr/server.ts';
 import { startFakeFileServer, type FakeFileServer } from '../fakes/file-server.ts';
 import { startFakePrh, zipOf, type FakePrh } from '../fakes/prh/server.ts';
+import { startFakePrhXbrl, type FakePrhXbrl } from '../fakes/prh-xbrl.ts';
 import { startFakeProcurement, type FakeProcurement } from '../fakes/procurement/server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { ROOT, TMP } from './env.ts';
@@ -26,6 +28,9 @@ const FILES: Record<string, string> = {
 };
 
 export const WOLT_BUSINESS_ID = '2646674-9';
+/** The filed statements behind the financials examples (fixtures with their source beside them). */
+const FINNISH_STATEMENT = { businessId: '3470101-6', file: 'prh-xbrl/3470101-6_2024-12-31.xml' };
+const SWEDISH_REPORT = { orgNumber: '5560047010', file: 'bolagsverket/5560047010_2024-12-31.xhtml' };
 const BULK_PATH = '/bolagsverket/bolagsverket_bulkfil.zip';
 const SANCTIONS_PATH = '/datasets/latest/default/entities.ftm.json';
 
@@ -43,6 +48,11 @@ export async function createReadmeWorkspace(demoOrgNumbers: string[]): Promise<R
   const dir = mkdtempSync(path.join(TMP, 'readme-'));
   for (const [name, source] of Object.entries(FILES)) writeFileSync(path.join(dir, name), fixture(source));
   cpSync(path.join(FIXTURES, 'procurement/doffin'), path.join(dir, 'notices'), { recursive: true });
+  // The financials examples' files: a ZIP of one PRH XBRL instance, and a ZIP of one Bolagsverket
+  // report package (itself a dokument/{id} ZIP, named <orgnr>_<date>.zip as the README says).
+  writeFileSync(path.join(dir, 'x.zip'), await zipOf('statement.xml', fixture(FINNISH_STATEMENT.file)));
+  const report = await zipOf('arsredovisning.xhtml', fixture(SWEDISH_REPORT.file));
+  writeFileSync(path.join(dir, 'reports.zip'), await zipOf(`${SWEDISH_REPORT.orgNumber}_2024-12-31.zip`, report));
   writeFileSync(path.join(dir, 'customers.csv'), `orgnr,customer\n${demoOrgNumbers.map((n) => `${n},x`).join('\n')}\n`);
 
   const prh: FakePrh = await startFakePrh();
@@ -66,6 +76,16 @@ export async function createReadmeWorkspace(demoOrgNumbers: string[]): Promise<R
     issueDate: today,
     xml: fixture('procurement/doffin/2026-107304.xml').toString(),
   });
+  const prhXbrl: FakePrhXbrl = await startFakePrhXbrl();
+  prhXbrl.filings = [
+    {
+      businessId: FINNISH_STATEMENT.businessId,
+      financialDate: '2024-12-31',
+      registrationDate: today,
+      xml: fixture(FINNISH_STATEMENT.file).toString(),
+    },
+  ];
+  const bolagsverket: FakeBolagsverket = await startFakeBolagsverket();
   const webhook = await startWebhookReceiver();
 
   return {
@@ -78,10 +98,20 @@ export async function createReadmeWorkspace(demoOrgNumbers: string[]): Promise<R
       SANCTIONS_URL: `${files.url}${SANCTIONS_PATH}`,
       DOFFIN_BASE_URL: `${procurement.url}/doffin`,
       TED_BASE_URL: `${procurement.url}/ted`,
+      ...prhXbrl.env,
+      ...bolagsverket.env,
     },
     webhook,
     async close() {
-      await Promise.all([prh.close(), cvr.close(), files.close(), procurement.close(), webhook.close()]);
+      await Promise.all([
+        prh.close(),
+        cvr.close(),
+        files.close(),
+        procurement.close(),
+        prhXbrl.close(),
+        bolagsverket.close(),
+        webhook.close(),
+      ]);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -235,7 +235,7 @@ describe('every other example, on the demo dataset', () => {
     expect(curls.length).toBeGreaterThanOrEqual(5);
     for (const c of curls) {
       const stream = c.command.includes('/api/events/stream');
-      const res = await curl(filled(c.command, fill), env, stream ? 2 : 30);
+      const res = await curl(filled(c.command, fill), env, stream ? 2 : 30, workspace.dir);
       expectAnswer(c, res, fill);
       // A stream stays open: curl is cut after 2 s, by which it has had heartbeats (every 200 ms here).
       if (stream) expect(res.body).toContain(': heartbeat');
@@ -266,8 +266,9 @@ describe('every other example, on the demo dataset', () => {
       for (let group = queue.shift(); group; group = queue.shift())
         for (const c of group) {
           const r = await bash(`${filled(stateBefore(c), fill)}\n${filled(c.command, fill)}`, env, workspace.dir);
-          // Through a pipe every operator command prints JSON (help is text; enrich writes its CSV).
-          const json = /--help|ncd enrich/.test(c.command) || isJson(r.stdout);
+          // Through a pipe every operator command prints JSON (help is text; enrich writes its CSV;
+          // evidence verify prints its report of checks, JSON only with --json).
+          const json = /--help|ncd enrich|ncd evidence verify/.test(c.command) || isJson(r.stdout);
           if (r.code !== 0 || !json)
             failures.push(
               `README.md:${c.line} ${c.command}: exit ${r.code}\n${r.stdout.slice(0, 300)}\n${r.stderr.slice(-600)}`,

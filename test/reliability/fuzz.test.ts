@@ -15,12 +15,15 @@ import { Scenario } from './record.ts';
 import { leak, send, type WireResponse } from './wire.ts';
 
 /** SPEC.md "Authentication" 2: public operations; plus the access-request form, which SPEC's
- * limits table names as sharing the public registration limit (it is how a keyless visitor asks). */
+ * limits table names as sharing the public registration limit (it is how a keyless visitor asks),
+ * and the JWKS: the public keys an evidence pack's signature is checked against offline must be
+ * readable by whoever received the pack, who may hold no key (README "Evidence packs"). */
 const PUBLIC = new Set([
   'POST /api/keys/register',
   'GET /api/health',
   'GET /api/coverage',
   'POST /api/access-requests',
+  'GET /.well-known/jwks.json',
 ]);
 /** Limits of the transport itself, valid on every operation (README "Reliability"). */
 // 406: content negotiation (the MCP endpoint's transport asks for an Accept header).

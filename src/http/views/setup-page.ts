@@ -32,7 +32,7 @@ function quickStarts(base: string): string {
     `curl ${auth} "${base}/api/companies?municipality=0301"`,
     ``,
     `# One company by organisation number`,
-    `curl ${auth} "${base}/api/companies/923609016"`,
+    `curl ${auth} "${base}/api/companies/810000023"`,
   ].join('\n');
   const js = [
     `// Install from a checkout of the server's repository (npm: once published,`,
