@@ -1,6 +1,7 @@
 // NcdClient: one method per API operation, grouped by resource, typed by the generated OpenAPI
 // types. Every call goes through `request`, which is typed by path and method too, so an
 // endpoint without a helper here is still reachable with checked parameters and result.
+import { EventStream, type EventStreamOptions } from './event-stream.ts';
 import type { paths } from './openapi.ts';
 import { Paginated } from './paginate.ts';
 import { Transport, type Fetch, type QueryValue, type TransportOptions } from './transport.ts';
@@ -12,15 +13,37 @@ import type {
   DestinationInput,
   DestinationUpdate,
   EnrichPair,
+  EventsParams,
+  EventStreamParams,
+  EvidenceListPage,
+  EvidenceListParams,
+  EvidenceRequest,
+  EvidenceSummary,
   InspectionSearchParams,
   KeyRegistration,
   LicenseSearchParams,
+  MarketContextParams,
+  McpMessage,
   Method,
+  OwnersParams,
+  OwnershipChangesParams,
   PathParamsOf,
   QueryOf,
+  ProcurementNotice,
+  ProcurementPage,
+  ProcurementSearchParams,
   ResponseOf,
+  ScreeningAuditEntry,
+  ScreeningAuditPage,
+  ScreeningAuditParams,
+  ScreeningMatchBody,
   ScreeningParams,
   UpdatesParams,
+  WatchlistCompaniesParams,
+  WatchlistCompany,
+  WatchlistDeliveriesParams,
+  WatchlistInput,
+  WatchlistUpdate,
 } from './types.ts';
 
 export interface NcdClientOptions {
@@ -126,6 +149,12 @@ export class NcdClient {
       this.request('get', '/api/companies/{orgNumber}/shareholders', { params: { orgNumber }, query }),
     group: (orgNumber: string, query: QueryOf<'/api/companies/{orgNumber}/group', 'get'> = {}) =>
       this.request('get', '/api/companies/{orgNumber}/group', { params: { orgNumber }, query }),
+    /** Ultimate owners through chains of holdings (Norway, Denmark), with each path's share. */
+    owners: (orgNumber: string, query: OwnersParams = {}) =>
+      this.request('get', '/api/companies/{orgNumber}/owners', { params: { orgNumber }, query }),
+    /** Owners who came, went or changed their share between register years. */
+    ownershipChanges: (orgNumber: string, query: OwnershipChangesParams = {}) =>
+      this.request('get', '/api/companies/{orgNumber}/ownership-changes', { params: { orgNumber }, query }),
   };
 
   /** Companies changed since a time (ISO 8601), oldest first, across pages. */
@@ -150,6 +179,8 @@ export class NcdClient {
     /** Deactivates the presented key and returns a new one. Never retried on network errors. */
     rotate: () => this.request('post', '/api/keys/rotate'),
     usage: () => this.request('get', '/api/keys/usage'),
+    /** The OpenRefine reconciliation service URL of the presented key (it stands for the key: keep it secret). */
+    reconcileUrl: () => this.request('get', '/api/keys/reconcile-url'),
   };
 
   readonly accessRequests = {
@@ -174,6 +205,109 @@ export class NcdClient {
     /** PEP/sanctions screening of a company and its people. */
     get: (orgNumber: string, query: ScreeningParams = {}) =>
       this.request('get', '/api/screening/{orgNumber}', { params: { orgNumber }, query }),
+    /** Screens any names (people, companies) by key, e.g. `{ queries: { a: { schema: 'Person', name } } }`. */
+    match: (body: ScreeningMatchBody) =>
+      this.request('post', '/api/screening/match', {
+        body,
+        // Screening changes nothing but the audit trail, so a lost response may be asked for again.
+        repeatable: true,
+      }),
+    /** The project's screening audit trail, oldest first, across pages. */
+    audit: (params: ScreeningAuditParams = {}) =>
+      new Paginated<ScreeningAuditEntry, ScreeningAuditPage>((cursor) =>
+        this.request('get', '/api/screening/audit', { query: { ...params, cursor } }),
+      ),
+  };
+
+  readonly evidence = {
+    /** Builds and signs a KYB evidence pack for one company (never retried: each call makes a pack). */
+    create: (orgNumber: string, body: EvidenceRequest = {}) =>
+      this.request('post', '/api/companies/{orgNumber}/evidence', { params: { orgNumber }, body }),
+    /** The project's evidence packs, oldest first, across pages. */
+    list: (params: EvidenceListParams = {}) =>
+      new Paginated<EvidenceSummary, EvidenceListPage>((cursor) =>
+        this.request('get', '/api/evidence', { query: { ...params, cursor } }),
+      ),
+    /** One signed pack, as created. */
+    get: (id: string) => this.request('get', '/api/evidence/{id}', { params: { id } }),
+    /** The same pack as a PDF for people (the bytes of `/api/evidence/{id}.pdf`). */
+    pdf: async (id: string): Promise<Uint8Array> => {
+      if (!id) throw new TypeError('id is required for /api/evidence/{id}.pdf');
+      const res = await this.#http.open({
+        method: 'GET',
+        path: `/api/evidence/${encodeURIComponent(id)}.pdf`,
+        accept: 'application/pdf',
+      });
+      return new Uint8Array(await res.arrayBuffer());
+    },
+    /** The public keys that verify packs' signatures (no key needed). */
+    jwks: () => this.request('get', '/.well-known/jwks.json'),
+  };
+
+  readonly procurement = {
+    /** Public procurement notices (Doffin, TED), across pages. */
+    search: (params: ProcurementSearchParams = {}) =>
+      new Paginated<ProcurementNotice, ProcurementPage>((cursor) =>
+        this.request('get', '/api/procurement', { query: { ...params, cursor } }),
+      ),
+    /** One notice by its id (Doffin or TED). */
+    get: (noticeId: string) => this.request('get', '/api/procurement/{noticeId}', { params: { noticeId } }),
+  };
+
+  readonly events = {
+    /** One page of company events after a seq; pass `nextAfter` as `after` for the next. */
+    list: (query: EventsParams = {}) => this.request('get', '/api/events', { query }),
+    /**
+     * The live event stream (SSE) as an async iterable of events; it reconnects after a dropped
+     * connection with `Last-Event-ID`, and ends when `signal` is aborted.
+     */
+    stream: (query: EventStreamParams = {}, opts: EventStreamOptions = {}) => new EventStream(this.#http, query, opts),
+  };
+
+  readonly watchlists = {
+    list: () => this.request('get', '/api/watchlists'),
+    get: (name: string) => this.request('get', '/api/watchlists/{name}', { params: { name } }),
+    create: (body: WatchlistInput) => this.request('post', '/api/watchlists', { body }),
+    update: (name: string, body: WatchlistUpdate) =>
+      this.request('put', '/api/watchlists/{name}', { params: { name }, body }),
+    delete: (name: string) => this.request('delete', '/api/watchlists/{name}', { params: { name } }),
+    /**
+     * A watchlist's companies (orgNumber, country, stored name or null, addedAt), in
+     * (country, orgNumber) order; iterate it for every company, or call `.page(cursor?)`.
+     */
+    companies: (name: string, params: WatchlistCompaniesParams = {}) =>
+      new Paginated<
+        Row<ResponseOf<'/api/watchlists/{name}/companies', 'get'>>,
+        ResponseOf<'/api/watchlists/{name}/companies', 'get'>
+      >((cursor) =>
+        this.request('get', '/api/watchlists/{name}/companies', { params: { name }, query: { ...params, cursor } }),
+      ),
+    /** Adds up to 1,000 companies; ones already on the list are left as they are. */
+    addCompanies: (name: string, companies: WatchlistCompany[]) =>
+      this.request('post', '/api/watchlists/{name}/companies', {
+        params: { name },
+        body: { companies },
+        // Adding a pair twice leaves one: a lost response may be asked for again.
+        repeatable: true,
+      }),
+    removeCompanies: (name: string, companies: WatchlistCompany[]) =>
+      this.request('delete', '/api/watchlists/{name}/companies', { params: { name }, body: { companies } }),
+    /** Alert deliveries to the watchlist's destination, newest first. */
+    deliveries: (name: string, query: WatchlistDeliveriesParams = {}) =>
+      this.request('get', '/api/watchlists/{name}/deliveries', { params: { name }, query }),
+  };
+
+  readonly mcp = {
+    /**
+     * One JSON-RPC message to the MCP endpoint, answered as JSON. For a full MCP session (tool
+     * discovery, notifications) an MCP SDK client against `${baseUrl}/api/mcp` fits better.
+     */
+    send: (message: McpMessage) =>
+      this.request('post', '/api/mcp', {
+        body: message,
+        // Streamable HTTP asks for both; this stateless server answers JSON.
+        headers: { accept: 'application/json, text/event-stream' },
+      }),
   };
 
   readonly enrichment = {
@@ -196,6 +330,11 @@ export class NcdClient {
       params: { destinationName },
       body: { orgNumbers } as BodyOf<'/api/push/{destinationName}', 'post'>,
     });
+  }
+
+  /** Statistics of a municipality and an industry (the four bureaus), beside the store's own counts. */
+  marketContext(query: MarketContextParams = {}) {
+    return this.request('get', '/api/market-context', { query });
   }
 
   municipalities(query: QueryOf<'/api/municipalities', 'get'> = {}) {

@@ -59,6 +59,21 @@ export class NcdNetworkError extends Error {
   }
 }
 
+/**
+ * The server ended an event stream for good with `event: end` (e.g. `credential_invalid` once the
+ * key was rotated or deactivated): reconnecting with the same key would not help.
+ */
+export class NcdStreamEndedError extends Error {
+  override readonly name = 'NcdStreamEndedError';
+  constructor(
+    /** The server's reason code, e.g. `credential_invalid`. */
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Builds an NcdApiError from a response body that may or may not be the API's error shape. */
 export function apiErrorFrom(
   status: number,

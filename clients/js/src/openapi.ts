@@ -783,7 +783,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A watchlist's companies
+         * @description In `(country, orgNumber)` order, each with the name the store holds (null when it holds none) and when it was added. Cursor-paginated: pass `nextCursor` back as `cursor` while `hasMore` is true. 404 `watchlist_not_found` for a name your project does not have.
+         */
+        get: operations["getWatchlistsByNameCompanies"];
         put?: never;
         /**
          * Add companies to a watchlist
@@ -13070,6 +13074,178 @@ export interface operations {
                 };
             };
             /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`. See /errors */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal server error: `internal_error`, `query_failed`. See /errors */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Service unavailable: `service_unavailable`. See /errors */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWatchlistsByNameCompanies: {
+        parameters: {
+            query?: {
+                /** @description 1–100; values above your tier’s maxPageSize are capped */
+                limit?: number;
+                /** @description nextCursor of the previous page (same query) */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Unique within the project; letters, digits and . _ ~ - (it appears in URLs) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "orgNumber": "923609016",
+                     *           "country": "NO",
+                     *           "name": "EQUINOR ASA",
+                     *           "addedAt": "2026-11-27T06:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJ2IjoxLCJrIjpbImVxdWlub3IgYXNhIiwxMDQyXX0.Hq3kM0xvYl8",
+                     *       "hasMore": true
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            orgNumber: string;
+                            country: string;
+                            /** @description The name the store holds for the company; null when the store does not hold it */
+                            name: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the company was added to this watchlist
+                             */
+                            addedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: `validation_failed`, `invalid_json`, `invalid_cursor`, `cursor_query_mismatch`. See /errors */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthorized: `missing_api_key`, `invalid_api_key`. See /errors */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required: `trial_expired`. See /errors */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: `company_not_found`, `watchlist_not_found`. See /errors */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description URI too long: `uri_too_long`. See /errors */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: `rate_limited`, `daily_quota_exceeded`, `monthly_quota_exceeded`, `live_fetch_budget_exceeded`, `cursor_depth_exceeded`. See /errors */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

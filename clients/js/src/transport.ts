@@ -87,11 +87,44 @@ export class Transport {
     return `${this.baseUrl}${path}${s ? `?${s}` : ''}`;
   }
 
-  async request<T>(spec: RequestSpec): Promise<T> {
-    const repeatable = spec.repeatable ?? spec.method !== 'POST';
-    const headers: Record<string, string> = { accept: 'application/json', ...(spec.headers ?? {}) };
+  #headers(spec: RequestSpec, accept: string): Record<string, string> {
+    const headers: Record<string, string> = { accept, ...(spec.headers ?? {}) };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     if (this.#opts.userAgent) headers['user-agent'] = this.#opts.userAgent;
+    return headers;
+  }
+
+  /**
+   * Opens a long-lived response (an event stream) and hands it over unread: one attempt, no
+   * retries (the caller owns reconnecting). A non-2xx answer is thrown as NcdApiError.
+   */
+  async open(spec: RequestSpec & { accept: string; signal?: AbortSignal }): Promise<Response> {
+    const headers = this.#headers(spec, spec.accept);
+    let res: Response;
+    try {
+      res = await this.#fetch(this.url(spec.path, spec.query), { method: spec.method, headers, signal: spec.signal });
+    } catch (err) {
+      if (spec.signal?.aborted) throw err;
+      throw new NcdNetworkError(
+        `Could not reach ${this.baseUrl} (${spec.method} ${spec.path}): ${reasonOf(err)}`,
+        spec.method,
+        spec.path,
+        { cause: err },
+      );
+    }
+    if (res.ok) return res;
+    const waitMs = retryAfterMs(res.headers.get('retry-after'));
+    throw apiErrorFrom(res.status, await readBody(res).catch(() => undefined), {
+      method: spec.method,
+      path: spec.path,
+      requestId: res.headers.get('x-request-id') ?? undefined,
+      retryAfter: waitMs === undefined ? undefined : Math.ceil(waitMs / 1000),
+    });
+  }
+
+  async request<T>(spec: RequestSpec): Promise<T> {
+    const repeatable = spec.repeatable ?? spec.method !== 'POST';
+    const headers = this.#headers(spec, 'application/json');
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
@@ -107,10 +140,8 @@ export class Transport {
           await this.#wait(attempt, this.#backoff(attempt), spec);
           continue;
         }
-        const reason =
-          err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
         throw new NcdNetworkError(
-          `Could not reach ${this.baseUrl} (${spec.method} ${spec.path}): ${reason}`,
+          `Could not reach ${this.baseUrl} (${spec.method} ${spec.path}): ${reasonOf(err)}`,
           spec.method,
           spec.path,
           { cause: err },
@@ -149,6 +180,10 @@ export class Transport {
     this.#opts.onRetry?.({ attempt: attempt + 1, delayMs, status, code, method: spec.method, path: spec.path });
     await this.#sleep(delayMs);
   }
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
 }
 
 async function readBody(res: Response): Promise<unknown> {

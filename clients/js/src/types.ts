@@ -51,3 +51,51 @@ export type DestinationInput = BodyOf<'/api/destinations', 'post'>;
 export type DestinationUpdate = BodyOf<'/api/destinations/{name}', 'put'>;
 export type Destination = ResponseOf<'/api/destinations/{name}', 'get'>;
 export type PushResult = ResponseOf<'/api/push/{destinationName}', 'post'>;
+export type WatchlistCompaniesParams = Omit<QueryOf<'/api/watchlists/{name}/companies', 'get'>, 'cursor'>;
+export type WatchlistCompaniesPage = ResponseOf<'/api/watchlists/{name}/companies', 'get'>;
+
+type RowOf<P extends { data: unknown[] }> = P['data'][number];
+
+export type OwnersParams = QueryOf<'/api/companies/{orgNumber}/owners', 'get'>;
+export type Owners = ResponseOf<'/api/companies/{orgNumber}/owners', 'get'>;
+export type OwnershipChangesParams = QueryOf<'/api/companies/{orgNumber}/ownership-changes', 'get'>;
+export type OwnershipChanges = ResponseOf<'/api/companies/{orgNumber}/ownership-changes', 'get'>;
+export type ReconcileUrl = ResponseOf<'/api/keys/reconcile-url', 'get'>;
+
+export type ScreeningMatchBody = BodyOf<'/api/screening/match', 'post'>;
+export type ScreeningMatchResult = ResponseOf<'/api/screening/match', 'post'>;
+export type ScreeningAuditParams = Omit<QueryOf<'/api/screening/audit', 'get'>, 'cursor'>;
+export type ScreeningAuditPage = ResponseOf<'/api/screening/audit', 'get'>;
+export type ScreeningAuditEntry = RowOf<ScreeningAuditPage>;
+
+export type EvidenceRequest = BodyOf<'/api/companies/{orgNumber}/evidence', 'post'>;
+export type EvidencePack = ResponseOf<'/api/evidence/{id}', 'get'>;
+export type EvidenceListParams = Omit<QueryOf<'/api/evidence', 'get'>, 'cursor'>;
+export type EvidenceListPage = ResponseOf<'/api/evidence', 'get'>;
+export type EvidenceSummary = RowOf<EvidenceListPage>;
+export type Jwks = ResponseOf<'/.well-known/jwks.json', 'get'>;
+
+export type MarketContextParams = QueryOf<'/api/market-context', 'get'>;
+export type MarketContext = ResponseOf<'/api/market-context', 'get'>;
+
+export type ProcurementSearchParams = Omit<QueryOf<'/api/procurement', 'get'>, 'cursor'>;
+export type ProcurementPage = ResponseOf<'/api/procurement', 'get'>;
+export type ProcurementNotice = components['schemas']['ProcurementNotice'];
+export type ProcurementNoticeDetail = ResponseOf<'/api/procurement/{noticeId}', 'get'>;
+
+export type EventsParams = QueryOf<'/api/events', 'get'>;
+export type EventsPage = ResponseOf<'/api/events', 'get'>;
+/** One company event, as GET /api/events lists it and the stream sends it. */
+export type StreamedEvent = RowOf<EventsPage>;
+export type EventStreamParams = QueryOf<'/api/events/stream', 'get'>;
+
+export type WatchlistInput = BodyOf<'/api/watchlists', 'post'>;
+export type WatchlistUpdate = BodyOf<'/api/watchlists/{name}', 'put'>;
+export type Watchlist = ResponseOf<'/api/watchlists/{name}', 'get'>;
+export type WatchlistCompany = BodyOf<'/api/watchlists/{name}/companies', 'post'>['companies'][number];
+export type WatchlistCompaniesResult = ResponseOf<'/api/watchlists/{name}/companies', 'post'>;
+export type WatchlistDeliveriesParams = QueryOf<'/api/watchlists/{name}/deliveries', 'get'>;
+export type WatchlistDeliveries = ResponseOf<'/api/watchlists/{name}/deliveries', 'get'>;
+
+export type McpMessage = BodyOf<'/api/mcp', 'post'>;
+export type McpResponse = ResponseOf<'/api/mcp', 'post'>;
