@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { EVENT_CATEGORIES } from '../domain/company-events.ts';
 import { StringEnum } from './common.ts';
 import { DestinationName } from './destinations.ts';
+import { pageExample } from './examples/common.ts';
+import { CursorParam, LimitParam, Page } from './pagination.ts';
 
 export const EventCategory = StringEnum(EVENT_CATEGORIES, { description: 'What kind of change' });
 
@@ -69,12 +71,26 @@ export const EventsQuery = Type.Object({
 });
 
 /** 410 events_expired: `after` is below what retention kept. */
-export const EventsExpired = Type.Object({
-  error: Type.String(),
-  code: Type.String(),
-  resumeAfter: Type.Integer({ description: 'The lowest `after` that is still complete' }),
-  requestId: Type.Optional(Type.String()),
-});
+export const EventsExpired = Type.Object(
+  {
+    error: Type.String(),
+    code: StringEnum(['events_expired'] as const),
+    resumeAfter: Type.Integer({ description: 'The lowest `after` that is still complete' }),
+    requestId: Type.Optional(Type.String()),
+    docs: Type.Optional(Type.String({ format: 'uri' })),
+  },
+  {
+    examples: [
+      {
+        error: 'Events after this seq are past retention; resume from resumeAfter',
+        code: 'events_expired',
+        resumeAfter: 1042,
+        requestId: '6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f',
+        docs: 'http://localhost:3000/errors#events_expired',
+      },
+    ],
+  },
+);
 
 export const EventsPage = Type.Object(
   {
@@ -220,3 +236,21 @@ export const Deliveries = Type.Object({ data: Type.Array(Delivery) }, { examples
 // /api/watchlists/{name}…: the path, and the page size of the delivery log.
 export const WatchlistParams = Type.Object({ name: WatchlistName });
 export const DeliveriesQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) });
+
+// GET /api/watchlists/{name}/companies: the watchlist's companies, a cursor page at a time.
+export const WatchlistMembersQuery = Type.Object({ limit: LimitParam, cursor: CursorParam });
+
+const WatchlistMember = Type.Object({
+  orgNumber: Type.String(),
+  country: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()], {
+    description: 'The name the store holds for the company; null when the store does not hold it',
+  }),
+  addedAt: Type.String({ format: 'date-time', description: 'When the company was added to this watchlist' }),
+});
+
+export const WatchlistMembers = Page(WatchlistMember, {
+  examples: [
+    pageExample({ orgNumber: '923609016', country: 'NO', name: 'EQUINOR ASA', addedAt: '2026-11-27T06:00:00.000Z' }),
+  ],
+});

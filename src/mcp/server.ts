@@ -14,6 +14,7 @@ import { registerTools } from './register-tools.ts';
 import { screeningTools } from './screening-tools.ts';
 import { matchTools } from './match-tools.ts';
 import { evidenceTools } from './evidence-tools.ts';
+import { watchlistTools } from './watchlist-tools.ts';
 import { serveTools, type ToolDeps, type ToolGroup } from './tool-kit.ts';
 
 const GROUPS: ToolGroup[] = [
@@ -27,6 +28,7 @@ const GROUPS: ToolGroup[] = [
   contextTools,
   procurementTools,
   eventTools,
+  watchlistTools,
   matchTools,
   evidenceTools,
 ];

@@ -7,6 +7,7 @@ import { createEventService } from '../services/monitoring/events.ts';
 import type { KeyAuthService } from '../services/access/key-auth.ts';
 import { createWatchlistDelivery } from '../services/monitoring/watchlist-delivery.ts';
 import { createWatchlistService } from '../services/monitoring/watchlists.ts';
+import { createPagination } from '../services/support/pagination.ts';
 
 export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthService, 'chargeQuota' | 'stillValid'>) {
   const { repos, config, clock, log } = ctx;
@@ -25,6 +26,8 @@ export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthS
       destinations: repos.destinations,
       eventLog: repos.eventLog,
       config,
+      // The same signing key and depth windows as services.ts's: a cursor is a cursor anywhere.
+      pagination: createPagination({ rateWindows: ctx.rateWindows, secretKey: config.secretKey }),
     }),
     watchlistDelivery: createWatchlistDelivery({
       watchlists: repos.watchlists,

@@ -176,6 +176,27 @@ export function createWatchlistRepository(db: Kysely<Database>) {
       }
     },
 
+    /**
+     * One page of a watchlist's companies in (country, org_number) order, after `after`, each with
+     * the stored company name (null when the store does not hold it). The primary key serves both
+     * the filter and the order.
+     */
+    async members(
+      id: number,
+      page: { after?: CompanyRef; limit: number },
+    ): Promise<{ country: string; org_number: string; name: string | null; added_at: Date }[]> {
+      const after = page.after;
+      const res = await sql<{ country: string; org_number: string; name: string | null; added_at: Date }>`
+        SELECT w.country, w.org_number, c.name, w.added_at
+        FROM watchlist_companies w
+        LEFT JOIN companies c ON c.country = w.country AND c.org_number = w.org_number
+        WHERE w.watchlist_id = ${id}
+          ${after ? sql`AND (w.country, w.org_number) > (${after.country}, ${after.orgNumber})` : sql``}
+        ORDER BY w.country, w.org_number
+        LIMIT ${page.limit}::integer`.execute(db);
+      return res.rows;
+    },
+
     async removeCompanies(id: number, companies: CompanyRef[]): Promise<number> {
       if (!companies.length) return 0;
       const res = await sql<{ n: number }>`WITH gone AS (

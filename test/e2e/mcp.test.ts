@@ -35,6 +35,7 @@ const TOOLS = [
   'list_destinations',
   'list_events',
   'list_municipalities',
+  'list_watchlist_companies',
   'list_watchlists',
   'lookup_company',
   'manage_destination',

@@ -1,5 +1,5 @@
 // Watchlists: CRUD scoped to the caller's project, their companies (up to 1,000 per
-// call, a size limit per tier) and the delivery log. Alerts go to one of the project's push
+// call, a size limit per tier; listed a cursor page at a time) and the delivery log. Alerts go to one of the project's push
 // destinations (src/push: SSRF-guarded, encrypted config, optional Standard Webhooks signature);
 // sending is services/watchlist-delivery.ts.
 import type { MonitoringConfig } from '../../config/index.ts';
@@ -15,6 +15,7 @@ import {
   type WatchlistRow,
 } from '../../store/watchlists.ts';
 import type { AuthContext } from '../access/key-auth.ts';
+import type { Pagination } from '../support/pagination.ts';
 
 interface WatchlistInput {
   name: string;
@@ -33,6 +34,7 @@ export interface WatchlistServiceDeps {
   destinations: DestinationRepository;
   eventLog: EventLogRepository;
   config: { monitoring: Pick<MonitoringConfig, 'watchlistCompanies'> };
+  pagination: Pagination;
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -164,6 +166,39 @@ export function createWatchlistService(deps: WatchlistServiceDeps) {
       const row = await find(caller, name);
       const changed = await repo.removeCompanies(row.id, companies);
       return { changed, companyCount: await repo.companyCount(row.id), maxCompanies: maxCompanies(caller) };
+    },
+
+    /**
+     * The watchlist's companies in (country, orgNumber) order, a cursor page at a time. The cursor
+     * is bound to this watchlist (its id: a list deleted and made again under the name starts over).
+     */
+    async companies(caller: AuthContext, name: string, q: { limit?: number; cursor?: string }) {
+      const row = await find(caller, name);
+      const page = await deps.pagination.page(
+        caller,
+        {
+          scope: 'watchlist-companies',
+          bound: { watchlist: row.id },
+          cursor: q.cursor,
+          limit: q.limit,
+          depthGuard: false,
+        },
+        async (limit, after) => {
+          const [country, orgNumber] = after ? String(after[0]).split('|') : [];
+          const rows = await repo.members(row.id, { after: after ? { country, orgNumber } : undefined, limit });
+          return { rows, positions: rows.map((r) => [`${r.country}|${r.org_number}`, 0] as [string, number]) };
+        },
+      );
+      return {
+        data: page.rows.map((r) => ({
+          orgNumber: r.org_number,
+          country: r.country,
+          name: r.name,
+          addedAt: iso(r.added_at)!,
+        })),
+        nextCursor: page.nextCursor,
+        hasMore: page.hasMore,
+      };
     },
 
     async deliveries(caller: AuthContext, name: string, limit: number) {

@@ -1,4 +1,4 @@
-// /api/watchlists/{name}/companies and /api/watchlists/{name}/deliveries.
+// /api/watchlists/{name}/companies (list, add, remove) and /api/watchlists/{name}/deliveries.
 import { callerOf } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../../contract/common.ts';
 import {
@@ -6,6 +6,8 @@ import {
   DeliveriesQuery,
   WatchlistCompaniesBody,
   WatchlistCompaniesResult,
+  WatchlistMembers,
+  WatchlistMembersQuery,
   WatchlistParams,
 } from '../../../../contract/events.ts';
 import type { Api, RouteDeps } from '../../../types.ts';
@@ -13,6 +15,23 @@ import type { Api, RouteDeps } from '../../../types.ts';
 const secured = { tags: ['monitoring'], security: [{ bearer: [] }] };
 
 export default function watchlistCompanyRoutes(app: Api, { services }: RouteDeps) {
+  app.get(
+    '/api/watchlists/:name/companies',
+    {
+      config: { auth: 'key' },
+      schema: {
+        ...secured,
+        summary: "A watchlist's companies",
+        description:
+          'In `(country, orgNumber)` order, each with the name the store holds (null when it holds none) and when it was added. Cursor-paginated: pass `nextCursor` back as `cursor` while `hasMore` is true. 404 `watchlist_not_found` for a name your project does not have.',
+        params: WatchlistParams,
+        querystring: WatchlistMembersQuery,
+        response: { 200: WatchlistMembers, ...errorResponses(400, 401, 402, 404, 429, 500) },
+      },
+    },
+    async (req) => services.watchlists.companies(callerOf(req), req.params.name, req.query),
+  );
+
   app.post(
     '/api/watchlists/:name/companies',
     {
