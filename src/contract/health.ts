@@ -153,4 +153,28 @@ export const Health = Type.Object(
   { examples: HEALTH_EXAMPLES },
 );
 
+/**
+ * 503: the database probe failed or did not answer in time. `status` stays `"error"` as Orakel's
+ * clients expect; `code` (and `error`) are those of the error catalogue's `service_unavailable`.
+ */
+export const HealthUnavailable = Type.Object(
+  {
+    status: StringEnum(['error'] as const),
+    error: Type.String(),
+    code: StringEnum(['service_unavailable'] as const),
+    requestId: Type.Optional(Type.String()),
+  },
+  {
+    description: 'The database did not answer the probe; retry after `Retry-After` seconds.',
+    examples: [
+      {
+        status: 'error',
+        error: 'Service unavailable',
+        code: 'service_unavailable',
+        requestId: '6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f',
+      },
+    ],
+  },
+);
+
 export const HealthHeaders = Type.Object({ 'x-sync-secret': Type.Optional(Type.String()) });

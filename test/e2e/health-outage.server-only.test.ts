@@ -30,7 +30,8 @@ describe('health during a database outage', () => {
     proxy.cut();
     const down = await http(server.url, 'GET', '/api/health');
     expect(down.status).toBe(503);
-    expect(down.body).toEqual({ status: 'error' });
+    expect(down.body).toMatchObject({ status: 'error', code: 'service_unavailable', error: 'Service unavailable' });
+    expect(down.headers.get('retry-after')).toBe('5');
     proxy.restore();
     let back = await http(server.url, 'GET', '/api/health');
     // the pool may hand out one connection that died with the outage; the next probe recovers

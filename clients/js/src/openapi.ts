@@ -3417,7 +3417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Default Response */
+            /** @description The database did not answer the probe; retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3425,129 +3425,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "error": "Service unavailable",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f"
+                     *     }
+                     */
                     "application/json": {
-                        /** @description "ok", or "error" with status 503 */
-                        status: string;
-                        /** Format: date-time */
-                        timestamp?: string;
-                        database?: string;
-                        engine?: string;
-                        records?: {
-                            companies: number;
-                            financials: number;
-                            roles: number;
-                            inspections: number;
-                            licenses: number;
-                            procurementNotices: number;
-                        };
-                        /** @description One entry per source: brreg-updates, brreg-snapshot, regnskap, shareholders, inspections, licenses, prh, prh-financials, bolagsverket, bolagsverket-financials, sanctions, domains, coverage, statistics:NO, statistics:SE, statistics:FI, statistics:DK (and `sanctions:<list>` per screening list) */
-                        dataSources?: {
-                            [key: string]: {
-                                /** @description End (or start, while running) of the latest run; null = never synced */
-                                lastSync: string | null;
-                                /** @description ok | error | running | never | degraded (an ok run that kept the previous data of some parts, listed in tables) */
-                                status: string;
-                                recordsProcessed: number;
-                                lastSuccess: string | null;
-                                /** @description Short reason when the latest run failed, or what part of an ok run did not succeed (e.g. a statistics table whose previous figures were kept) */
-                                message?: string | null;
-                                /** @description degraded: the tables of the run whose previous figures were kept (statistics:XX) */
-                                tables?: {
-                                    /** @description The bureau's table id */
-                                    table: string;
-                                    /** @description What did not fit or failed: the previous figures of the table were kept */
-                                    problem: string;
-                                }[];
-                                /** @description prh-financials, bolagsverket-financials: filed documents the job could not read; the company keeps its other filings */
-                                skipped?: {
-                                    /** @description Filings skipped so far */
-                                    total: number;
-                                    /** @description The most recent, newest first */
-                                    latest: {
-                                        /** @description The registry's id of the filing (PRH businessId:financialDate, Bolagsverket dokumentId) */
-                                        filing: string;
-                                        orgNumber: string;
-                                        /** @description Why it could not be read (malformed, truncated, no report in the ZIP, unknown taxonomy, a figure that does not parse, …) */
-                                        reason: string;
-                                        /** Format: date-time */
-                                        at: string;
-                                    }[];
-                                };
-                                /** @description Why the scheduler does not run this source's job here (e.g. its credentials are not set) */
-                                notScheduled?: string;
-                            };
-                        };
-                        /** @description Protection of the registries behind live fetches (README "Upstream protection") */
-                        upstreams?: {
-                            host: string;
-                            /** @enum {string} */
-                            breaker: "closed" | "open" | "half-open";
-                            /** @description Shared request budget of the host (UPSTREAM_RATE_PER_SECOND) */
-                            ratePerSecond: number;
-                            /** @description Requests answered at once by the open breaker since start */
-                            shortCircuited: number;
-                            /** @description Requests refused for want of the shared budget since start */
-                            throttled: number;
-                            /** @description Failures in the breaker's rolling window */
-                            failures: number;
-                        }[];
-                        liveFetch?: {
-                            negativeCacheHours: number;
-                            /** @description Numbers currently answered 404 without asking brreg */
-                            rememberedNotFound: number;
-                            /** @description Upstream requests per key and UTC day by tier; null is unlimited */
-                            dailyBudgets: {
-                                [key: string]: number | null;
-                            };
-                        };
-                        /** @description This process's cache of serialised company records (README "Record cache") */
-                        recordCache?: {
-                            entries: number;
-                            /** @description Estimated memory of the cached bodies */
-                            bytes: number;
-                            /** @description RECORD_CACHE_ENTRIES (0: off) */
-                            maxEntries: number;
-                            /** @description RECORD_CACHE_MB in bytes */
-                            maxBytes: number;
-                            hits: number;
-                            misses: number;
-                            /** @description hits / (hits + misses) since start */
-                            hitRate: number;
-                            /** @description Least recently used records dropped for room */
-                            capacityEvictions: number;
-                            /** @description Cached records dropped because they changed */
-                            invalidations: number;
-                            /** @description Lookups not served from the cache while it was not known fresh */
-                            bypassed: number;
-                            /** @description The last change poll began within 1 s: the cache serves */
-                            following: boolean;
-                        };
-                        /** @description Change-feed pages read ahead for clients draining it (README "Draining the feed") */
-                        feedReadAhead?: {
-                            /** @description Pages read ahead and not yet asked for */
-                            held: number;
-                            /** @description Next pages read for clients following a cursor, since start */
-                            started: number;
-                            /** @description Requests answered with a page read ahead */
-                            handedOver: number;
-                            /** @description Pages asked for more than 1 s after their read began, read again */
-                            expired: number;
-                            /** @description Pages dropped unasked: a write through this process, or room */
-                            dropped: number;
-                        };
-                        /** @description This process's memory, in MiB */
-                        memory?: {
-                            /** @description Resident set size (with the embedded engine's thread) */
-                            rssMb: number;
-                            /** @description JavaScript heap reserved (main thread) */
-                            heapTotalMb: number;
-                            /** @description JavaScript heap in use (main thread) */
-                            heapUsedMb: number;
-                            /** @description Memory outside the heap held by JavaScript objects */
-                            externalMb: number;
-                            /** @description Of which buffers (cached bodies, sockets) */
-                            arrayBuffersMb: number;
-                        };
+                        /** @enum {string} */
+                        status: "error";
+                        error: string;
+                        /** @enum {string} */
+                        code: "service_unavailable";
+                        requestId?: string;
                     };
                 };
             };
@@ -12059,12 +11951,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Events after this seq are past retention; resume from resumeAfter",
+                     *       "code": "events_expired",
+                     *       "resumeAfter": 1042,
+                     *       "requestId": "6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f",
+                     *       "docs": "http://localhost:3000/errors#events_expired"
+                     *     }
+                     */
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "events_expired";
                         /** @description The lowest `after` that is still complete */
                         resumeAfter: number;
                         requestId?: string;
+                        /** Format: uri */
+                        docs?: string;
                     };
                 };
             };
@@ -12210,12 +12114,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "Events after this seq are past retention; resume from resumeAfter",
+                     *       "code": "events_expired",
+                     *       "resumeAfter": 1042,
+                     *       "requestId": "6f1c2d7e-3b4a-4c59-9e0f-1a2b3c4d5e6f",
+                     *       "docs": "http://localhost:3000/errors#events_expired"
+                     *     }
+                     */
                     "application/json": {
                         error: string;
-                        code: string;
+                        /** @enum {string} */
+                        code: "events_expired";
                         /** @description The lowest `after` that is still complete */
                         resumeAfter: number;
                         requestId?: string;
+                        /** Format: uri */
+                        docs?: string;
                     };
                 };
             };

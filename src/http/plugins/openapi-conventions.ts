@@ -6,7 +6,8 @@
 //     -> `getCompaniesByOrgNumber`) unless the route sets one;
 //   - headers: `X-Request-Id` on every response, `RateLimit-*` on keyed responses, `Retry-After`
 //     on 429 and 503;
-//   - errors: the error `code` is an enum of the catalogue; each error status gets a description
+//   - errors: the error `code` is an enum of the catalogue (a body of its own with an open `code`
+//     gets the codes of its status); each error status gets a description
 //     listing its codes and one realistic example per code (with the `docs` link); every
 //     operation documents 414 and 503, which any request can meet.
 import type { RouteOptions } from 'fastify';
@@ -123,6 +124,32 @@ function errorResponse(baseUrl: string, status: number, path: string, secured: b
   };
 }
 
+/**
+ * An error response with a body of its own (not ErrorBody, e.g. 410 `events_expired` with
+ * `resumeAfter`): a `code` its contract left open becomes the enum of the codes the operation
+ * can answer with that status, so every error `code` in the document is one of the catalogue's.
+ */
+function withCodeEnum(response: Json, status: number, path: string, secured: boolean): Json {
+  const content: Json = {};
+  for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
+    const code = media.schema?.properties?.code;
+    content[type] =
+      code && !code.enum
+        ? {
+            ...media,
+            schema: {
+              ...media.schema,
+              properties: {
+                ...media.schema.properties,
+                code: { ...code, enum: codesFor(status, path, secured).map((d) => d.code) },
+              },
+            },
+          }
+        : media;
+  }
+  return response.content ? { ...response, content } : response;
+}
+
 function withHeaders(response: Json, status: number, secured: boolean): Json {
   const headers: Json = { ...(response.headers ?? {}), 'X-Request-Id': ref('XRequestId') };
   if (secured && status !== 401) {
@@ -163,7 +190,11 @@ export function applyDocumentConventions(doc: Json, baseUrl = 'http://localhost:
       for (const [key, response] of Object.entries<Json>(declared)) {
         const status = Number(key);
         const body =
-          status >= 400 && isErrorBody(response) ? errorResponse(baseUrl, status, path, secured, response) : response;
+          status < 400
+            ? response
+            : isErrorBody(response)
+              ? errorResponse(baseUrl, status, path, secured, response)
+              : withCodeEnum(response, status, path, secured);
         responses[key] = withHeaders(body, status, secured);
       }
       next[method] = { ...op, operationId: op.operationId ?? operationIdFor(method, path), responses };
