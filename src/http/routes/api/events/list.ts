@@ -21,10 +21,14 @@ export default function eventsListRoute(app: Api, { services }: RouteDeps) {
     },
     // The body comes as JSON text of the EventsPage shape (serialised by the database, see
     // services/events.ts listJson); with a JSON content type Fastify sends a string as it is,
-    // which the schema-typed reply cannot express, hence the cast.
+    // which the schema-typed reply cannot express, hence the cast. PostgreSQL writes json with
+    // spaces around every ':' and after every ',' (`{"seq" : 1, "before" : {"name": …}}`), about
+    // a tenth of the bytes: parsed once and written back compact, as the event stream and the
+    // watchlist alerts send the same events (native JSON, cheaper than any regex over the text,
+    // and than PostgreSQL's own regexp_replace, measured 7x the page's build time in PGlite).
     async (req, reply) => {
       const body = await services.events.listJson(callerOf(req), req.query);
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(JSON.parse(body)) as never);
     },
   );
 }
