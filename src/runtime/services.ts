@@ -223,7 +223,12 @@ export function createServices(ctx: AppContext) {
     procurement,
     ...createMonitoringServices(ctx, keyAuth), // events, stream, watchlists, delivery
     companyMatch,
-    reconcile: createReconcileService({ match: companyMatch, reads: repos.companyReads, config }),
+    reconcile: createReconcileService({
+      match: companyMatch,
+      reads: repos.companyReads,
+      suggest: repos.companySuggest,
+      config,
+    }),
     health: createHealthService({
       store: ctx.store,
       records: repos.health,

@@ -18,6 +18,7 @@ import { createCrmWritebackRepository } from './crm-writebacks.ts';
 import { createMarketingProtectionRepository } from './marketing-protection.ts';
 import { createChangeFeedRepository } from './change-feed.ts';
 import { createCompanySearchRepository } from './company-search.ts';
+import { createCompanySuggestRepository } from './company-suggest.ts';
 import { createShareholderRepository } from './shareholders.ts';
 import { createOwnershipChainRepository } from './ownership-chains.ts';
 import { createGroupRepository } from './groups.ts';
@@ -62,6 +63,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     crmWritebacks: createCrmWritebackRepository(db),
     marketingProtection: createMarketingProtectionRepository(db, companyChanges),
     companySearch: createCompanySearchRepository(db),
+    companySuggest: createCompanySuggestRepository(db),
     changeFeed: createChangeFeedRepository(db),
     shareholders: createShareholderRepository(db),
     ownershipChains: createOwnershipChainRepository(db),

@@ -6,12 +6,15 @@ import type { Config } from '../../config/index.ts';
 import { MATCH_COUNTRIES, type CompanyMatchQuery } from '../../contract/company-match.ts';
 import { invalid, ApiError } from '../../errors.ts';
 import type { CompanyReadRepository } from '../../store/company-reads.ts';
+import type { CompanySuggestRepository, SuggestRow } from '../../store/company-suggest.ts';
 import type { CompanyMatchService, QueryMatch } from './company-match.ts';
 import { cellsOf, EXTEND_PROPERTIES, isExtendProperty, previewHtml } from './reconcile-extend.ts';
 
 export interface ReconcileDeps {
   match: CompanyMatchService;
   reads: CompanyReadRepository;
+  /** Names that start with what was typed (suggest). */
+  suggest: Pick<CompanySuggestRepository, 'byNamePrefix'>;
   /** Read per call: the public base URL (BASE_URL). */
   config: Pick<Config, 'baseUrl'>;
 }
@@ -49,6 +52,21 @@ function parseJson(field: string, text: string): unknown {
   } catch {
     throw invalid(`body.${field}`, 'must be JSON');
   }
+}
+
+/** Typed text as the store's name_norm spells names (NFC, lowercased), runs of spaces as one. */
+const namePrefix = (typed: string) => typed.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trimStart();
+
+/** The place and, when it no longer trades as usual, the status (as the matcher words them). */
+function suggestDescription(r: SuggestRow): string {
+  const status = r.is_bankrupt
+    ? 'bankrupt'
+    : r.is_being_dissolved || r.is_in_forced_dissolution
+      ? 'dissolving'
+      : r.status && r.status !== 'registered'
+        ? r.status
+        : 'active';
+  return [r.business_address_city ?? r.business_address_municipality, status].filter(Boolean).join(' · ');
 }
 
 /** "NO:923609016" -> ["NO", "923609016"] */
@@ -214,17 +232,37 @@ export function createReconcileService(deps: ReconcileDeps) {
       return previewHtml(row);
     },
 
+    /**
+     * What a user is typing: names that start with it first ("NORDKAPP IND" is a prefix of
+     * "NORDKAPP INDUSTRI AS": its last word may be cut short), then the matcher's candidates for
+     * it as a whole name (words in another order, a typo, a former name), without repeats.
+     */
     async suggestEntity(prefix: string) {
       if (!/[\p{L}\p{N}]/u.test(prefix)) return { result: [] };
-      const [m] = await deps.match.matchQueries([{ name: prefix.slice(0, 300) }], { limit: MAX_CANDIDATES });
-      return {
-        result: m.candidates.map((c) => ({
-          id: `${c.candidate.country}:${c.candidate.orgNumber}`,
-          name: c.candidate.name,
-          description: [c.candidate.places[0], c.features.status].filter(Boolean).join(' · '),
-          notable: [{ id: c.candidate.country, name: TYPE_NAME.get(c.candidate.country as Country) ?? '' }],
-        })),
-      };
+      const typed = prefix.slice(0, 300);
+      const [starts, [m]] = await Promise.all([
+        deps.suggest.byNamePrefix(namePrefix(typed), MAX_CANDIDATES),
+        deps.match.matchQueries([{ name: typed }], { limit: MAX_CANDIDATES }),
+      ]);
+      const entry = (country: string, orgNumber: string, name: string, description: string) => ({
+        id: `${country}:${orgNumber}`,
+        name,
+        description,
+        notable: [{ id: country, name: TYPE_NAME.get(country as Country) ?? '' }],
+      });
+      const result = [
+        ...starts.map((r) => entry(r.country, r.org_number, r.name, suggestDescription(r))),
+        ...m.candidates.map((c) =>
+          entry(
+            c.candidate.country,
+            c.candidate.orgNumber,
+            c.candidate.name,
+            [c.candidate.places[0], c.features.status].filter(Boolean).join(' · '),
+          ),
+        ),
+      ];
+      const seen = new Set<string>();
+      return { result: result.filter((e) => !seen.has(e.id) && seen.add(e.id)).slice(0, MAX_CANDIDATES) };
     },
 
     suggestProperty: (prefix: string) => ({
