@@ -11,6 +11,7 @@ import { registerAuth } from './http/plugins/auth.ts';
 import { registerDocs } from './http/plugins/docs.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './http/plugins/errors.ts';
 import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
+import { clientErrorHandler, registerUtf8Url } from './http/plugins/utf8-url.ts';
 import { registerValidation } from './http/plugins/validation.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { ErrorBody } from './contract/common.ts';
@@ -59,6 +60,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       },
       bodyLimit: config.http.bodyLimitBytes,
       frameworkErrors: frameworkErrorHandler(config),
+      // Requests Node's parser refuses (raw UTF-8 in the URL, …) get the documented error body.
+      clientErrorHandler: clientErrorHandler(config),
       // Abuse limits (README "Reliability"): a client that trickles its headers or body
       // (slow-loris) is cut with 408 after these deadlines; Fastify's default requestTimeout
       // of 0 would otherwise disable Node's whole-request deadline.
@@ -84,6 +87,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     app.addHook('onRequest', async (req) => {
       if (req.url.length > config.http.maxUrlLength) throw new ApiError('uri_too_long');
     });
+    registerUtf8Url(app as unknown as FastifyInstance);
 
     // Graceful shutdown: a keep-alive connection whose request was in flight when close()
     // began would stay open after its answer and hold the process until the 25 s force exit

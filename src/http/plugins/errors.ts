@@ -132,7 +132,20 @@ export function frameworkErrorHandler(config: Config) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const code: ErrorCode = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'uri_too_long' : 'bad_request';
     const status = code === 'bad_request' && err.statusCode && err.statusCode < 500 ? err.statusCode : undefined;
-    return sendError(reply, req, publicBaseUrl(req, config), code, undefined, status);
+    // A percent-escape in the path that does not decode (not UTF-8, or not hex): say where and how.
+    const detailed =
+      err.code === 'FST_ERR_BAD_URL'
+        ? new ApiError('bad_request', {
+            details: [
+              {
+                path: 'path',
+                message:
+                  'has a percent-escape that is not UTF-8; percent-encode the UTF-8 bytes of each character (Ø is %C3%98)',
+              },
+            ],
+          })
+        : undefined;
+    return sendError(reply, req, publicBaseUrl(req, config), code, detailed, status);
   };
 }
 
