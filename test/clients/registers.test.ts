@@ -44,7 +44,8 @@ describe('procurement', () => {
     // Six recorded notices, one of them the same procedure published on both portals.
     expect(all.length).toBe(5);
     expect(new Set(all.map((n) => n.noticeId)).size).toBe(all.length);
-    const times = all.map((n) => Date.parse(n.publishedAt));
+    const times = all.map((n) => Date.parse(n.publishedDate!));
+    expect(times.every((t) => Number.isFinite(t))).toBe(true);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     for (const n of all) expect(['ACTIVE', 'CLOSED', 'AWARDED', 'CANCELLED']).toContain(n.status);
 
