@@ -150,4 +150,26 @@ export const NoticeParams = Type.Object({
   }),
 });
 
-export const ProcurementPage = Page(Type.Ref('ProcurementNotice'), { examples: [pageExample(PROCUREMENT_EXAMPLE)] });
+const ProcurementPageShape = Page(Type.Ref('ProcurementNotice'));
+export const ProcurementPage = Type.Object(
+  {
+    ...ProcurementPageShape.properties,
+    note: Type.Optional(
+      Type.String({
+        description:
+          'On an empty first page when no source that publishes such notices (Doffin for NO, TED for every country) has been loaded on this server. Absent otherwise.',
+      }),
+    ),
+  },
+  {
+    examples: [
+      pageExample(PROCUREMENT_EXAMPLE),
+      {
+        data: [],
+        nextCursor: null,
+        hasMore: false,
+        note: 'No procurement source with SE notices (TED) has been loaded on this server (an operator runs ncd sync procurement)',
+      },
+    ],
+  },
+);

@@ -150,6 +150,18 @@ export const GroupTree = Type.Object(
 
 // ---- GET /api/companies/{orgNumber}/shareholders and GET /api/shareholders/by-owner ----
 
+/** Set on an empty answer when a register year is not loaded: says which years are. */
+const EmptyNote = Type.String({
+  description:
+    'Why `data` is empty when the reason is what this server holds: no register year loaded, or the asked year is not loaded (the loaded years are named). Absent otherwise.',
+});
+
+const SHAREHOLDERS_EMPTY_EXAMPLE = {
+  data: [],
+  availableYears: [2024, 2023],
+  note: 'Register year 2019 is not loaded on this server; loaded years: 2024, 2023',
+};
+
 export const ShareholdersQuery = Type.Object({
   country: Type.Optional(OwnershipCountry),
   year: Type.Optional(Year),
@@ -162,8 +174,9 @@ export const ShareholderPositions = Type.Object(
     availableYears: Type.Array(Type.Integer(), {
       description: 'Years with data for this company, newest first',
     }),
+    note: Type.Optional(EmptyNote),
   },
-  { examples: [SHAREHOLDERS_EXAMPLE] },
+  { examples: [SHAREHOLDERS_EXAMPLE, SHAREHOLDERS_EMPTY_EXAMPLE] },
 );
 
 export const HoldingsQuery = Type.Object({
@@ -216,6 +229,7 @@ export const ShareholderHoldings = Type.Object(
     cycle: Type.Optional(Type.Boolean({ description: 'transitive=true: some path came back to a company on it' })),
     nextCursor: Type.Optional(N(Type.String())),
     hasMore: Type.Optional(Type.Boolean()),
+    note: Type.Optional(EmptyNote),
   },
   { examples: [HOLDINGS_EXAMPLE] },
 );

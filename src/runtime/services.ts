@@ -63,7 +63,12 @@ export function createServices(ctx: AppContext) {
     log,
   });
   const market = createMarketContext({ reads: repos.companyReads, statistics: repos.statistics, reference, clock });
-  const procurement = createProcurementService({ procurement: repos.procurement, clock, pagination });
+  const procurement = createProcurementService({
+    procurement: repos.procurement,
+    clock,
+    pagination,
+    syncRuns: repos.syncRuns,
+  });
   const companies = createCompanyService({
     reference,
     reads: repos.companyReads,

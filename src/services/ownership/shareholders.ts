@@ -44,6 +44,19 @@ export interface ShareholderServiceDeps {
 
 type Opts = { country?: OwnershipCountry; year?: number };
 
+/**
+ * Why an answer from Aksjonærregisteret is empty when the cause is what this server holds: no
+ * year loaded, or not the asked one. Undefined when rows were found or the years are there.
+ */
+export function emptyNote(found: number, loaded: number[], year: number | undefined): string | undefined {
+  if (found > 0) return undefined;
+  if (!loaded.length)
+    return 'No Aksjonærregisteret year is loaded on this server (an operator imports one with ncd sync shareholders --file)';
+  if (year !== undefined && !loaded.includes(year))
+    return `Register year ${year} is not loaded on this server; loaded years: ${loaded.join(', ')}`;
+  return undefined;
+}
+
 export function createShareholderService(deps: ShareholderServiceDeps) {
   const repo = deps.shareholders;
   const dk = createDanishOwnerViews(deps.cvrOwners);
@@ -51,19 +64,26 @@ export function createShareholderService(deps: ShareholderServiceDeps) {
     async byInvestee(rawOrgNumber: string, opts: Opts & { includePersons?: boolean }) {
       if (opts.country === 'DK') return dk.byInvestee(rawOrgNumber, opts);
       const orgNumber = norwegianOrgNumber(rawOrgNumber, 'params.orgNumber');
-      const [rows, availableYears] = await Promise.all([
+      const [rows, availableYears, loaded] = await Promise.all([
         repo.positions(orgNumber, { year: opts.year, includePersons: opts.includePersons === true }),
         repo.yearsOf(orgNumber),
+        repo.years(),
       ]);
-      return { data: rows.map(position), availableYears };
+      const note = emptyNote(rows.length, loaded, opts.year);
+      return { data: rows.map(position), availableYears, ...(note ? { note } : {}) };
     },
 
     async byOwner(rawOrgNumber: string, opts: Opts) {
       if (opts.country === 'DK') return dk.byOwner(rawOrgNumber, opts);
       const shareholderOrgNumber = norwegianOrgNumber(rawOrgNumber, 'query.shareholderOrgNumber');
-      const rows = await repo.holdings(shareholderOrgNumber, { year: opts.year });
+      const [rows, loaded] = await Promise.all([
+        repo.holdings(shareholderOrgNumber, { year: opts.year }),
+        repo.years(),
+      ]);
+      const note = emptyNote(rows.length, loaded, opts.year);
       return {
         shareholderOrgNumber,
+        ...(note ? { note } : {}),
         data: rows.map((h) => ({
           orgNumber: h.orgNumber,
           companyName: h.companyName,

@@ -15,6 +15,7 @@ import { statusAt } from '../../store/procurement.ts';
 import type { ProcurementQuery as ContractQuery } from '../../contract/procurement.ts';
 import type { AuthContext } from '../access/key-auth.ts';
 import type { Pagination } from '../support/pagination.ts';
+import type { SyncRunRepository } from '../../store/ops/sync-runs.ts';
 
 type ProcurementQuery = ContractQuery;
 
@@ -22,6 +23,26 @@ export interface ProcurementServiceDeps {
   procurement: ProcurementRepository;
   clock: Clock;
   pagination: Pagination;
+  /** Which sources have synced: an empty page says so when none covering the country has. */
+  syncRuns: Pick<SyncRunRepository, 'latestBySource'>;
+}
+
+/** Doffin publishes Norwegian notices; TED those of every country here, Norway's included. */
+const SOURCES_OF = (country: string | undefined) =>
+  country === undefined || country === 'NO' ? ['doffin', 'ted'] : ['ted'];
+const SOURCE_NAME: Record<string, string> = { doffin: 'Doffin', ted: 'TED' };
+
+/** Why a first page is empty when no source that could fill it has ever synced; else undefined. */
+async function emptyNote(deps: ProcurementServiceDeps, country: string | undefined): Promise<string | undefined> {
+  const runs = await deps.syncRuns.latestBySource();
+  const sources = SOURCES_OF(country);
+  if (sources.some((s) => runs[s]?.lastSuccess)) return undefined;
+  // Files loaded by hand (ncd sync procurement --file) record the job's run only: any country.
+  if (runs.procurement?.lastSuccess && !runs.doffin && !runs.ted) return undefined;
+  const names = sources.map((s) => SOURCE_NAME[s]).join(' or ');
+  return country
+    ? `No procurement source with ${country} notices (${names}) has been loaded on this server (an operator runs ncd sync procurement)`
+    : `No procurement source (${names}) has been loaded on this server (an operator runs ncd sync procurement)`;
 }
 
 /** The public page of a notice: Doffin's when it is there, else TED's. */
@@ -122,10 +143,12 @@ export function createProcurementService(deps: ProcurementServiceDeps) {
         { scope: 'procurement', bound, cursor: q.cursor, limit: q.limit, depthGuard: true },
         (limit, after) => deps.procurement.list(filters, now, sort, order, limit, after),
       );
+      const note = page.rows.length || q.cursor ? undefined : await emptyNote(deps, q.country);
       return {
         data: page.rows.map((r) => procurementItem(r, now)),
         nextCursor: page.nextCursor,
         hasMore: page.hasMore,
+        ...(note ? { note } : {}),
       };
     },
 
