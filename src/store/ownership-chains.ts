@@ -133,11 +133,16 @@ export function createOwnershipChainRepository(db: Kysely<Database>) {
       if (!orgNumbers.length) return new Map();
       const upTo =
         opts.year === undefined ? sql`(SELECT max(year) FROM shareholder_years)` : sql`${opts.year}::integer`;
+      // A lateral probe per company, newest year first: a company with rows in the year asked
+      // for costs one index probe (a join on the newest year's number evaluated it twice).
       const pick = sql`
-        SELECT q.org_number, y.run_id FROM (
-          SELECT o.org_number, ${newestYear(sql.ref('o.org_number'), upTo)} AS year
-          FROM unnest(${orgNumbers}::text[]) AS o(org_number)
-        ) q JOIN shareholder_years y ON y.year = q.year`;
+        SELECT o.org_number, y.run_id FROM unnest(${orgNumbers}::text[]) AS o(org_number)
+        CROSS JOIN LATERAL (
+          SELECT y.run_id FROM shareholder_years y
+          WHERE y.year <= ${upTo}
+            AND EXISTS (SELECT 1 FROM shareholdings x WHERE x.run_id = y.run_id AND x.org_number = o.org_number)
+          ORDER BY y.year DESC LIMIT 1
+        ) y`;
       return byCompany(await holders(db, pick, opts.includePersons));
     },
 
