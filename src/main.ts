@@ -1,6 +1,7 @@
 // Process entry: config -> app -> listen; graceful shutdown on SIGTERM/SIGINT.
 import { buildApp } from './app.ts';
 import { ConfigError, configWarnings, loadConfig } from './config/index.ts';
+import { SHUTDOWN_DEADLINE_MS } from './config/http.ts';
 import { DataDirBusyError } from './store/engine/data-dir-lock.ts';
 import { MigrationError } from './store/engine/migrate.ts';
 import { loadDemoData } from './jobs/demo-data.ts';
@@ -54,7 +55,7 @@ async function main() {
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 25_000);
+    }, SHUTDOWN_DEADLINE_MS);
     force.unref();
     try {
       // Closing stops the workers: the scheduler's runs in progress end before the store closes.

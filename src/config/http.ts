@@ -13,6 +13,13 @@ export interface HttpLimits {
   bodyLimitBytes: number;
 }
 
+/**
+ * How long a SIGTERM'd server may take to finish in-flight requests, stop its workers and
+ * checkpoint and close the store before it exits anyway (src/main.ts). A supervisor must wait
+ * longer before it kills: compose.yaml's stop_grace_period is checked against this.
+ */
+export const SHUTDOWN_DEADLINE_MS = 25_000;
+
 export function trustProxy(env: Env): TrustProxy {
   const raw = str(env, 'TRUST_PROXY');
   if (raw === undefined) return false;

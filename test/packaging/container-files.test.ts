@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // `yaml` comes with @fastify/swagger (a production dependency), which parses YAML itself.
 import { parse } from 'yaml';
+import { SHUTDOWN_DEADLINE_MS } from '../../src/config/http.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (f: string) => readFileSync(path.join(ROOT, f), 'utf8');
@@ -90,6 +91,20 @@ describe('compose.yaml', () => {
     expect(readFileSync(initFile, 'utf8')).toMatch(/^CREATE EXTENSION IF NOT EXISTS pg_trgm;$/m);
     expect(redis.image).toMatch(/^redis:/);
     expect(Object.keys(compose.volumes).sort()).toEqual(['api-data', 'db-data']);
+  });
+
+  it("gives the API longer to stop than the server's own shutdown deadline", () => {
+    // Compose durations: 1h2m3s, 90s, 500ms (no unit: seconds) — docker's default is 10 s.
+    const duration = (text: string) => {
+      const parts = [...String(text).matchAll(/(\d+(?:\.\d+)?)(ms|us|h|m|s)?/g)];
+      expect(parts.map((p) => p[0]).join(''), text).toBe(String(text));
+      const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001 };
+      return parts.reduce((ms, [, n, u]) => ms + Number(n) * unit[u ?? 's'], 0);
+    };
+    expect(api.stop_grace_period, 'stop_grace_period').toBeDefined();
+    // A few seconds beyond the deadline: the process exits at the deadline, then docker waits.
+    expect(duration(api.stop_grace_period)).toBeGreaterThanOrEqual(SHUTDOWN_DEADLINE_MS + 5000);
+    expect(duration('1m30s')).toBe(90_000);
   });
 
   it('passes only variables that config.ts reads', () => {

@@ -1,6 +1,6 @@
 // Issue 22: what `npm pack` produces works outside the repository. The project's tarball gives
 // an `ncd` command (installed globally into a temporary prefix, and through `npx --package`);
-// the client's tarball builds itself on pack and works, with its types, in a fresh ES-module
+// the client's tarball builds itself on pack (prepack) and works, with its types, in a fresh ES-module
 // project and a fresh CommonJS project. Everything is installed into temporary directories
 // outside the checkout, from the local tarballs and the npm registry only (no repository
 // node_modules). Needs the npm registry, so it runs in `npm run test:packaging`, not `npm test`.
@@ -59,9 +59,30 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
 }
 
 async function ok(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  return (await okRun(cmd, args, cwd, env)).stdout;
+}
+
+async function okRun(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   const r = await run(cmd, args, cwd, env);
   expect(r.code, `${cmd} ${args.join(' ')} in ${cwd}\n${r.stdout}\n${r.stderr}`).toBe(0);
-  return r.stdout;
+  return r;
+}
+
+/** npm's warnings about engines (EBADENGINE) and unreviewed install scripts in an install's output. */
+function installWarnings(r: Run): string[] {
+  return `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /EBADENGINE|engine|install-scripts/i.test(l));
+}
+
+/** Tarballs anywhere in the checkout outside node_modules (packing must leave none behind). */
+function tarballsInTree(dir = ROOT): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === '.git') continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...tarballsInTree(full));
+    else if (entry.name.endsWith('.tgz')) found.push(path.relative(ROOT, full));
+  }
+  return found;
 }
 
 async function pack(dir: string): Promise<string> {
@@ -71,13 +92,23 @@ async function pack(dir: string): Promise<string> {
   return path.join(dest, file);
 }
 
+let tarballsBefore: string[];
+
 beforeAll(async () => {
   server = await startServer();
   await loadGeneratedCompanies(server, 5);
   key = (await createKey(server)).raw;
+  tarballsBefore = tarballsInTree();
   projectTarball = await pack(ROOT);
   clientTarball = await pack(path.join(ROOT, 'clients/js'));
 }, 600_000);
+
+describe('packing', () => {
+  it('leaves no tarball in the checkout (both go to --pack-destination)', () => {
+    expect(tarballsInTree()).toEqual(tarballsBefore);
+    expect(tarballsBefore).toEqual([]);
+  });
+});
 
 afterAll(async () => {
   await server?.close();
@@ -102,9 +133,29 @@ describe('the project tarball', () => {
     expect(files.filter((f) => /^package\/(test|bench|data|node_modules|\.ci)\//.test(f))).toEqual([]);
   });
 
+  it('installs into an empty project on this Node without engine or install-script warnings', async () => {
+    // The project approves esbuild's postinstall as the README says (package.json "allowScripts");
+    // every dependency accepts Node 20 without the checkout's lockfile (a tarball brings none).
+    const dir = mkdtempSync(path.join(work, 'empty-'));
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'try-server', private: true, allowScripts: { esbuild: true } }),
+    );
+    const install = await okRun('npm', ['install', projectTarball], dir);
+    expect(installWarnings(install)).toEqual([]);
+    const help = await ok(path.join(dir, 'node_modules', '.bin', 'ncd'), ['--help'], dir);
+    expect(help).toMatch(/^Usage:/);
+  });
+
   it('installs globally outside the repository: `ncd --help` and `ncd enrich` with NCD_API_KEY', async () => {
     const prefix = path.join(work, 'global');
-    await ok('npm', ['install', '-g', '--prefix', prefix, projectTarball], work);
+    // A global install has no project package.json: esbuild's script is allowed on the command line.
+    const install = await okRun(
+      'npm',
+      ['install', '-g', '--allow-scripts=esbuild', '--prefix', prefix, projectTarball],
+      work,
+    );
+    expect(installWarnings(install)).toEqual([]);
     const ncd = path.join(prefix, 'bin', 'ncd');
     const elsewhere = mkdtempSync(path.join(work, 'cwd-'));
     const help = await ok(ncd, ['--help'], elsewhere);
@@ -186,6 +237,14 @@ function wrapForCjs(src: string): string {
 }
 
 describe('the client tarball', () => {
+  it('has no script that runs when it is installed (it was built by prepack)', async () => {
+    const manifest = JSON.parse(await ok('tar', ['-xzOf', clientTarball, 'package/package.json'], work));
+    for (const hook of ['prepare', 'preinstall', 'install', 'postinstall'])
+      expect(manifest.scripts?.[hook], hook).toBeUndefined();
+    const root = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(manifest.engines).toEqual(root.engines);
+  });
+
   it('was built on pack: ES module, CommonJS and types', async () => {
     const files = (await ok('tar', ['-tzf', clientTarball], work)).split('\n');
     for (const f of [
