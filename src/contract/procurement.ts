@@ -157,19 +157,9 @@ export const ProcurementPage = Type.Object(
     note: Type.Optional(
       Type.String({
         description:
-          'On an empty first page when no source that publishes such notices (Doffin for NO, TED for every country) has been loaded on this server. Absent otherwise.',
+          'On an empty first page when no source that publishes such notices (Doffin for NO, TED for every country) has been loaded on this server, e.g. "No procurement source with SE notices (TED) has been loaded on this server (an operator runs ncd sync procurement)". Absent otherwise.',
       }),
     ),
   },
-  {
-    examples: [
-      pageExample(PROCUREMENT_EXAMPLE),
-      {
-        data: [],
-        nextCursor: null,
-        hasMore: false,
-        note: 'No procurement source with SE notices (TED) has been loaded on this server (an operator runs ncd sync procurement)',
-      },
-    ],
-  },
+  { examples: [pageExample(PROCUREMENT_EXAMPLE)] },
 );

@@ -153,14 +153,8 @@ export const GroupTree = Type.Object(
 /** Set on an empty answer when a register year is not loaded: says which years are. */
 const EmptyNote = Type.String({
   description:
-    'Why `data` is empty when the reason is what this server holds: no register year loaded, or the asked year is not loaded (the loaded years are named). Absent otherwise.',
+    'Why `data` is empty when the reason is what this server holds: no register year loaded, or the asked year is not loaded (the loaded years are named), e.g. "Register year 2019 is not loaded on this server; loaded years: 2024, 2023". Absent otherwise.',
 });
-
-const SHAREHOLDERS_EMPTY_EXAMPLE = {
-  data: [],
-  availableYears: [2024, 2023],
-  note: 'Register year 2019 is not loaded on this server; loaded years: 2024, 2023',
-};
 
 export const ShareholdersQuery = Type.Object({
   country: Type.Optional(OwnershipCountry),
@@ -176,7 +170,7 @@ export const ShareholderPositions = Type.Object(
     }),
     note: Type.Optional(EmptyNote),
   },
-  { examples: [SHAREHOLDERS_EXAMPLE, SHAREHOLDERS_EMPTY_EXAMPLE] },
+  { examples: [SHAREHOLDERS_EXAMPLE] },
 );
 
 export const HoldingsQuery = Type.Object({
