@@ -6678,6 +6678,8 @@ export interface operations {
                         }[];
                         /** @description Years with data for this company, newest first */
                         availableYears: number[];
+                        /** @description Why `data` is empty when the reason is what this server holds: no register year loaded, or the asked year is not loaded (the loaded years are named), e.g. "Register year 2019 is not loaded on this server; loaded years: 2024, 2023". Absent otherwise. */
+                        note?: string;
                     };
                 };
             };
@@ -7663,6 +7665,8 @@ export interface operations {
                         cycle?: boolean;
                         nextCursor?: string | null;
                         hasMore?: boolean;
+                        /** @description Why `data` is empty when the reason is what this server holds: no register year loaded, or the asked year is not loaded (the loaded years are named), e.g. "Register year 2019 is not loaded on this server; loaded years: 2024, 2023". Absent otherwise. */
+                        note?: string;
                     };
                 };
             };
@@ -11569,6 +11573,8 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
                         hasMore: boolean;
+                        /** @description On an empty first page when no source that publishes such notices (Doffin for NO, TED for every country) has been loaded on this server, e.g. "No procurement source with SE notices (TED) has been loaded on this server (an operator runs ncd sync procurement)". Absent otherwise. */
+                        note?: string;
                     };
                 };
             };
