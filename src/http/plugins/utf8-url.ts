@@ -66,7 +66,8 @@ const STATUS_LINE: Record<number, string> = {
 export function clientErrorHandler(config: Config) {
   return function onClientError(
     this: FastifyInstance,
-    err: Error & { code?: string; rawPacket?: Buffer },
+    // Fastify types rawPacket as a JSON-ified Buffer; Node hands over the Buffer itself.
+    err: Error & { code?: string; rawPacket?: unknown },
     socket: Socket,
   ): void {
     // A reset connection has nobody to answer.
@@ -84,7 +85,9 @@ export function clientErrorHandler(config: Config) {
     const body = JSON.stringify({
       error,
       code: 'bad_request',
-      ...(err.code === 'HPE_INVALID_URL' ? { details: [rawUrlProblem(err.rawPacket)] } : {}),
+      ...(err.code === 'HPE_INVALID_URL'
+        ? { details: [rawUrlProblem(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined)] }
+        : {}),
       requestId,
       docs: errorDocsUrl(config.baseUrl, 'bad_request'),
     });
