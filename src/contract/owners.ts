@@ -108,7 +108,12 @@ export const UltimateOwners = Type.Object(
     }),
     companiesInTree: Type.Integer(),
     truncated: Type.Boolean({ description: 'True when the walk stopped at its cap of 5000 paths' }),
-    message: Type.Optional(Type.String()),
+    message: Type.Optional(
+      Type.String({
+        description:
+          'Set when no owner is found, saying why: no register year loaded on this server, the asked year not loaded (the loaded years named), or no owners of the company in the register',
+      }),
+    ),
   },
   {
     examples: [

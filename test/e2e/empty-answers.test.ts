@@ -1,5 +1,6 @@
-// Empty answers say why when the cause is what the server holds: shareholders and holdings with no
-// register year loaded, or not the asked year (the loaded years named); procurement with no source
+// Empty answers say why when the cause is what the server holds: shareholders, holdings and
+// ultimate owners with no register year loaded, or not the asked year (the loaded years named);
+// procurement with no source
 // loaded for the country; screening with no list loaded. An answer with rows, or an empty one on
 // loaded data, carries no note.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +42,13 @@ describe('before any register year is loaded', () => {
     expect(holdings.body.note).toMatch(/No Aksjonærregisteret year is loaded/);
   });
 
+  it('ultimate owners say no year is loaded', async () => {
+    const r = await get(`/api/companies/${ACME}/owners`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ candidates: [], year: null });
+    expect(r.body.message).toMatch(/No Aksjonærregisteret year is loaded/);
+  });
+
   it('procurement answers empty, naming the source that is not loaded for the country', async () => {
     const se = await get('/api/procurement?country=SE');
     expect(se.status).toBe(200);
@@ -74,6 +82,14 @@ describe('with register year 2024 loaded', () => {
     expect(r.body.note).toBe('Register year 2019 is not loaded on this server; loaded years: 2024');
     const h = await get(`/api/shareholders/by-owner?shareholderOrgNumber=${HOLD}&year=2019`);
     expect(h.body.note).toBe('Register year 2019 is not loaded on this server; loaded years: 2024');
+  });
+
+  it('ultimate owners name the loaded years for a year that is not loaded', async () => {
+    const r = await get(`/api/companies/${ACME}/owners?year=2019`);
+    expect(r.body.message).toBe('Register year 2019 is not loaded on this server; loaded years: 2024');
+    const found = await get(`/api/companies/${ACME}/owners`);
+    expect(found.body.year).toBe(2024);
+    expect(found.body).not.toHaveProperty('message');
   });
 
   it('rows, or an empty answer on a loaded year, carry no note', async () => {

@@ -15,7 +15,7 @@ import { walkOwnership, type Band, type Hop } from '../../domain/ownership-walk.
 import type { OwnershipChainRepository } from '../../store/ownership-chains.ts';
 import type { ShareholderRepository } from '../../store/shareholders.ts';
 import { danishCvrNumber, type OwnershipCountry } from './shareholders-dk.ts';
-import { norwegianOrgNumber } from './shareholders.ts';
+import { emptyNote, norwegianOrgNumber } from './shareholders.ts';
 import { invalid } from '../../errors.ts';
 
 export const BASIS = 'shareholder-register' as const;
@@ -104,6 +104,7 @@ export function createUltimateOwnerService(deps: UltimateOwnerDeps) {
       const maxDepth = opts.maxDepth ?? 10;
       let orgNumber: string;
       let year: number | null;
+      let loaded: number[] = [];
       if (dk) {
         orgNumber = danishCvrNumber(rawOrgNumber, 'params.orgNumber');
         if (opts.year !== undefined)
@@ -111,7 +112,8 @@ export function createUltimateOwnerService(deps: UltimateOwnerDeps) {
         year = null;
       } else {
         orgNumber = norwegianOrgNumber(rawOrgNumber, 'params.orgNumber');
-        year = opts.year ?? (await deps.shareholders.years())[0] ?? null;
+        loaded = await deps.shareholders.years();
+        year = opts.year ?? loaded[0] ?? null;
       }
       const load = dk
         ? (orgs: string[]) => deps.chains.danishOwners(orgs, { includePersons })
@@ -172,7 +174,14 @@ export function createUltimateOwnerService(deps: UltimateOwnerDeps) {
         },
         companiesInTree: walk.companiesVisited,
         truncated: walk.truncated,
-        ...(walk.found ? {} : { message: 'No owners of this company are known in the shareholder register' }),
+        // Nothing found: the register years this server holds may be why (none, or not the asked one).
+        ...(walk.found
+          ? {}
+          : {
+              message:
+                (dk ? undefined : emptyNote(0, loaded, opts.year)) ??
+                'No owners of this company are known in the shareholder register',
+            }),
       };
     },
   };
