@@ -7178,6 +7178,7 @@ export interface operations {
                         companiesInTree: number;
                         /** @description True when the walk stopped at its cap of 5000 paths */
                         truncated: boolean;
+                        /** @description Set when no owner is found, saying why: no register year loaded on this server, the asked year not loaded (the loaded years named), or no owners of the company in the register */
                         message?: string;
                     };
                 };
