@@ -7,7 +7,8 @@ import { ScreeningResult } from '../contract/screening.ts';
 import { MatchBody, MatchResult, MAX_MATCH_QUERIES } from '../contract/screening-match.ts';
 import { Country, Described, OrgNumber, runTool, success, type ToolGroup } from './tool-kit.ts';
 
-// The REST body's pieces (POST /api/screening/match), under the tool's own names and words.
+// The REST body's pieces (POST /api/screening/match) under the same names, so a caller moving
+// between the two sends the same fields (screen_entity took `entities` for `queries` before).
 const { queries, threshold, limit } = MatchBody.properties;
 
 const CompanyInput = Type.Object({
@@ -16,7 +17,7 @@ const CompanyInput = Type.Object({
   threshold: Described(threshold, 'Lowest score reported'),
 });
 const EntityInput = Type.Object({
-  entities: Described(queries, 'Entities keyed by your own id'),
+  queries: Described(queries, 'Persons or organisations keyed by your own id, as POST /api/screening/match'),
   threshold: Described(threshold, 'Score at or above which a result is a match (default 0.75)'),
   limit: Described(limit, 'Results per entity (default 5)'),
 });
@@ -56,12 +57,9 @@ export const screeningTools: ToolGroup = (server, { services, log, caller }) => 
       inputSchema: EntityInput,
       annotations: { readOnlyHint: true },
     },
-    ({ entities, threshold, limit }) =>
+    ({ queries, threshold, limit }) =>
       runTool(log, 'screen_entity', async () =>
-        success(
-          MatchResult,
-          await services.screening.match({ queries: entities, threshold, limit }, { ...caller, via: 'mcp' }),
-        ),
+        success(MatchResult, await services.screening.match({ queries, threshold, limit }, { ...caller, via: 'mcp' })),
       ),
   );
 };

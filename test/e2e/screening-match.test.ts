@@ -184,7 +184,7 @@ describe('MCP screen_entity', () => {
     try {
       const ok = (await client.callTool({
         name: 'screen_entity',
-        arguments: { entities: { s: { schema: 'Person', name: 'Олег Сорокин', birthDate: '1961' } } },
+        arguments: { queries: { s: { schema: 'Person', name: 'Олег Сорокин', birthDate: '1961' } } },
       })) as CallToolResult;
       expect(ok.isError).toBeFalsy();
       const body = ok.structuredContent as any;
@@ -194,7 +194,7 @@ describe('MCP screen_entity', () => {
 
       const bad = (await client.callTool({
         name: 'screen_entity',
-        arguments: { entities: { s: { schema: 'Person', name: 'Ola', nationality: 'Norway' } } },
+        arguments: { queries: { s: { schema: 'Person', name: 'Ola', nationality: 'Norway' } } },
       })) as CallToolResult;
       expect(bad.isError).toBe(true);
     } finally {
