@@ -3,6 +3,7 @@
 # sources and runs as the unprivileged `node` user. The server runs from one bundle that esbuild
 # builds from the sources (bin/serve.mjs), here at image time, since /app is not writable by that
 # user; the CLI runs its TypeScript through tsx. NODE_IMAGE lets CI use a locally built base image.
+# It needs Node.js 20.19 or newer (`engines`: >=20.19.0); node:20 images carry the latest 20.x.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS deps

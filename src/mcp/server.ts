@@ -45,7 +45,9 @@ export function createMcpServer(deps: ToolDeps): Server {
       'Nordic company data (Norway, Finland, Sweden, Denmark). Norwegian org numbers have 9 digits, Finnish NNNNNNN-N, ' +
       'Swedish 10 digits, Danish CVR 8 digits; country defaults to NO. Start with lookup_company or search_companies; ' +
       'beside them: shareholders and ultimate owners, group trees, PEP/sanctions screening, procurement notices, ' +
-      'market context from the statistics bureaus, name matching, and events with watchlists.',
+      'market context from the statistics bureaus, name matching, evidence packs, and monitoring: events with watchlists. ' +
+      'Signed in with an API key or OAuth; with OAuth, tools that change the project (watchlists, destinations, push, ' +
+      'evidence packs) need the write:monitoring scope, the others read:companies.',
   });
   serveTools(server, GROUPS, deps, COST_NOTE);
   return server;

@@ -25,26 +25,42 @@ export async function registerDocs(app: FastifyInstance, config: Config) {
         title: 'Nordic Company Data API',
         version: '0.1.0',
         description:
-          'Company records from the Norwegian, Finnish and Swedish registries, with self-service API keys. Every error body links to its code on the [errors page](/errors).',
+          'Company data from the Norwegian, Finnish, Swedish and Danish registries: records and financial statements, shareholders, ultimate owners and group trees, PEP/sanctions screening and signed evidence packs, public procurement (Doffin, TED), statistics from the four national bureaus (market context), name matching to organisation numbers, and monitoring (change feed, typed events, an event stream and watchlists with alerts), push to webhooks and CRMs (HubSpot, Attio). Self-service API keys with quotas; the MCP endpoint also takes OAuth sign-in for AI agents. Every error body links to its code on the [errors page](/errors).',
         license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: config.baseUrl, description: 'This server' }],
       // Shown in this order in /docs; every operation carries request and response examples.
       tags: [
-        { name: 'companies', description: 'Lookup, search, batch enrich, group trees and the change feed' },
+        {
+          name: 'companies',
+          description: 'Lookup, search, batch enrich, name matching, group trees and the change feed',
+        },
         {
           name: 'shareholders',
-          description: 'Aksjonærregisteret: holders of a company and holdings of a holder (Norway)',
+          description:
+            'Holders of a company and holdings of a holder (Aksjonærregisteret, Norway), ultimate owners and ownership changes (Norway, Denmark)',
         },
         { name: 'screening', description: 'PEP and sanctions screening of a company, its roles and owners' },
         { name: 'inspections', description: 'Mattilsynet food-safety inspections (Norway)' },
         { name: 'licenses', description: 'Alcohol and tobacco licences (Norway)' },
         { name: 'enrichment', description: 'Company web domains and the scoring behind them' },
-        { name: 'reference', description: 'Reference lists (municipalities and counties)' },
-        { name: 'destinations', description: 'Webhook destinations for push' },
+        {
+          name: 'reference',
+          description: 'Reference lists (municipalities and counties) and market context from the statistics bureaus',
+        },
+        { name: 'evidence', description: 'Signed KYB evidence packs and the keys that verify them' },
+        { name: 'procurement', description: 'Public procurement notices (Doffin, TED) by buyer and winner' },
+        {
+          name: 'monitoring',
+          description: 'Typed company events, the event stream, watchlists and their alert deliveries',
+        },
+        { name: 'destinations', description: 'Destinations for push: webhooks, HubSpot and Attio' },
         { name: 'push', description: 'Send full company records to a destination' },
         { name: 'keys', description: 'Self-service API keys, usage and access requests' },
-        { name: 'mcp', description: 'Model Context Protocol endpoint for AI assistants (same key and limits)' },
+        {
+          name: 'mcp',
+          description: 'Model Context Protocol endpoint for AI assistants (the same key and limits, or OAuth sign-in)',
+        },
         { name: 'health', description: 'Liveness, diagnostics and coverage' },
       ],
       components: {

@@ -12,7 +12,8 @@ export function renderLandingPage(baseUrl: string): string {
   ].join('\n');
   const body = `<header><p class="brand">Nordic Company Data API</p>
 <h1 id="landing">Company data from the Nordic registries</h1>
-<p class="meta">Norway, Finland and Sweden: company records, shareholders, group trees, licences, inspections and screening.</p></header>
+<p class="meta">Norway, Finland, Sweden and Denmark: company records and financial statements, shareholders, ultimate owners and group trees, PEP/sanctions screening and signed evidence packs, public procurement, statistics from the four bureaus, name matching, and monitoring with events and watchlists.</p>
+<p>Over REST with a self-service API key, and over MCP for AI agents, who can sign in with OAuth instead of a key.</p></header>
 <section aria-labelledby="start-h"><h2 id="start-h">Get started</h2>
 <p>Register a free API key; the answer carries the key and a link to its setup page.</p>
 ${copyable('landing-register', register)}

@@ -37,7 +37,7 @@ function quickStarts(base: string): string {
   const js = [
     `// Install from a checkout of the server's repository (npm: once published,`,
     `// npm install @nordic-company-data/client):`,
-    `//   npm pack ./clients/js && npm install ./nordic-company-data-client-*.tgz`,
+    `//   npm pack ./clients/js --pack-destination .. && npm install ../nordic-company-data-client-*.tgz`,
     `import { NcdClient } from '@nordic-company-data/client';`,
     ``,
     `// The key comes from NCD_API_KEY.`,
@@ -49,7 +49,7 @@ function quickStarts(base: string): string {
   const cli = [
     `# Install the ncd command from a checkout of the server's repository`,
     `# (npm: once published, npm install -g nordic-company-data):`,
-    `#   npm pack && npm install -g ./nordic-company-data-*.tgz`,
+    `#   npm pack --pack-destination .. && npm install -g --allow-scripts=esbuild ../nordic-company-data-*.tgz`,
     `# Adds company data to every row of a CSV that has organisation numbers in column "orgnr"`,
     `ncd enrich input.csv --column orgnr --out enriched.csv --url ${base}`,
   ].join('\n');
