@@ -48,7 +48,10 @@ export const CompanyMatchQuery = Type.Object(
       Type.String({ pattern: '^[0-9A-Za-z]{1,10}$', description: 'Organisation form code, e.g. AS, ENK, AB, 16' }),
     ),
     includeInactive: Type.Optional(
-      Type.Boolean({ description: 'Rank deleted, dissolved and bankrupt companies with live ones (default false)' }),
+      Type.Boolean({
+        description:
+          'Score deleted, dissolved and bankrupt companies as live ones (default false: they score 0.15 less)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -134,10 +137,19 @@ export const MatchCandidate = Type.Object({
 });
 export type MatchCandidate = Static<typeof MatchCandidate>;
 
-export const MATCH_REASONS = ['free_mail_domain'] as const;
+export const MATCH_REASONS = ['free_mail_domain', 'work_budget_exhausted', 'lookup_timed_out'] as const;
+export type MatchReasonCode = (typeof MATCH_REASONS)[number];
+export const MATCH_STATUSES = ['done', 'not_attempted'] as const;
+export type MatchStatus = (typeof MATCH_STATUSES)[number];
 
 const CompanyMatchResult = Type.Object({
   query: CompanyMatchQuery,
+  status: StringEnum(MATCH_STATUSES, {
+    description:
+      'done: the query was looked up and its candidates ranked. not_attempted: the work bound of the call was ' +
+      'reached before this query was looked up (no candidates; `reason` says which bound): send it again, in a ' +
+      'call with fewer names. The call still answers 200 with the results of the queries that were done',
+  }),
   domain: Type.Optional(
     Type.String({ description: 'The registrable domain the query was matched by (from domain, email or website)' }),
   ),
@@ -146,15 +158,23 @@ const CompanyMatchResult = Type.Object({
       { code: StringEnum(MATCH_REASONS), message: Type.String() },
       {
         description:
-          'Why a query matches nothing by design: free_mail_domain = the domain is a free-mail or ISP domain, shared by ' +
-          'unrelated people, so it identifies no company (no candidates are looked up by it)',
+          'Why a query matches nothing by design, or was not attempted: free_mail_domain = the domain is a free-mail or ' +
+          'ISP domain, shared by unrelated people, so it identifies no company (no candidates are looked up by it); ' +
+          'work_budget_exhausted = the store time (5 s) or the time (10 s) one call may spend on lookups was used up ' +
+          'before this query ' +
+          '(status not_attempted); lookup_timed_out = the lookup statement holding this query ran over its statement ' +
+          'time (status not_attempted)',
       },
     ),
   ),
   match: Type.Union([MatchCandidate, Type.Null()], {
     description: 'The top candidate when its score clears the threshold with the margin, else null',
   }),
-  candidates: Type.Array(MatchCandidate, { description: 'Best first; live companies above inactive ones' }),
+  candidates: Type.Array(MatchCandidate, {
+    description:
+      'Best first: by score, highest first, equal scores by orgNumber then country. `match`, when set, is the first. ' +
+      'Deleted, dissolved and bankrupt companies score 0.15 less unless the query sets includeInactive',
+  }),
 });
 type CompanyMatchResult = Static<typeof CompanyMatchResult>;
 
@@ -188,8 +208,20 @@ export const CompanyMatchResponse = Type.Object(
         results: [
           {
             query: { name: 'Fjord Bygg', city: 'Bergen', country: 'NO' },
+            status: 'done',
             match: CANDIDATE_EXAMPLE,
             candidates: [CANDIDATE_EXAMPLE],
+          },
+          {
+            query: { name: 'Общество с ограниченной ответственностью Северный Торговый Дом' },
+            status: 'not_attempted',
+            reason: {
+              code: 'work_budget_exhausted',
+              message:
+                'the work budget of this call was used up before this name was looked up; send it again, in a call with fewer names',
+            },
+            match: null,
+            candidates: [],
           },
         ],
       },

@@ -105,7 +105,12 @@ export function createServices(ctx: AppContext) {
     pagination,
     signal: repos.companyChanges,
   });
-  const companyMatch = createCompanyMatchService({ names: repos.companyNames, domains: repos.companySearch });
+  const companyMatch = createCompanyMatchService({
+    names: repos.companyNames,
+    domains: repos.companySearch,
+    // The embedded engine has one connection: a call's lookup statements take turns with other requests'.
+    bounds: { concurrency: ctx.store.engine === 'embedded' ? 1 : 4 },
+  });
   const coverage = createCoverageService({
     coverage: repos.coverage,
     syncRuns: repos.syncRuns,

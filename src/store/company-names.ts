@@ -52,8 +52,9 @@ export interface StoredOtherName {
 }
 
 /**
- * One lookup for a query: the names holding all of `words` (space-separated, folded in SQL),
- * ranked by trigram similarity to `key` (the query's name without legal forms).
+ * One lookup for a query: the names holding all of `words` (space-separated store words, folded
+ * as company_name_words folds them: domain/company-match foldedWords), ranked by trigram
+ * similarity to `key` (the query's name without legal forms).
  */
 export interface CandidateProbe {
   query: number;
@@ -69,6 +70,25 @@ export interface CandidateProbe {
 
 /** Candidates per probe (current names) and per query (former names). */
 const CANDIDATES_PER_QUERY = 15;
+/**
+ * Names a probe ranks at most (security issue 52, item 3): the names holding a common word, or
+ * the former names near a long key, are taken in index order up to this many and only those are
+ * ranked by similarity, so one probe's work is bounded whatever the words (a common word alone
+ * held every tenth name of the register, and each was compared with the key).
+ */
+export const RANKED_PER_PROBE = 1000;
+
+/** The candidate rows of one statement, and the time the store spent on it. */
+export interface CandidateLookup {
+  rows: MatchCandidateRow[];
+  /** False when the statement ran over its statement time and was cancelled (no rows then). */
+  complete: boolean;
+  /** Milliseconds from holding the connection to the end of the statement. */
+  ms: number;
+}
+
+/** PostgreSQL's query_canceled: statement_timeout fired. */
+const QUERY_CANCELED = '57014';
 /**
  * pg_trgm similarity a former name must reach to be a candidate. Legal forms are left out of the
  * query key but not of the stored names, so a right name scores well below 1 ("fjord bygg"
@@ -96,15 +116,18 @@ export async function addNameKeys(db: Kysely<Database> | Transaction<Database>, 
 
 /**
  * One kind of word lookup: for each probe `when` selects, the CANDIDATES_PER_QUERY names that
- * `holds` finds, most similar to the probe's key first, then the companies bearing them (the
- * same number at most, best name first).
+ * `holds` finds (of the first RANKED_PER_PROBE), most similar to the probe's key first, then the
+ * companies bearing them (the same number at most, best name first).
  */
 function wordLookup(holds: RawBuilder<unknown>, when: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
       SELECT c.id FROM (
-        SELECT k.country, k.name_norm, similarity(k.name_norm, p.key) AS sim FROM company_name_keys k
-        WHERE ${holds} AND (p.country IS NULL OR k.country = p.country)
+        SELECT k.country, k.name_norm, similarity(k.name_norm, p.key) AS sim FROM (
+          SELECT k.country, k.name_norm FROM company_name_keys k
+          WHERE ${holds} AND (p.country IS NULL OR k.country = p.country)
+          LIMIT ${RANKED_PER_PROBE}
+        ) k
         ORDER BY sim DESC, k.name_norm
         LIMIT ${CANDIDATES_PER_QUERY}
       ) k
@@ -185,54 +208,73 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
      * that hold all the words of one of its probes (company_name_keys and its GIN word index,
      * migration 0024), the most similar first; and the companies whose other names are similar
      * (trigram, on the much smaller name history).
-     * One transaction, one statement.
+     * One transaction, one statement, cancelled after `timeoutMs` (SET LOCAL statement_timeout;
+     * PostgreSQL only: PGlite has no timer to cancel a statement with, so there the bound is the
+     * work each probe may do, RANKED_PER_PROBE, and the probes a caller puts in one statement).
      */
-    async candidates(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
+    async candidates(probes: CandidateProbe[], opts: { timeoutMs: number }): Promise<CandidateLookup> {
       const used = probes.filter((p) => p.words.trim() !== '' || (p.alts?.length ?? 0) > 0);
-      if (used.length === 0) return [];
-      return db.transaction().execute(async (trx) => {
-        await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`.execute(
-          trx,
-        );
-        const r = await sql<MatchCandidateRow>`
-          WITH p AS (
-            SELECT query, words, key, country, alts
-            FROM unnest(${used.map((p) => p.query)}::int[], ${used.map((p) => lower(p.words))}::text[],
-                        ${used.map((p) => lower(p.key))}::text[], ${used.map((p) => p.country)}::text[],
-                        ${used.map((p) => (p.alts?.length ? p.alts.join(' ') : null))}::text[])
-              AS u(query, words, key, country, alts)
-          ),
-          hits AS (
-            ${wordLookup(sql`k.words @> company_name_words(p.words)`, sql`p.alts IS NULL`)}
-            UNION
-            -- A misspelt word: one of its neighbours, and all the other words. Both are GIN
-            -- conditions; a probe without other words has its own branch, because an empty
-            -- @> array would make the index scan every entry.
-            ${wordLookup(
-              sql`k.words && string_to_array(p.alts, ' ') AND k.words @> company_name_words(p.words)`,
-              sql`p.alts IS NOT NULL AND p.words <> ''`,
-            )}
-            UNION
-            ${wordLookup(sql`k.words && string_to_array(p.alts, ' ')`, sql`p.alts IS NOT NULL AND p.words = ''`)}
-            UNION
-            SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
-              SELECT c.id FROM company_names n
-              JOIN companies c ON c.country = n.country AND c.org_number = n.org_number
-              WHERE n.name_norm % q.key AND (q.country IS NULL OR n.country = q.country)
-              ORDER BY similarity(n.name_norm, q.key) DESC, n.id
-              LIMIT ${CANDIDATES_PER_QUERY}
-            ) h
-          )
-          SELECT hits.query, c.country, c.org_number, c.name, c.org_form_code,
-                 c.business_address_city, c.business_address_municipality, c.business_address_postal_code,
-                 c.postal_address_city, c.postal_address_postal_code, c.website, c.primary_domain,
-                 c.is_deleted, c.is_bankrupt, c.is_being_dissolved, c.is_in_forced_dissolution, c.status
-          FROM hits JOIN companies c ON c.id = hits.id
-          ORDER BY hits.query, c.id`.execute(trx);
-        return r.rows;
-      });
+      if (used.length === 0) return { rows: [], complete: true, ms: 0 };
+      let started: number | undefined;
+      const ms = () => (started === undefined ? 0 : performance.now() - started);
+      try {
+        const rows = await db.transaction().execute((trx) => {
+          started = performance.now();
+          return lookUp(trx, used, opts.timeoutMs);
+        });
+        return { rows, complete: true, ms: ms() };
+      } catch (err) {
+        if ((err as { code?: string }).code === QUERY_CANCELED) return { rows: [], complete: false, ms: ms() };
+        throw err;
+      }
     },
   };
+}
+
+/** The candidate statement of `candidates`, in its transaction. */
+async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeoutMs: number) {
+  const timeout = String(Math.max(1, Math.trunc(timeoutMs)));
+  await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
+                   set_config('statement_timeout', ${timeout}, true)`.execute(trx);
+  const r = await sql<MatchCandidateRow>`
+    WITH p AS (
+      SELECT query, words, key, country, alts
+      FROM unnest(${used.map((p) => p.query)}::int[], ${used.map((p) => p.words)}::text[],
+                  ${used.map((p) => lower(p.key))}::text[], ${used.map((p) => p.country)}::text[],
+                  ${used.map((p) => (p.alts?.length ? p.alts.join(' ') : null))}::text[])
+        AS u(query, words, key, country, alts)
+    ),
+    hits AS (
+      ${wordLookup(sql`k.words @> string_to_array(p.words, ' ')`, sql`p.alts IS NULL`)}
+      UNION
+      -- A misspelt word: one of its neighbours, and all the other words. Both are GIN
+      -- conditions; a probe without other words has its own branch, because an empty
+      -- @> array would make the index scan every entry.
+      ${wordLookup(
+        sql`k.words && string_to_array(p.alts, ' ') AND k.words @> string_to_array(p.words, ' ')`,
+        sql`p.alts IS NOT NULL AND p.words <> ''`,
+      )}
+      UNION
+      ${wordLookup(sql`k.words && string_to_array(p.alts, ' ')`, sql`p.alts IS NOT NULL AND p.words = ''`)}
+      UNION
+      SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
+        SELECT c.id FROM (
+          SELECT n.id, n.country, n.org_number, n.name_norm FROM company_names n
+          WHERE n.name_norm % q.key AND (q.country IS NULL OR n.country = q.country)
+          LIMIT ${RANKED_PER_PROBE}
+        ) n
+        JOIN companies c ON c.country = n.country AND c.org_number = n.org_number
+        ORDER BY similarity(n.name_norm, q.key) DESC, n.id
+        LIMIT ${CANDIDATES_PER_QUERY}
+      ) h
+    )
+    SELECT hits.query, c.country, c.org_number, c.name, c.org_form_code,
+           c.business_address_city, c.business_address_municipality, c.business_address_postal_code,
+           c.postal_address_city, c.postal_address_postal_code, c.website, c.primary_domain,
+           c.is_deleted, c.is_bankrupt, c.is_being_dissolved, c.is_in_forced_dissolution, c.status
+    FROM hits JOIN companies c ON c.id = hits.id
+    ORDER BY hits.query, c.id`.execute(trx);
+  return r.rows;
 }
 
 export type CompanyNameRepository = ReturnType<typeof createCompanyNameRepository>;

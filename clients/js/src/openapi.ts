@@ -4039,7 +4039,7 @@ export interface operations {
                         website?: string;
                         /** @description Organisation form code, e.g. AS, ENK, AB, 16 */
                         orgForm?: string;
-                        /** @description Rank deleted, dissolved and bankrupt companies with live ones (default false) */
+                        /** @description Score deleted, dissolved and bankrupt companies as live ones (default false: they score 0.15 less) */
                         includeInactive?: boolean;
                     }[];
                     /** @description Score the top candidate needs to be the match (default 0.8); it must also lead the second by 0.05 */
@@ -4071,6 +4071,7 @@ export interface operations {
                      *             "city": "Bergen",
                      *             "country": "NO"
                      *           },
+                     *           "status": "done",
                      *           "match": {
                      *             "orgNumber": "923609016",
                      *             "country": "NO",
@@ -4117,6 +4118,18 @@ export interface operations {
                      *               }
                      *             }
                      *           ]
+                     *         },
+                     *         {
+                     *           "query": {
+                     *             "name": "Общество с ограниченной ответственностью Северный Торговый Дом"
+                     *           },
+                     *           "status": "not_attempted",
+                     *           "reason": {
+                     *             "code": "work_budget_exhausted",
+                     *             "message": "the work budget of this call was used up before this name was looked up; send it again, in a call with fewer names"
+                     *           },
+                     *           "match": null,
+                     *           "candidates": []
                      *         }
                      *       ]
                      *     }
@@ -4148,15 +4161,20 @@ export interface operations {
                                 website?: string;
                                 /** @description Organisation form code, e.g. AS, ENK, AB, 16 */
                                 orgForm?: string;
-                                /** @description Rank deleted, dissolved and bankrupt companies with live ones (default false) */
+                                /** @description Score deleted, dissolved and bankrupt companies as live ones (default false: they score 0.15 less) */
                                 includeInactive?: boolean;
                             };
+                            /**
+                             * @description done: the query was looked up and its candidates ranked. not_attempted: the work bound of the call was reached before this query was looked up (no candidates; `reason` says which bound): send it again, in a call with fewer names. The call still answers 200 with the results of the queries that were done
+                             * @enum {string}
+                             */
+                            status: "done" | "not_attempted";
                             /** @description The registrable domain the query was matched by (from domain, email or website) */
                             domain?: string;
-                            /** @description Why a query matches nothing by design: free_mail_domain = the domain is a free-mail or ISP domain, shared by unrelated people, so it identifies no company (no candidates are looked up by it) */
+                            /** @description Why a query matches nothing by design, or was not attempted: free_mail_domain = the domain is a free-mail or ISP domain, shared by unrelated people, so it identifies no company (no candidates are looked up by it); work_budget_exhausted = the store time (5 s) or the time (10 s) one call may spend on lookups was used up before this query (status not_attempted); lookup_timed_out = the lookup statement holding this query ran over its statement time (status not_attempted) */
                             reason?: {
                                 /** @enum {string} */
-                                code: "free_mail_domain";
+                                code: "free_mail_domain" | "work_budget_exhausted" | "lookup_timed_out";
                                 message: string;
                             };
                             /** @description The top candidate when its score clears the threshold with the margin, else null */
@@ -4212,7 +4230,7 @@ export interface operations {
                                     };
                                 };
                             } | null;
-                            /** @description Best first; live companies above inactive ones */
+                            /** @description Best first: by score, highest first, equal scores by orgNumber then country. `match`, when set, is the first. Deleted, dissolved and bankrupt companies score 0.15 less unless the query sets includeInactive */
                             candidates: {
                                 orgNumber: string;
                                 country: string;

@@ -22,4 +22,12 @@ export {
   type PreparedQuery,
   type ScoredCandidate,
 } from './score.ts';
+export {
+  lookupPlan,
+  lookupSpelling,
+  MAX_LOOKUP_WORDS,
+  MAX_RANKING_KEY,
+  type LookupPlan,
+  type LookupWord,
+} from './lookup-words.ts';
 export { DOMAIN_EVIDENCE, domainEvidenceOf, scoreByDomain, type DomainEvidence } from './domain-score.ts';

@@ -9,6 +9,7 @@ import {
   domainEvidenceOf,
   domainKey,
   foldedWords,
+  lookupPlan,
   MATCH_THRESHOLD,
   prepareQuery,
   rankAndDecide,
@@ -18,6 +19,7 @@ import {
   typoVariants,
   type ScoredCandidate,
 } from '../../domain/company-match/index.ts';
+import type { MatchReasonCode, MatchStatus } from '../../contract/company-match.ts';
 import { invalid } from '../../errors.ts';
 import type {
   CandidateProbe,
@@ -26,27 +28,40 @@ import type {
   StoredOtherName,
 } from '../../store/company-names.ts';
 import type { CompanySearchRepository, DomainCandidateRow } from '../../store/company-search.ts';
+import {
+  DEFAULT_MATCH_BOUNDS,
+  LOOKUP_MISS_MESSAGES,
+  runLookups,
+  yieldToLoop,
+  type CallBudget,
+  type LookupMiss,
+  type MatchBounds,
+} from './match-lookups.ts';
 
 export interface CompanyMatchDeps {
-  names: CompanyNameRepository;
+  names: Pick<CompanyNameRepository, 'candidates' | 'namesOf'>;
   /** Candidates by web domain, through the search's domain index. */
   domains: Pick<CompanySearchRepository, 'domainCandidates'>;
+  /** The bounds of a call's lookups (DEFAULT_MATCH_BOUNDS; concurrency 1 on the embedded engine). */
+  bounds?: Partial<MatchBounds>;
 }
 
 const DEFAULT_CANDIDATES = 5;
-/** Words of a name used for lookups (the rest still count in the score). */
-const MAX_LOOKUP_WORDS = 8;
+/** Companies whose other names one statement reads. */
+const NAMES_PER_STATEMENT = 500;
 
 /**
- * The word lookups of one query: all of its words, and, for names of three words or more, all but
- * one of them (a typo, a word the register lacks, a city in the name). Two-word names are not
- * split into one-word lookups: one common word ("bygg") would rank tens of thousands of names.
+ * The word lookups of one query: all of its lookup words (lookupPlan: at most six, transliterated
+ * from other scripts, repeated words once), and, for names of three words or more, all but one of
+ * them (a typo, a word the register lacks, a city in the name). Two-word names are not split into
+ * one-word lookups: one common word ("bygg") would rank tens of thousands of names.
  */
-function probesOf(query: number, key: string, country: string | null): CandidateProbe[] {
-  const words = [...new Set(key.split(' ').filter(Boolean))].slice(0, MAX_LOOKUP_WORDS);
+function probesOf(query: number, retrievalKey: string, country: string | null): CandidateProbe[] {
+  const { key, words } = lookupPlan(retrievalKey);
   if (words.length === 0) return [];
-  const probes: CandidateProbe[] = [{ query, words: words.join(' '), key, country }];
-  const others = (i: number) => words.filter((__, j) => j !== i).join(' ');
+  const folded = words.map((w) => w.folded);
+  const probes: CandidateProbe[] = [{ query, words: folded.join(' '), key, country }];
+  const others = (i: number) => folded.filter((__, j) => j !== i).join(' ');
   if (words.length >= 3) words.forEach((_, i) => probes.push({ query, words: others(i), key, country }));
   // One- and two-word names: a misspelt word is looked up through its one-edit neighbours
   // (all of them in one GIN lookup, with the other word), never dropped.
@@ -54,7 +69,7 @@ function probesOf(query: number, key: string, country: string | null): Candidate
     words.forEach((w, i) => {
       // The neighbours of the word as written, then folded: folding first would move a swapped
       // "broettslag" (fold oe -> o: "brottslag") two edits away from "borettslag".
-      const alts = [...new Set(typoVariants(w).flatMap(foldedWords))];
+      const alts = [...new Set(typoVariants(w.written).flatMap(foldedWords))];
       if (alts.length) probes.push({ query, words: others(i), key, country, alts });
     });
   return probes;
@@ -100,12 +115,14 @@ function candidateView(s: ScoredCandidate): MatchCandidate {
 
 export interface QueryMatch {
   query: CompanyMatchQuery;
+  /** done, or not_attempted: the call's work bound was reached before the name was looked up. */
+  status: MatchStatus;
   match: ScoredCandidate | null;
   candidates: ScoredCandidate[];
   /** The registrable domain the query was matched by. */
   domain?: string;
-  /** Why the query matches nothing by design. */
-  reason?: { code: 'free_mail_domain'; message: string };
+  /** Why the query matches nothing by design, or was not attempted. */
+  reason?: { code: MatchReasonCode; message: string };
 }
 
 /** The registrable domain of a query (domain, else email, else website), checked. */
@@ -142,20 +159,44 @@ const freeMailReason = (domain: string, byName: boolean) => ({
     (byName ? ', so the query was matched by its name alone' : ', so nothing was looked up by it'),
 });
 
-/**
- * Statements a batch's lookups are spread over. Each probe costs a GIN lookup and a similarity per
- * distinct name holding its words; one statement runs them one after another on one backend, so a batch
- * of 100 names is split over this many pool connections (the pool holds 10).
- */
-const LOOKUP_STATEMENTS = 4;
+/** Ranks the candidates of one looked-up query and decides its match. */
+function decide(
+  query: CompanyMatchQuery,
+  domain: string | null,
+  freeMail: boolean,
+  candidates: CandidateCompany[],
+  opts: { threshold?: number; limit?: number },
+): QueryMatch {
+  const prepared = prepareQuery(query);
+  prepared.domain = freeMail ? null : domain;
+  const { ranked, match } = rankAndDecide(
+    prepared,
+    candidates,
+    { threshold: opts.threshold ?? MATCH_THRESHOLD, limit: opts.limit ?? DEFAULT_CANDIDATES },
+    query.name === undefined ? scoreByDomain : undefined,
+  );
+  const status = 'done' as const;
+  if (domain === null) return { query, status, match, candidates: ranked };
+  if (freeMail)
+    return { query, status, match, candidates: ranked, domain, reason: freeMailReason(domain, !!query.name) };
+  for (const s of ranked) s.features.domainEvidence ??= domainEvidenceOf(domain, s.candidate);
+  return { query, status, match, candidates: ranked, domain };
+}
 
 export function createCompanyMatchService(deps: CompanyMatchDeps) {
-  /** Candidate rows of these probes, in LOOKUP_STATEMENTS statements run at once (by query). */
-  async function lookUp(probes: CandidateProbe[]): Promise<MatchCandidateRow[]> {
-    const parts: CandidateProbe[][] = Array.from({ length: LOOKUP_STATEMENTS }, () => []);
-    for (const p of probes) parts[p.query % LOOKUP_STATEMENTS].push(p);
-    const results = await Promise.all(parts.filter((p) => p.length > 0).map((p) => deps.names.candidates(p)));
-    return results.flat();
+  const bounds: MatchBounds = { ...DEFAULT_MATCH_BOUNDS, ...deps.bounds };
+
+  /** The other names of these companies, in statements of NAMES_PER_STATEMENT companies. */
+  async function otherNamesOf(companies: { country: string; orgNumber: string }[]) {
+    const others = new Map<string, StoredOtherName[]>();
+    for (let i = 0; i < companies.length; i += NAMES_PER_STATEMENT) {
+      for (const o of await deps.names.namesOf(companies.slice(i, i + NAMES_PER_STATEMENT))) {
+        const k = `${o.country}:${o.org_number}`;
+        others.set(k, [...(others.get(k) ?? []), o]);
+      }
+      await yieldToLoop();
+    }
+    return others;
   }
 
   /** Ranked candidates and the decision for each query, in order. */
@@ -180,21 +221,23 @@ export function createCompanyMatchService(deps: CompanyMatchDeps) {
     const byDomain = domainProbes.length ? deps.domains.domainCandidates(domainProbes) : Promise.resolve([]);
     // All words first; the all-but-one lookups only for names that found nothing that way.
     const probes = queries.map((q, i) => (keys[i] === null ? [] : probesOf(i, keys[i], q.country ?? null)));
-    const rows: (MatchCandidateRow & Partial<DomainCandidateRow>)[] = await lookUp(
+    const budget: CallBudget = { spentMs: 0, startedAt: performance.now() };
+    const missed = new Map<number, LookupMiss>();
+    const rows: (MatchCandidateRow & Partial<DomainCandidateRow>)[] = await runLookups(
+      deps.names,
       probes.flatMap((p) => p.slice(0, 1)),
+      bounds,
+      budget,
+      missed,
     );
     const found = new Set(rows.map((r) => r.query));
     const retry = probes.flatMap((p, i) => (found.has(i) ? [] : p.slice(1)));
-    if (retry.length > 0) rows.push(...(await lookUp(retry)));
+    if (retry.length > 0) rows.push(...(await runLookups(deps.names, retry, bounds, budget, missed)));
     // Domain rows first: they carry the enriched domains, and the first row of a company counts.
     rows.unshift(...(await byDomain));
     const unique = new Map<string, { country: string; orgNumber: string }>();
     for (const r of rows) unique.set(`${r.country}:${r.org_number}`, { country: r.country, orgNumber: r.org_number });
-    const others = new Map<string, StoredOtherName[]>();
-    for (const o of await deps.names.namesOf([...unique.values()])) {
-      const k = `${o.country}:${o.org_number}`;
-      others.set(k, [...(others.get(k) ?? []), o]);
-    }
+    const others = await otherNamesOf([...unique.values()]);
     const byQuery = queries.map((): CandidateCompany[] => []);
     const seen = new Set<string>();
     for (const r of rows) {
@@ -203,22 +246,25 @@ export function createCompanyMatchService(deps: CompanyMatchDeps) {
       seen.add(`${r.query}:${k}`);
       byQuery[r.query].push(candidateOf(r, others.get(k) ?? []));
     }
-    return queries.map((query, i) => {
-      const prepared = prepareQuery(query);
-      const domain = domains[i];
-      prepared.domain = freeMail[i] ? null : domain;
-      const { ranked, match } = rankAndDecide(
-        prepared,
-        byQuery[i],
-        { threshold: opts.threshold ?? MATCH_THRESHOLD, limit: opts.limit ?? DEFAULT_CANDIDATES },
-        query.name === undefined ? scoreByDomain : undefined,
-      );
-      if (domain === null) return { query, match, candidates: ranked };
-      if (freeMail[i])
-        return { query, match, candidates: ranked, domain, reason: freeMailReason(domain, !!query.name) };
-      for (const s of ranked) s.features.domainEvidence ??= domainEvidenceOf(domain, s.candidate);
-      return { query, match, candidates: ranked, domain };
-    });
+    const results: QueryMatch[] = [];
+    for (const [i, query] of queries.entries()) {
+      const miss = missed.get(i);
+      if (miss) {
+        results.push({
+          query,
+          status: 'not_attempted',
+          match: null,
+          candidates: [],
+          ...(domains[i] ? { domain: domains[i] } : {}),
+          reason: { code: miss, message: LOOKUP_MISS_MESSAGES[miss] },
+        });
+        continue;
+      }
+      results.push(decide(query, domains[i], freeMail[i], byQuery[i], opts));
+      // Scoring a long name against its candidates takes milliseconds: other requests go between names.
+      await yieldToLoop();
+    }
+    return results;
   }
 
   return {
@@ -231,6 +277,7 @@ export function createCompanyMatchService(deps: CompanyMatchDeps) {
         threshold,
         results: results.map((r) => ({
           query: r.query,
+          status: r.status,
           ...(r.domain ? { domain: r.domain } : {}),
           ...(r.reason ? { reason: r.reason } : {}),
           match: r.match ? candidateView(r.match) : null,
