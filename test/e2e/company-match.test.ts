@@ -1,7 +1,8 @@
 // POST /api/companies/match on generated Norwegian companies (loaded through the brreg jobs) and a
 // real PRH company with a former name (loaded through the prh job): perturbed names find the right
-// organisation number, former names count, unknown names match nothing, inactive companies rank
-// below live ones, bad input is a 400 with details[], and one call counts as one request.
+// organisation number, former names count, unknown names match nothing, inactive companies score
+// lower, every result is ranked by score with the match on top, bad input is a 400 with
+// details[], and one call counts as one request.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldedWords, retrievalKey } from '../../src/domain/company-match/index.ts';
@@ -140,24 +141,75 @@ describe('POST /api/companies/match', () => {
     expect(r.body.results[1].candidates.every((c: any) => c.country === 'FI')).toBe(true);
   });
 
-  it('ranks deleted companies below live ones unless the query includes them', async () => {
+  it('scores deleted companies 0.15 lower unless the query includes them, and ranks them by that score', async () => {
     const c = unique[2];
     await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = true WHERE org_number = $1`, [c.org_number]);
     try {
       const r = await match({ queries: [{ name: c.name }, { name: c.name, includeInactive: true }], limit: 10 });
       const [live, all] = r.body.results;
+      // An exact name scores 0.9; the status adjustment takes it below the threshold.
       expect(live.match).toBeNull();
       const at = live.candidates.findIndex((x: any) => x.orgNumber === c.org_number);
       expect(at).toBeGreaterThanOrEqual(0);
       expect(live.candidates[at].features.status).toBe('deleted');
-      // Below every live candidate, however much better its name is.
-      expect(live.candidates.slice(at + 1).every((x: any) => x.features.status !== 'active')).toBe(true);
-      expect(live.candidates.slice(0, at).every((x: any) => x.score < 1)).toBe(true);
+      expect(live.candidates[at].features.adjustments).toContainEqual({ feature: 'status', delta: -0.15 });
+      expect(live.candidates[at].score).toBe(0.75);
+      // Where its score puts it: above every candidate scoring less, live or not.
+      expect(live.candidates.slice(0, at).every((x: any) => x.score >= 0.75)).toBe(true);
+      expect(live.candidates.slice(at + 1).every((x: any) => x.score <= 0.75)).toBe(true);
       expect(all.match.orgNumber).toBe(c.org_number);
       expect(all.match.features.status).toBe('deleted');
     } finally {
       await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = false WHERE org_number = $1`, [
         c.org_number,
+      ]);
+    }
+  });
+
+  it('ranks every result by score (ties by orgNumber), with the match the top candidate', async () => {
+    // Deleted companies among them: they used to be ranked below every live candidate, whatever their score.
+    const deleted = unique.slice(10, 20).map((c) => c.org_number);
+    await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = true WHERE org_number = ANY($1)`, [deleted]);
+    try {
+      // The register's commonest words, alone and in pairs: many candidates, close scores.
+      const common = (
+        await server.ctx.store.pool.query<{ w: string }>(
+          `SELECT w FROM company_name_keys, unnest(words) w WHERE length(w) > 2 GROUP BY w ORDER BY count(*) DESC, w LIMIT 20`,
+        )
+      ).rows.map((x) => x.w);
+      const queries = [
+        ...unique.slice(0, 30).map((c) => ({ name: c.name })),
+        ...unique.slice(0, 20).map((c) => ({ name: retrievalKey(c.name), city: c.city })),
+        ...common.map((w) => ({ name: w })),
+        ...common.flatMap((w, i) => [{ name: `${w} ${common[(i + 1) % common.length]}` }, { name: `${w} as` }]),
+      ].slice(0, 100);
+      for (const threshold of [0.5, 0.8]) {
+        const r = await match({ queries, limit: 10, threshold });
+        expect(r.status).toBe(200);
+        let compared = 0;
+        r.body.results.forEach((res: any, i: number) => {
+          const at = `${queries[i].name} (threshold ${threshold})`;
+          expect(res.status, at).toBe('done');
+          res.candidates.slice(1).forEach((c: any, j: number) => {
+            const prev = res.candidates[j];
+            compared++;
+            expect(prev.score > c.score || (prev.score === c.score && prev.orgNumber <= c.orgNumber), at).toBe(true);
+          });
+          if (res.match) {
+            expect(res.match, at).toEqual(res.candidates[0]);
+            expect(res.match.score, at).toBeGreaterThanOrEqual(threshold);
+          } else if (res.candidates.length > 0) {
+            const [top, second] = res.candidates;
+            const clear = top.score >= threshold && (!second || top.score - second.score >= 0.05);
+            expect(clear, at).toBe(false);
+          }
+        });
+        console.log(`ranking: ${compared} neighbouring candidates compared`);
+        expect(compared).toBeGreaterThan(100);
+      }
+    } finally {
+      await server.ctx.store.pool.query(`UPDATE companies SET is_deleted = false WHERE org_number = ANY($1)`, [
+        deleted,
       ]);
     }
   });

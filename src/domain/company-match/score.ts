@@ -264,7 +264,10 @@ export function scoreCandidate(q: PreparedQuery, c: CandidateCompany): ScoredCan
 }
 
 /**
- * Candidates best first; live companies above inactive ones unless the query includes them.
+ * Best first: by score, highest first; equal scores by organisation number, then country, so the
+ * order is the same for any order the store returned the candidates in. Deleted, dissolved and
+ * bankrupt companies are not ranked apart: their status adjustment (-0.15 unless the query
+ * includes them) is in the score, so the list never shows a lower score above a higher one.
  * `match` is the top candidate when it clears the threshold by the margin over the second.
  */
 export function rankAndDecide(
@@ -274,16 +277,17 @@ export function rankAndDecide(
   score: (q: PreparedQuery, c: CandidateCompany) => ScoredCandidate = scoreCandidate,
 ): { ranked: ScoredCandidate[]; match: ScoredCandidate | null } {
   const scored = candidates.map((c) => score(q, c));
-  const demote = (s: ScoredCandidate) => (s.candidate.inactive && !q.query.includeInactive ? 1 : 0);
   scored.sort(
     (a, b) =>
-      demote(a) - demote(b) ||
       b.score - a.score ||
-      a.candidate.orgNumber.localeCompare(b.candidate.orgNumber) ||
-      a.candidate.country.localeCompare(b.candidate.country),
+      byCode(a.candidate.orgNumber, b.candidate.orgNumber) ||
+      byCode(a.candidate.country, b.candidate.country),
   );
   const [top, second] = scored;
   const threshold = opts.threshold ?? MATCH_THRESHOLD;
   const clear = top && top.score >= threshold && (!second || top.score - second.score >= MATCH_MARGIN);
   return { ranked: scored.slice(0, opts.limit), match: clear ? top : null };
 }
+
+/** Code-unit order (localeCompare would follow the process's locale). */
+const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
