@@ -29,7 +29,7 @@ const Query = Type.Object({
   address: Trimmed(m.address),
   website: Trimmed(Described(m.website, 'Website or domain')),
   orgForm: m.orgForm,
-  includeInactive: Described(m.includeInactive, 'Rank deleted and dissolved companies with live ones'),
+  includeInactive: Described(m.includeInactive, 'Score deleted and dissolved companies as live ones (else 0.15 less)'),
 });
 const { threshold, limit } = CompanyMatchBody.properties;
 const Input = Type.Object({

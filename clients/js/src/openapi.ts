@@ -144,7 +144,7 @@ export interface paths {
         put?: never;
         /**
          * Match company names to organisation numbers
-         * @description Matches 1–100 company names (with optional country, municipality or city, postal code, address, website and organisation form) against the registers of all our countries, on current and former names. Each result lists ranked candidates with a score (0–1) and the features that explain it, and `match`: the top candidate when it clears the threshold with a margin over the second, else null. Deleted, dissolved and bankrupt companies rank below live ones unless a query sets includeInactive. Counts as one request.
+         * @description Matches 1–100 company names (with optional country, municipality or city, postal code, address, website and organisation form) against the registers of all our countries, on current and former names. Each result lists ranked candidates with a score (0–1) and the features that explain it, and `match`: the top candidate when it clears the threshold with a margin over the second, else null. Candidates are ranked by score alone; deleted, dissolved and bankrupt companies score 0.15 less unless a query sets includeInactive. The work of a call is bounded: a name not looked up within it answers status not_attempted with a reason (send it again in a smaller call); the others answer status done. Counts as one request.
          */
         post: operations["postCompaniesMatch"];
         delete?: never;
