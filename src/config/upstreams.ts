@@ -62,7 +62,7 @@ export function upstreams(env: Env): UpstreamsConfig {
     brregTimeoutMs: int(env, 'BRREG_TIMEOUT_MS', 10000, 100, 120000),
     prhBaseUrl: url(env, 'PRH_BASE_URL', 'https://avoindata.prh.fi/opendata-ytj-api/v3', HTTP)!,
     cvr: {
-      baseUrl: url(env, 'CVR_BASE_URL', 'http://distribution.virk.dk', HTTP)!,
+      baseUrl: url(env, 'CVR_BASE_URL', 'https://distribution.virk.dk', HTTP)!,
       username: str(env, 'CVR_USERNAME'),
       password: str(env, 'CVR_PASSWORD'),
     },

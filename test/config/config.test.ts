@@ -25,6 +25,21 @@ describe('loadConfig', () => {
     });
   });
 
+  it('defaults every upstream to https (the CVR default sent basic-auth credentials over http)', () => {
+    const c = loadConfig({ DATA_DIR: dir() });
+    expect(c.cvr.baseUrl).toBe('https://distribution.virk.dk');
+    const urls: [string, string][] = [];
+    const walk = (v: unknown, at: string): void => {
+      if (typeof v === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(v)) urls.push([at, v]);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, at ? `${at}.${k}` : k);
+    };
+    walk(c, '');
+    // Our own public address is not an upstream: it is http on localhost until BASE_URL says otherwise.
+    const upstream = urls.filter(([, u]) => !/^http:\/\/localhost[:/]/.test(u));
+    expect(upstream.length).toBeGreaterThan(10);
+    expect(upstream.filter(([, u]) => !u.startsWith('https://'))).toEqual([]);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],

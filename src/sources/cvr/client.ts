@@ -5,7 +5,7 @@
 import { Agent, request } from 'undici';
 import { SYNC_USER_AGENT } from '../sync-input.ts';
 
-export const CVR_DEFAULT_BASE_URL = 'http://distribution.virk.dk';
+export const CVR_DEFAULT_BASE_URL = 'https://distribution.virk.dk';
 export const CVR_COMPANY_INDEX = 'cvr-permanent/virksomhed';
 export const CVR_PUBLICATION_INDEX = 'offentliggoerelser';
 
