@@ -180,10 +180,16 @@ describe('MCP endpoint', () => {
       root: { orgNumber: SESAM, name: 'SESAM AS', children: [] },
       totalMembers: 1,
     });
-    expect(await ok('get_shareholders', { orgNumber: SESAM })).toEqual({ data: [], availableYears: [] });
+    // No register year is loaded here: the empty answer says so, as REST's does.
+    expect(await ok('get_shareholders', { orgNumber: SESAM })).toEqual({
+      data: [],
+      availableYears: [],
+      note: expect.stringMatching(/No Aksjonærregisteret year is loaded/),
+    });
     expect(await ok('get_ownership_network', { shareholderOrgNumber: SESAM })).toEqual({
       shareholderOrgNumber: SESAM,
       data: [],
+      note: expect.stringMatching(/No Aksjonærregisteret year is loaded/),
     });
     expect(await ok('search_inspections', { orgNumber: SESAM })).toEqual({
       data: [],
