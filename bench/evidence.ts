@@ -56,7 +56,10 @@ try {
   const loadS = (performance.now() - t0) / 1000;
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}`;
-  const k = await built.services.keys.register({ projectName: 'bench-evidence', email: 'bench@example.com' });
+  const k = await built.services.keys.register({
+    projectName: `bench-evidence-${Date.now()}`,
+    email: 'bench@example.com',
+  });
   await built.services.keys.setTier(k.keyPrefix, 'internal');
   const orgNumbers = database ? await spreadSample(Number(values.packs)) : await firstNorwegian(Number(values.packs));
   const pack = async (orgNumber: string) => {
