@@ -31,6 +31,7 @@ export interface AppOverrides {
   logger?: Logger;
   resolver?: Resolver;
   crawlerNet?: AppContext['crawlerNet'];
+  matchBounds?: AppContext['matchBounds'];
 }
 
 /** Opens the store, migrates it and loads reference data: everything but HTTP. */
@@ -90,6 +91,7 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
       upstreams,
       resolver: overrides.resolver ?? systemResolver,
       crawlerNet: overrides.crawlerNet ?? {},
+      matchBounds: overrides.matchBounds ?? {},
       holder: HOLDER,
       scheduleOf: (job) => effectiveSchedule(config, job),
     };

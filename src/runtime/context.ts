@@ -12,6 +12,7 @@ import type { BrregClient } from '../sources/brreg/client.ts';
 import type { Resolver } from '../net/index.ts';
 import type { UpstreamGuardState } from '../sources/upstream-guard.ts';
 import type { SafeFetchOptions } from '../net/index.ts';
+import type { MatchBounds } from '../services/company-match/match-lookups.ts';
 
 /** Clients of the upstream registries (ports: tests point them at local fakes). */
 export interface Upstreams {
@@ -36,6 +37,8 @@ export interface AppContext {
   resolver: Resolver;
   /** Web-profile crawler test seams: exact loopback addresses allowed, and the raw dialler. */
   crawlerNet: Pick<SafeFetchOptions, 'allowedAddresses' | 'dial'>;
+  /** Test seam: the work bounds of a match call (defaults: services/company-match/match-lookups.ts). */
+  matchBounds: Partial<MatchBounds>;
   /** This process, as lease holders and sync_runs name it (runtime/process-identity.ts). */
   holder: string;
   /** The cron schedule a job runs on here (SYNC_CRON_<JOB> applied). */

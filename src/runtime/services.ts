@@ -109,7 +109,7 @@ export function createServices(ctx: AppContext) {
     names: repos.companyNames,
     domains: repos.companySearch,
     // The embedded engine has one connection: a call's lookup statements take turns with other requests'.
-    bounds: { concurrency: ctx.store.engine === 'embedded' ? 1 : 4 },
+    bounds: { concurrency: ctx.store.engine === 'embedded' ? 1 : 4, ...ctx.matchBounds },
   });
   const coverage = createCoverageService({
     coverage: repos.coverage,

@@ -39,6 +39,9 @@ export function formatSummary(s: EnrichSummary, out: string): string {
           `  names matched   ${s.matching.matched}`,
           `  names ambiguous ${s.matching.ambiguous}`,
           `  names no match  ${s.matching.none}`,
+          ...(s.matching.not_attempted
+            ? [`  names not tried ${s.matching.not_attempted} (left out by the server's work bound)`]
+            : []),
         ]
       : []),
     `  found        ${s.found}`,

@@ -14,7 +14,7 @@ Adds company data to every row of a CSV file, using the API of a running server.
   --column NAME     column holding organisation numbers (required without --match-names)
   --match-names     find the organisation number of rows without one (all rows when there is
                     no --column) from the company name; adds match, matchCountry, matchScore and
-                    matchStatus (matched | ambiguous | none), then enriches the matched rows
+                    matchStatus (matched | ambiguous | none | not_attempted), then enriches the matched rows
   --name-column NAME  column holding company names (with --match-names)
   --city-column NAME  column holding the city or municipality (optional, with --match-names)
   --out FILE        where to write the enriched CSV (required; must not exist unless --resume)

@@ -29,8 +29,8 @@ export interface EnrichSummary extends Counts {
   unavailable: number;
   /** Why the run stopped early, if it did. */
   stopped?: string;
-  /** With --match-names: rows matched, ambiguous and with no candidate. */
-  matching?: Record<'matched' | 'ambiguous' | 'none', number>;
+  /** With --match-names: rows matched, ambiguous, with no candidate, and not reached by the server's work bound. */
+  matching?: Record<'matched' | 'ambiguous' | 'none' | 'not_attempted', number>;
 }
 
 type Country = EnrichOptions['country'];
@@ -98,7 +98,7 @@ export async function runEnrich(opts: EnrichOptions, stderr: NodeJS.WriteStream)
 
   const counts: Counts = { found: 0, notFound: 0, empty: 0, invalid: 0, failed: 0 };
   const summary: EnrichSummary = { ...counts, total, resumed: resumedRows, processed: 0, unavailable: 0 };
-  const matching = { matched: 0, ambiguous: 0, none: 0 };
+  const matching = { matched: 0, ambiguous: 0, none: 0, not_attempted: 0 };
   if (opts.match) summary.matching = matching;
   const progress = createProgress(total, stderr);
   if (resumedRows) progress.note(`Resuming: ${resumedRows} of ${total} rows are already in ${opts.out}`);
