@@ -6,7 +6,7 @@
 // (written to the fingerprints' documented snippets), the org number in the footer or only the
 // name in the title, a .com alias redirecting to the .no site, a name on the page alone
 // (ambiguous) and a parked domain (rejected). Nothing here opens a socket.
-import type { Crawler, PageResult } from '../web-crawler/crawler.ts';
+import { unfetchedPage, type Crawler } from '../web-crawler/crawler.ts';
 import type { DemoCompany, DemoWorld } from './world.ts';
 
 /** One demo homepage, served at `host` (and at the bare domain). */
@@ -263,17 +263,7 @@ export function demoCrawler(sites: DemoSite[]): Crawler {
       return answers.has(host) ? { ok: true } : { ok: false, error: 'dns' };
     },
     async fetchPage(start) {
-      const result: PageResult = {
-        url: start,
-        finalUrl: start,
-        status: 0,
-        headers: {},
-        setCookie: [],
-        html: '',
-        redirects: [],
-        error: null,
-        errorCode: null,
-      };
+      const result = unfetchedPage(start);
       let current = new URL(start);
       for (let hop = 0; ; hop++) {
         const answer = answers.get(current.hostname);

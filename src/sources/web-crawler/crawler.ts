@@ -35,6 +35,19 @@ export interface CrawlerOptions {
   pacer?: HostPacer;
 }
 
+/** A page before its first request: nothing answered yet (each fetcher fills it in hop by hop). */
+export const unfetchedPage = (url: string): PageResult => ({
+  url,
+  finalUrl: url,
+  status: 0,
+  headers: {},
+  setCookie: [],
+  html: '',
+  redirects: [],
+  error: null,
+  errorCode: null,
+});
+
 export interface PageResult {
   /** The URL asked for. */
   url: string;
@@ -167,17 +180,7 @@ export function createCrawler(o: CrawlerOptions): Crawler {
   }
 
   async function fetchUncached(start: string): Promise<PageResult> {
-    const result: PageResult = {
-      url: start,
-      finalUrl: start,
-      status: 0,
-      headers: {},
-      setCookie: [],
-      html: '',
-      redirects: [],
-      error: null,
-      errorCode: null,
-    };
+    const result = unfetchedPage(start);
     let current: URL;
     try {
       current = new URL(start);
