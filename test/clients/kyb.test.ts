@@ -5,12 +5,12 @@
 // the registry's live status from a loopback stand-in. Each 4xx surfaces as NcdApiError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NcdApiError, NcdClient } from '../../clients/js/src/index.ts';
-import type { RoleInput } from '../../src/domain/company.ts';
 import { runJob } from '../../src/jobs/runner.ts';
 import { byCompany, byPerson, company, org, removeRegisters, writeRegister } from '../fixtures/aksjonaer/build.ts';
 import { startEnhetFake } from '../fixtures/evidence/fake-brreg.ts';
 import { ftm, ndjson, removeListFiles, writeListFile } from '../fixtures/screening/ftm.ts';
 import { createKey } from '../helpers/keys.ts';
+import { personRole } from '../helpers/roles.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const quiet = () => undefined;
@@ -25,30 +25,12 @@ const failure = (p: Promise<unknown>) =>
     (e: unknown) => e as NcdApiError,
   );
 
-function ceo(first: string, last: string, birthYear: number): RoleInput {
-  return {
-    groupCode: null,
-    groupDescription: null,
-    roleTypeCode: 'DAGL',
-    roleTypeDescription: 'Daglig leder',
-    personFirstName: first,
-    personMiddleName: null,
-    personLastName: last,
-    personBirthYear: birthYear,
-    entityOrgNumber: null,
-    entityName: null,
-    electedBy: null,
-    responsibilityShare: null,
-    position: 0,
-  };
-}
-
 beforeAll(async () => {
   brreg = await startEnhetFake({ [A]: 'KLIENT KYB AS', [HOLD]: 'KLIENT HOLDING AS' });
   server = await startServer({ env: { BRREG_BASE_URL: brreg.url } });
   client = new NcdClient({ baseUrl: server.url, apiKey: (await createKey(server, { tier: 'internal' })).raw });
   await server.ctx.repos.companyWrites.write([
-    { ...company(A, 'KLIENT KYB AS'), roles: [ceo('Dmitrij', 'Zjuravljov', 1970)] },
+    { ...company(A, 'KLIENT KYB AS'), roles: [personRole('DAGL', 'Dmitrij', 'Zjuravljov', 1970)] },
     { ...company(HOLD, 'KLIENT HOLDING AS'), roles: [] },
   ]);
   // The holding grows from 50 % to 70 % of A between the two register years.

@@ -13,7 +13,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RoleInput } from '../../src/domain/company.ts';
 import { generateSigningKeyPem } from '../../src/domain/evidence/index.ts';
 import { runJob } from '../../src/jobs/runner.ts';
 import { byCompany, byPerson, company, org, removeRegisters, writeRegister } from '../fixtures/aksjonaer/build.ts';
@@ -21,6 +20,7 @@ import { startEnhetFake } from '../fixtures/evidence/fake-brreg.ts';
 import { ftm, ndjson, removeListFiles, writeListFile } from '../fixtures/screening/ftm.ts';
 import { http } from '../helpers/http.ts';
 import { createKey } from '../helpers/keys.ts';
+import { personRole } from '../helpers/roles.ts';
 import { CLI, runProcess } from '../helpers/process.ts';
 import { createTestDatabase, startServer, type TestDatabase, type TestServer } from '../helpers/server.ts';
 
@@ -33,24 +33,6 @@ let key: string;
 let other: string;
 const tmp = mkdtempSync(path.join(tmpdir(), 'ncd-evidence-'));
 
-function person(code: string, first: string, last: string, birthYear: number): RoleInput {
-  return {
-    groupCode: null,
-    groupDescription: null,
-    roleTypeCode: code,
-    roleTypeDescription: code === 'DAGL' ? 'Daglig leder' : 'Styrets leder',
-    personFirstName: first,
-    personMiddleName: null,
-    personLastName: last,
-    personBirthYear: birthYear,
-    entityOrgNumber: null,
-    entityName: null,
-    electedBy: null,
-    responsibilityShare: null,
-    position: 0,
-  };
-}
-
 beforeAll(async () => {
   brreg = await startEnhetFake({ [A]: 'FJORDLYS EVIDENS AS', [HOLD]: 'EVIDENS HOLDING AS' });
   database = await createTestDatabase();
@@ -60,7 +42,7 @@ beforeAll(async () => {
   await server.ctx.repos.companyWrites.write([
     {
       ...company(A, 'FJORDLYS EVIDENS AS'),
-      roles: [person('DAGL', 'Dmitrij', 'Zjuravljov', 1970), person('LEDE', 'Kari', 'Nordmann', 1975)],
+      roles: [personRole('DAGL', 'Dmitrij', 'Zjuravljov', 1970), personRole('LEDE', 'Kari', 'Nordmann', 1975)],
     },
     { ...company(HOLD, 'EVIDENS HOLDING AS'), roles: [] },
   ]);
