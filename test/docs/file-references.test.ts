@@ -24,6 +24,7 @@ const ALL = walk(ROOT);
 /** Names in backticks that are not files of this repository, with why. */
 const NOT_REPOSITORY_FILES: Record<string, string> = {
   '.mcp.json': "Claude Code's MCP configuration in the reader's own project",
+  'dist/server.mjs': 'the bundle esbuild writes at each start; built, never committed',
 };
 
 const TOP = /^(?:src|test|docs|bench|clients|reference|scripts|bin|docker|web|\.ci)\//;
