@@ -48,6 +48,10 @@ const NOT_RUN: { match: RegExp; why: string }[] = [
     why: "names the reader's PostgreSQL and Redis hosts; in a PostgreSQL run the quick start's `npm start` runs on the test's DATABASE_URL and REDIS_URL",
   },
   {
+    match: /ncd@primary:5432/,
+    why: "names the reader's primary and replica hosts; test/e2e/read-replicas.server-only.test.ts runs DATABASE_READ_URL against a real streaming replica",
+  },
+  {
     match: /^cp \.env\.example \.env$|^docker /,
     why: 'needs Docker with compose (not where the suite runs); test/packaging/container-files.test.ts checks the files',
   },
