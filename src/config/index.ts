@@ -7,6 +7,7 @@ import { ConfigError, bool, int, oneOf, str, url, type Env } from './env.ts';
 import { evidence } from './evidence.ts';
 import { httpLimits, trustProxy } from './http.ts';
 import { monitoring } from './monitoring.ts';
+import { readReplicas } from './read-replicas.ts';
 import { secretKey } from './secret-key.ts';
 import { sync } from './sync.ts';
 import type { Config } from './types.ts';
@@ -15,6 +16,7 @@ import { liveFetch, upstreams, webProfile } from './upstreams.ts';
 export { ConfigError } from './env.ts';
 export type { TrustProxy } from './http.ts';
 export type { MonitoringConfig } from './monitoring.ts';
+export type { ReadReplicaConfig } from './read-replicas.ts';
 export type { Config } from './types.ts';
 export type { EvidenceConfig } from './evidence.ts';
 export type { CrmConfig } from './crm.ts';
@@ -46,6 +48,7 @@ export function loadConfig(env: Env = process.env): Config {
     baseUrl,
     baseUrlConfigured: str(env, 'BASE_URL') !== undefined,
     databaseUrl,
+    readReplicas: readReplicas(env, databaseUrl),
     dataDir,
     redisUrl,
     redisPrefix: str(env, 'REDIS_PREFIX') ?? 'ncd',

@@ -4,6 +4,7 @@ import type { CrmConfig } from './crm.ts';
 import type { EvidenceConfig } from './evidence.ts';
 import type { HttpLimits, TrustProxy } from './http.ts';
 import type { MonitoringConfig } from './monitoring.ts';
+import type { ReadReplicaConfig } from './read-replicas.ts';
 import type { SyncConfig } from './sync.ts';
 import type { LiveFetchConfig, UpstreamsConfig, WebProfileConfig } from './upstreams.ts';
 
@@ -14,6 +15,8 @@ export interface Config extends UpstreamsConfig, SyncConfig {
   /** False when BASE_URL is left at its default: public links then use the request's own host. */
   baseUrlConfigured: boolean;
   databaseUrl: string | undefined;
+  /** DATABASE_READ_URL, READ_REPLICA_MAX_LAG_MS. */
+  readReplicas: ReadReplicaConfig;
   dataDir: string;
   redisUrl: string | undefined;
   /** Prefix of every Redis key, so deployments (or test databases) can share one Redis. */

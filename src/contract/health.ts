@@ -137,6 +137,24 @@ export const Health = Type.Object(
         { description: 'Change-feed pages read ahead for clients draining it (README "Draining the feed")' },
       ),
     ),
+    replicas: Type.Optional(
+      Type.Array(
+        Type.Object({
+          host: Type.String({ description: 'host:port of the replica (never its user or password)' }),
+          lagMs: Type.Union([Type.Integer(), Type.Null()], {
+            description: 'Replay lag, from its replayed LSN against the primary; null while it cannot be reached',
+          }),
+          inRotation: Type.Boolean({
+            description: 'Serving reads: in recovery, reachable, and lagging at most READ_REPLICA_MAX_LAG_MS',
+          }),
+          inRecovery: Type.Union([Type.Boolean(), Type.Null()], {
+            description: 'pg_is_in_recovery() as the replica last answered it',
+          }),
+          reads: Type.Integer({ description: 'Read connections this process gave it, since start' }),
+        }),
+        { description: 'The read replicas of DATABASE_READ_URL (README "Scaling out"); empty without them' },
+      ),
+    ),
     memory: Type.Optional(
       Type.Object(
         {

@@ -41,12 +41,17 @@ export async function buildContext(config: Config, overrides: AppOverrides = {})
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     statementTimeoutMs: config.statementTimeoutMs,
+    readReplicas: config.readReplicas,
     lockInfo: { host: config.host, port: config.port },
   });
   try {
     const applied = await migrate(store.pool);
     if (applied.length) log.info({ applied }, 'database migrated');
-    const repos = createRepositories(store.db, store.engine === 'server' ? store.pool : undefined);
+    const repos = createRepositories(store.db, {
+      copyPool: store.engine === 'server' ? store.pool : undefined,
+      readDb: store.readDb,
+      replicas: store.replicas,
+    });
     const rebuilt = await repos.deferredIndexes.restoreAll();
     if (rebuilt) log.warn({ rebuilt }, 'rebuilt indexes left dropped by an interrupted first load');
     const loaded = await loadReferenceData(repos.reference);

@@ -12,9 +12,10 @@ import { createPagination } from '../services/support/pagination.ts';
 export function createMonitoringServices(ctx: AppContext, keyAuth: Pick<KeyAuthService, 'chargeQuota' | 'stillValid'>) {
   const { repos, config, clock, log } = ctx;
   return {
-    events: createEventService({ eventLog: repos.eventLog }),
+    // Reads by seq: gapless on any replica (event-log.ts caps a read at its snapshot's top).
+    events: createEventService({ eventLog: repos.replica.eventLog }),
     eventStream: createEventStreamHub({
-      eventLog: repos.eventLog,
+      eventLog: repos.replica.eventLog,
       heartbeatMs: config.monitoring.heartbeatMs,
       credentialCheckMs: config.monitoring.streamCredentialCheckMs,
       log,

@@ -29,7 +29,8 @@ import { createTransitiveHoldingService } from '../services/ownership/transitive
 import { createWebProfileService } from '../services/registers/web-profile.ts';
 import { createLiveFetchBudget } from '../services/support/live-fetch-budget.ts';
 import { createRecordCache } from '../services/support/record-cache.ts';
-import { createUpdatedAtFollower } from '../store/company-changes.ts';
+import { createUpdatedAtFollower, repeatedAfter } from '../store/company-changes.ts';
+import { POLL_MS as REPLICA_POLL_MS } from '../store/engine/read-replicas.ts';
 import { createOAuthService } from '../services/access/oauth.ts';
 import { createOAuthAuthorizeService } from '../services/access/oauth-authorize.ts';
 import { createProcurementService } from '../services/registers/procurement.ts';
@@ -46,6 +47,8 @@ import type { Config } from '../config/index.ts';
 
 export function createServices(ctx: AppContext) {
   const { repos, config, clock, log, reference, rateWindows } = ctx;
+  /** The read repositories a replica may serve (the primary's when DATABASE_READ_URL is unset). */
+  const reads = repos.replica;
   const keyAuth = createKeyAuthService({
     apiKeys: repos.apiKeys,
     usage: repos.usage,
@@ -58,11 +61,15 @@ export function createServices(ctx: AppContext) {
   const pagination = createPagination({ rateWindows, secretKey: config.secretKey });
   const recordCache = createRecordCache({
     ...config.recordCache,
-    follower: createUpdatedAtFollower(ctx.store.db),
+    // The follower reads the primary (its bound comes from the primary's open transactions);
+    // with replicas, a change is reported again once any replica in rotation has replayed it.
+    follower: ctx.store.replicas
+      ? repeatedAfter(createUpdatedAtFollower(ctx.store.db), config.readReplicas.maxLagMs + REPLICA_POLL_MS)
+      : createUpdatedAtFollower(ctx.store.db),
     signal: repos.companyChanges,
     log,
   });
-  const market = createMarketContext({ reads: repos.companyReads, statistics: repos.statistics, reference, clock });
+  const market = createMarketContext({ reads: reads.companyReads, statistics: repos.statistics, reference, clock });
   const procurement = createProcurementService({
     procurement: repos.procurement,
     clock,
@@ -71,8 +78,9 @@ export function createServices(ctx: AppContext) {
   });
   const companies = createCompanyService({
     reference,
-    reads: repos.companyReads,
-    danishOwners: repos.companyReads,
+    reads: reads.companyReads,
+    lookups: reads.companyLookups,
+    danishOwners: reads.companyReads,
     writes: repos.companyWrites,
     brreg: ctx.upstreams.brreg,
     cvr: ctx.upstreams.cvr,
@@ -99,15 +107,15 @@ export function createServices(ctx: AppContext) {
   });
   const crmClients = createCrmClients({ destinations, repo: repos.destinations, clock, log, config });
   const changeFeed = createChangeFeedService({
-    feed: repos.changeFeed,
-    reads: repos.companyReads,
+    feed: reads.changeFeed,
+    reads: reads.companyReads,
     reference,
     pagination,
     signal: repos.companyChanges,
   });
   const companyMatch = createCompanyMatchService({
-    names: repos.companyNames,
-    domains: repos.companySearch,
+    names: reads.companyNames,
+    domains: reads.companySearch,
     // The embedded engine has one connection: a call's lookup statements take turns with other requests'.
     bounds: { concurrency: ctx.store.engine === 'embedded' ? 1 : 4, ...ctx.matchBounds },
   });
@@ -151,8 +159,8 @@ export function createServices(ctx: AppContext) {
     pagination,
     market,
     search: createSearchService({
-      search: repos.companySearch,
-      reads: repos.companyReads,
+      search: reads.companySearch,
+      reads: reads.companyReads,
       reference,
       pagination,
       market,
@@ -195,8 +203,8 @@ export function createServices(ctx: AppContext) {
     inspections: createInspectionService({ inspections: repos.inspections, reference, pagination }),
     licenses: createLicenseService({ licenses: repos.licenses, clock, pagination }),
     screening: createScreeningService({
-      sanctions: repos.screening,
-      companyReads: repos.companyReads,
+      sanctions: reads.screening,
+      companyReads: reads.companyReads,
       shareholders: repos.shareholders,
       cvrOwners: repos.cvrOwners,
       clock,
@@ -235,8 +243,8 @@ export function createServices(ctx: AppContext) {
     companyMatch,
     reconcile: createReconcileService({
       match: companyMatch,
-      reads: repos.companyReads,
-      suggest: repos.companySuggest,
+      reads: reads.companyReads,
+      suggest: reads.companySuggest,
       config,
     }),
     health: createHealthService({

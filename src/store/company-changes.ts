@@ -76,3 +76,33 @@ export function createUpdatedAtFollower(db: Kysely<Database>, maxKeys = 5000): C
     },
   };
 }
+
+/** One change set for several: every company if any says so, else the union of their keys. */
+function mergeChanges(sets: CompanyChanges[]): CompanyChanges {
+  if (sets.some((c) => 'all' in c)) return { all: true };
+  return { keys: [...new Set(sets.flatMap((c) => ('keys' in c ? c.keys : [])))] };
+}
+
+/**
+ * With read replicas: every change reported again `delayMs` later (the replicas' greatest lag in
+ * rotation plus one lag poll). A cache that evicted a record when the primary changed it may have
+ * read it back from a replica that had not replayed the change yet; the second report evicts that
+ * copy too, so a cached record is at most the lag plus the cache's own bound behind the primary.
+ */
+export function repeatedAfter(
+  inner: CompanyChangeFollower,
+  delayMs: number,
+  now: () => number = Date.now,
+): CompanyChangeFollower {
+  const held: { at: number; changes: CompanyChanges }[] = [];
+  return {
+    async poll() {
+      const fresh = await inner.poll();
+      const t = now();
+      const due: CompanyChanges[] = [];
+      while (held.length && t - held[0].at >= delayMs) due.push(held.shift()!.changes);
+      if ('all' in fresh || fresh.keys.length) held.push({ at: t, changes: fresh });
+      return mergeChanges([fresh, ...due]);
+    },
+  };
+}

@@ -89,6 +89,8 @@ export type RecordJsonRow = RecordBasis &
   RelationColumns & {
     /** The record's JSON text from `{` through hasAnyAdPixel, without the closing brace. */
     record_head: string;
+    /** The roles as the API writes them (JSON text); null: none. */
+    roles_json: string | null;
     /** created_at and updated_at in whole milliseconds since the epoch (as the API's ISO times). */
     created_ms: number;
     updated_ms: number;
@@ -101,8 +103,34 @@ const BASIS =
   floor(extract(epoch FROM c.created_at) * 1000)::bigint AS created_ms,
   floor(extract(epoch FROM c.updated_at) * 1000)::bigint AS updated_ms`);
 
-/** The row columns of a record-JSON page: the basis and the record's opening text. */
-const RECORD_JSON_COLUMNS = sql`${BASIS}, ${RECORD_HEAD}`;
+/** The share of a partner's role as a number, as the API's sharePercent (company-record.ts) reads it. */
+const OWNERSHIP_PERCENT = `CASE
+    WHEN r.responsibility_share ~ '^\\s*\\d+([.,]\\d+)?\\s*%\\s*$'
+      THEN replace(substring(r.responsibility_share FROM '(\\d+(?:[.,]\\d+)?)'), ',', '.')::float8
+    WHEN r.responsibility_share ~ '^\\s*\\d+\\s*/\\s*\\d+\\s*$'
+      AND substring(r.responsibility_share FROM '/\\s*(\\d+)')::float8 > 0
+      -- Math.round of the same IEEE quotient: floor(x + 0.5) for a positive x.
+      THEN floor(substring(r.responsibility_share FROM '^\\s*(\\d+)')::float8
+                 / substring(r.responsibility_share FROM '/\\s*(\\d+)')::float8 * 10000 + 0.5) / 100
+  END`;
+
+/**
+ * The company's roles as the API writes them (company-record.ts's role(), in the relation's order:
+ * group, position, id), as JSON text; NULL without roles. Parsing each role row into an object,
+ * mapping it and serialising it again was the largest part of a list row's and a lookup's
+ * garbage.
+ */
+const ROLES_JSON =
+  sql.raw(`(SELECT '[' || string_agg(row_to_json(x)::text, ',' ORDER BY r.group_code, r.position, r.id) || ']'
+    FROM roles r CROSS JOIN LATERAL (SELECT r.role_type_code AS "roleTypeCode", r.role_type_description AS "roleTypeDescription",
+      r.group_code AS "groupCode", r.group_description AS "groupDescription", r.person_first_name AS "personFirstName",
+      r.person_middle_name AS "personMiddleName", r.person_last_name AS "personLastName",
+      r.person_birth_year AS "personBirthYear", r.entity_org_number AS "entityOrgNumber", r.entity_name AS "entityName",
+      r.elected_by AS "electedBy", ${OWNERSHIP_PERCENT} AS "ownershipPercent") x
+    WHERE r.company_id = c.id) AS roles_json`);
+
+/** The row columns of a record-JSON page: the basis, the record's opening text and its roles' text. */
+export const RECORD_JSON_COLUMNS = sql`${BASIS}, ${RECORD_HEAD}, ${ROLES_JSON}`;
 
 /** A keyset page of companies as record JSON with the relations asked for: one statement. */
 export function recordJsonPage(
@@ -115,6 +143,7 @@ export function recordJsonPage(
     from: 'companies c',
     alias: 'c',
     rowColumns: RECORD_JSON_COLUMNS,
-    columns: relationColumns(relations),
+    // The roles are in RECORD_JSON_COLUMNS as text.
+    columns: relationColumns({ ...relations, roles: false }),
   });
 }

@@ -1,4 +1,5 @@
-// Every repository, built on one Kysely instance.
+// Every repository, built on the primary's Kysely instance; the read repositories of the routes
+// that replicas serve (lookups, search, the feed, events, screening) once more on `readDb`.
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { createApiKeyRepository } from './access/api-keys.ts';
@@ -9,6 +10,7 @@ import { createSyncRunRepository } from './ops/sync-runs.ts';
 import { createUsageRepository } from './access/usage.ts';
 import { createAccessRequestRepository } from './access/access-requests.ts';
 import { createCompanyReadRepository } from './company-reads.ts';
+import { createCompanyLookupRepository } from './company-lookup-row.ts';
 import { createCompanyWriteRepository } from './company-writes.ts';
 import { createSyncSeenRepository } from './ops/sync-seen.ts';
 import { createDeferredIndexes } from './engine/deferred-indexes.ts';
@@ -41,13 +43,38 @@ import { createDemoDataRepository } from './demo-data.ts';
 import { createEvidenceRepository } from './evidence.ts';
 import { createScreeningAuditRepository } from './screening-audit.ts';
 import { createFinancialFilingRepository } from './financial-filings.ts';
+import type { ReadRouter } from './engine/read-replicas.ts';
 
-/** `copyPool`: the pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
-export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
+interface RepositoryOptions {
+  /** The pg Pool of a PostgreSQL server, for the COPY of bulk loads (none on PGlite). */
+  copyPool?: pg.Pool;
+  /** Replicas in rotation, else the primary (store.readDb). */
+  readDb?: Kysely<Database>;
+  /** Told of this process's company writes, so its next reads see them. */
+  replicas?: Pick<ReadRouter, 'noteWrite'>;
+}
+
+export function createRepositories(db: Kysely<Database>, opts: RepositoryOptions = {}) {
+  const { copyPool, readDb = db, replicas } = opts;
   /** Writes through this process announce the companies they changed (record caches evict them). */
   const companyChanges = createCompanyChangeSignal();
+  if (replicas) companyChanges.subscribe(() => replicas.noteWrite());
   return {
     companyChanges,
+    /**
+     * Read-only twins for the routes a replica may serve. A write path (sync, live fetch,
+     * screening runs, watchlist delivery) keeps using the primary repositories below.
+     */
+    replica: {
+      companyReads: createCompanyReadRepository(readDb),
+      companyLookups: createCompanyLookupRepository(readDb),
+      companySearch: createCompanySearchRepository(readDb),
+      companySuggest: createCompanySuggestRepository(readDb),
+      changeFeed: createChangeFeedRepository(readDb),
+      eventLog: createEventLogRepository(readDb),
+      screening: createScreeningRepository(readDb),
+      companyNames: createCompanyNameRepository(readDb),
+    },
     apiKeys: createApiKeyRepository(db),
     usage: createUsageRepository(db),
     syncRuns: createSyncRunRepository(db, () => companyChanges.changed({ all: true })),
@@ -55,6 +82,7 @@ export function createRepositories(db: Kysely<Database>, copyPool?: pg.Pool) {
     reference: createReferenceRepository(db),
     accessRequests: createAccessRequestRepository(db),
     companyReads: createCompanyReadRepository(db),
+    companyLookups: createCompanyLookupRepository(db),
     companyWrites: createCompanyWriteRepository(db, companyChanges, { copyPool }),
     syncSeen: createSyncSeenRepository(db),
     deferredIndexes: createDeferredIndexes(db),

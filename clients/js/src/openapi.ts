@@ -3391,6 +3391,19 @@ export interface operations {
                             /** @description Pages dropped unasked: a write through this process, or room */
                             dropped: number;
                         };
+                        /** @description The read replicas of DATABASE_READ_URL (README "Scaling out"); empty without them */
+                        replicas?: {
+                            /** @description host:port of the replica (never its user or password) */
+                            host: string;
+                            /** @description Replay lag, from its replayed LSN against the primary; null while it cannot be reached */
+                            lagMs: number | null;
+                            /** @description Serving reads: in recovery, reachable, and lagging at most READ_REPLICA_MAX_LAG_MS */
+                            inRotation: boolean;
+                            /** @description pg_is_in_recovery() as the replica last answered it */
+                            inRecovery: boolean | null;
+                            /** @description Read connections this process gave it, since start */
+                            reads: number;
+                        }[];
                         /** @description This process's memory, in MiB */
                         memory?: {
                             /** @description Resident set size (with the embedded engine's thread) */

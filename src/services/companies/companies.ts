@@ -6,7 +6,10 @@ import { canonicalOrgNumber, isValidOrgNumber, ORG_NUMBER_FORMAT, type Country }
 import type { Clock } from '../../domain/clock.ts';
 import type { ReferenceData } from '../../domain/reference-data.ts';
 import { ApiError, invalid } from '../../errors.ts';
-import type { CompanyReadRepository, StoredCompany } from '../../store/company-reads.ts';
+import type { CompanyReadRepository, CompanyRow, StoredCompany } from '../../store/company-reads.ts';
+import type { CompanyLookupRepository } from '../../store/company-lookup-row.ts';
+import type { OwnerSummary } from '../../store/shareholders.ts';
+import { lookupRecordJson } from './lookup-json.ts';
 import type { CompanyWrite, CompanyWriteRepository } from '../../store/company-writes.ts';
 import { buildCompanyRecord, type CompanyRecord } from './company-record.ts';
 import { fetchNorwegianCompanies, type LiveFetchClient } from './live-fetch.ts';
@@ -26,7 +29,9 @@ import { fetchDanishCompanies } from './live-fetch-dk.ts';
 export interface CompanyServiceDeps {
   reference: ReferenceData;
   clock: Clock;
-  reads: Pick<CompanyReadRepository, 'load' | 'foreignSharesOf'>;
+  reads: Pick<CompanyReadRepository, 'load' | 'foreignSharesOf' | 'ownersFor'>;
+  /** The uncached lookup's one-statement read (its body written mostly by the database). */
+  lookups?: Pick<CompanyLookupRepository, 'row'>;
   /** The largest owners of Danish companies (CVR bands), for ownershipConcentrationPct; absent: null. */
   danishOwners?: Pick<CompanyReadRepository, 'largestDanishOwnersOf'>;
   writes: Pick<CompanyWriteRepository, 'write' | 'purge'>;
@@ -64,8 +69,8 @@ const DK_LIVE_SOURCE = 'cvr';
 const FULL = { financialsLimit: undefined, roles: true, subUnits: true, licenses: true } as const;
 
 /** A Norwegian record loaded from a bulk dump has no roles, accounts or sub-units yet. */
-const isIncomplete = (c: StoredCompany) =>
-  c.row.country === 'NO' && !c.row.is_deleted && c.row.fetched_at === null && c.row.roles_hash === null;
+const isIncomplete = (r: Pick<CompanyRow, 'country' | 'is_deleted' | 'fetched_at' | 'roles_hash'>) =>
+  r.country === 'NO' && !r.is_deleted && r.fetched_at === null && r.roles_hash === null;
 
 export function createCompanyService(deps: CompanyServiceDeps) {
   const { reference, clock, reads, writes, brreg } = deps;
@@ -84,7 +89,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       now,
     );
     const misses = orgNumbers.filter((n) => !have.has(n) && !unknown.has(n));
-    const incomplete = stored.filter(isIncomplete).map((s) => s.row.org_number);
+    const incomplete = stored.filter((s) => isIncomplete(s.row)).map((s) => s.row.org_number);
     const result = {
       unavailable: [] as string[],
       notFound: [...unknown],
@@ -210,20 +215,36 @@ export function createCompanyService(deps: CompanyServiceDeps) {
   }
 
   /** The companies with their foreign-held share (isForeignOwned), read for those with a register year. */
-  async function withForeignShares(companies: StoredCompany[]): Promise<StoredCompany[]> {
+  async function withForeignShares<
+    T extends { row: Pick<CompanyRow, 'org_number' | 'country'>; owners?: OwnerSummary },
+  >(companies: T[]) {
     const owned = companies.filter((c) => c.owners?.largestShareholder).map((c) => c.row.org_number);
     const danish = companies.filter((c) => c.row.country === 'DK').map((c) => c.row.org_number);
     const [shares, bands] = await Promise.all([
       owned.length ? reads.foreignSharesOf(owned) : new Map(),
       danish.length && deps.danishOwners ? deps.danishOwners.largestDanishOwnersOf(danish) : new Map(),
     ]);
-    return companies.map((c) =>
+    return companies.map((c): T & Pick<StoredCompany, 'foreignShare' | 'danishLargestOwner'> =>
       c.owners?.largestShareholder
         ? { ...c, foreignShare: shares.get(c.row.org_number) ?? null }
         : c.row.country === 'DK'
           ? { ...c, danishLargestOwner: bands.get(c.row.org_number) ?? null }
           : c,
     );
+  }
+
+  /**
+   * A stored, complete company's lookup body in one statement (two or three with owners), or
+   * undefined when the live path must answer: not stored, or a bulk-loaded Norwegian record
+   * still waiting for its live completion.
+   */
+  async function storedLookupJson(country: Country, orgNumber: string): Promise<string | undefined> {
+    const now = clock.now();
+    const row = await deps.lookups?.row(country, orgNumber, now);
+    if (!row || isIncomplete(row)) return undefined;
+    const [owners] = await reads.ownersFor([row], [row.has_owners]);
+    const [ownership] = await withForeignShares([{ row, owners }]);
+    return lookupRecordJson(row, ownership, reference, now);
   }
 
   async function withForeignSharesByKey(found: Map<string, StoredCompany>): Promise<[string, StoredCompany][]> {
@@ -279,9 +300,15 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       const cached = deps.cache?.get(key);
       if (cached) return cached;
       const ticket = deps.cache?.ticket();
+      const stored = await storedLookupJson(country, orgNumber);
+      if (stored !== undefined) {
+        const body = cacheBody(stored);
+        if (ticket !== undefined) deps.cache?.set(key, body, ticket);
+        return body;
+      }
       const company = await findOne(country, orgNumber, opts.caller);
       const body = cacheBody(opts.serialize(await fullRecord(country, company)));
-      if (ticket !== undefined && !isIncomplete(company)) deps.cache?.set(key, body, ticket);
+      if (ticket !== undefined && !isIncomplete(company.row)) deps.cache?.set(key, body, ticket);
       return body;
     },
     /** Batch enrich: one answer per distinct (country, number); misses reported, never fatal. */

@@ -58,7 +58,7 @@ function role(r: RoleRow) {
   };
 }
 
-function subUnit(s: SubUnitRow) {
+export function subUnit(s: Omit<SubUnitRow, 'updated_at'>) {
   return {
     orgNumber: s.org_number,
     name: s.name,
@@ -79,7 +79,13 @@ function subUnit(s: SubUnitRow) {
   };
 }
 
-export function licenseItem(l: LicenseRow) {
+/** A licence as the API has it; the times may be the JSON strings of a relation column. */
+type LicenseInput = Omit<LicenseRow, 'valid_from' | 'valid_to' | 'synced_at'> & {
+  valid_from: Date | string | null;
+  valid_to: Date | string | null;
+};
+
+export function licenseItem(l: LicenseInput) {
   return {
     id: String(l.id),
     licenseNumber: l.license_number,
@@ -109,6 +115,8 @@ interface RecordPartsInput {
   row: RecordBasis;
   financials: FinancialRow[];
   roles: RoleRow[];
+  /** Whether the company has roles, where they come as the database's JSON text instead of rows. */
+  hasRoles?: boolean;
   owners?: OwnerSummary;
 }
 
@@ -133,7 +141,7 @@ export function recordParts(
   const municipality = reference.municipality(r.business_address_muni_no);
   const fields: Record<string, FieldSource | null | undefined> = {
     companyCore: stored.companyCore,
-    roles: c.roles.length ? (stored.roles ?? SOURCE.brreg) : null,
+    roles: (c.hasRoles ?? c.roles.length > 0) ? (stored.roles ?? SOURCE.brreg) : null,
     financials: financials.length ? (stored.financials ?? SOURCE.regnskap) : null,
     financialRatios: financials.length ? { source: stored.financials ?? SOURCE.regnskap, computed: true } : null,
     groupHierarchy: r.parent_org_number
@@ -261,12 +269,14 @@ export type CompanyRecord = ReturnType<typeof buildCompanyRecord>;
  * One change-feed row as JSON text, byte for byte what the typed record serialises to under the
  * CompanyRow schema: its compiled serializer writes the required fields in the schema's order,
  * then the optional ones present (employeeCountRange, owners, labels). `head` is the stored
- * fields as the database wrote them, through hasAnyAdPixel, without the closing brace.
+ * fields as the database wrote them, through hasAnyAdPixel, without the closing brace; `rolesJson`
+ * the roles as it wrote them.
  */
 export function recordRowJson(
   head: string,
   times: { createdMs: number; updatedMs: number },
   parts: ReturnType<typeof recordParts>,
+  rolesJson: string,
 ): string {
   const owners = JSON.stringify(parts.owners).slice(1, -1);
   const labels = JSON.stringify(parts.labels).slice(1, -1);
@@ -275,5 +285,5 @@ export function recordRowJson(
       ? ''
       : `,"employeeCountRange":${JSON.stringify(parts.optional.employeeCountRange)}`;
   const derived = JSON.stringify(parts.derived).slice(1, -1);
-  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${JSON.stringify(parts.roles)},"_sources":${JSON.stringify(parts.sources)},${derived}${range},${owners}${labels ? `,${labels}` : ''}}`;
+  return `${head},"createdAt":"${new Date(times.createdMs).toISOString()}","updatedAt":"${new Date(times.updatedMs).toISOString()}","financials":${JSON.stringify(parts.financials)},"roles":${rolesJson},"_sources":${JSON.stringify(parts.sources)},${derived}${range},${owners}${labels ? `,${labels}` : ''}}`;
 }

@@ -24,10 +24,11 @@ export async function recordPageJson(
       r.record_head,
       { createdMs: r.created_ms, updatedMs: r.updated_ms },
       recordParts(
-        { row: r, financials: r.rel_financials ?? [], roles: r.rel_roles ?? [], owners: owners[i] },
+        { row: r, financials: r.rel_financials ?? [], roles: [], hasRoles: r.roles_json !== null, owners: owners[i] },
         reference,
         { labels: true },
       ),
+      r.roles_json ?? '[]',
     ),
   );
   return `{"data":[${data.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)},"hasMore":${page.hasMore}}`;

@@ -53,8 +53,20 @@ export interface SignalContext {
 }
 
 /** The signals of one company from what the store holds, with their _sources entry. */
+/** The row columns the signals read. */
+type SignalRow = Pick<
+  StoredCompany['row'],
+  | 'country'
+  | 'status'
+  | 'is_in_debt_negotiation'
+  | 'is_bankrupt'
+  | 'is_being_dissolved'
+  | 'is_in_forced_dissolution'
+  | 'sources'
+>;
+
 export function recordSignals(
-  c: Pick<StoredCompany, 'row' | 'financials' | 'owners' | 'foreignShare' | 'danishLargestOwner'>,
+  c: Pick<StoredCompany, 'financials' | 'owners' | 'foreignShare' | 'danishLargestOwner'> & { row: SignalRow },
   ctx: SignalContext,
 ): { signals: CompanySignals; source: { source: string; computed: true } } {
   const r = c.row;

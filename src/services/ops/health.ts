@@ -24,7 +24,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 export interface HealthServiceDeps {
-  store: Pick<Store, 'ping' | 'engine'>;
+  store: Pick<Store, 'ping' | 'engine' | 'replicas'>;
   records: Repositories['health'];
   coverage: CoverageService;
   /** Live-fetch protection (negative cache, daily budgets). */
@@ -68,6 +68,7 @@ export function createHealthService(deps: HealthServiceDeps) {
         liveFetch,
         recordCache: deps.recordCache.diagnostics(),
         feedReadAhead: deps.feedReadAhead.readAheadStats(),
+        replicas: deps.store.replicas?.status() ?? [],
         memory: processMemory(),
       };
     },

@@ -93,7 +93,7 @@ function instant(name: string, v: string | undefined): Date | undefined {
   return new Date(ms);
 }
 
-function companyFields(p: CompanyProcurement) {
+export function procurementFieldsOf(p: CompanyProcurement) {
   const award = p.latestAward;
   return {
     activeTenders: p.activeTenders,
@@ -114,7 +114,7 @@ function companyFields(p: CompanyProcurement) {
   };
 }
 
-export type CompanyProcurementFields = ReturnType<typeof companyFields>;
+export type CompanyProcurementFields = ReturnType<typeof procurementFieldsOf>;
 
 export function createProcurementService(deps: ProcurementServiceDeps) {
   return {
@@ -161,7 +161,7 @@ export function createProcurementService(deps: ProcurementServiceDeps) {
     /** activeTenders, latestTenderUrl and awardedContracts of Norwegian company records, by number. */
     async forCompanies(orgNumbers: string[]) {
       const figures = await deps.procurement.forCompanies(orgNumbers, deps.clock.now());
-      return new Map([...figures].map(([org, p]) => [org, companyFields(p)]));
+      return new Map([...figures].map(([org, p]) => [org, procurementFieldsOf(p)]));
     },
   };
 }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { startPGliteThread, type PGliteMemory } from './pglite-thread.ts';
+import { createReadRouter, type ReadRouter } from './read-replicas.ts';
 
 // Row types must not depend on the engine: numbers for int8 and numeric, plain strings for
 // dates (pg would otherwise turn a DATE into a local-midnight Date object).
@@ -59,6 +60,13 @@ export interface Store {
   engine: Engine;
   pool: pg.Pool;
   db: Kysely<Database>;
+  /**
+   * Where the read repositories run: the replicas of DATABASE_READ_URL in rotation, else the
+   * primary (`db` itself when no replica is configured).
+   */
+  readDb: Kysely<Database>;
+  /** The replica router, when DATABASE_READ_URL names replicas. */
+  replicas?: ReadRouter;
   /** The DATA_DIR lock held in embedded mode. */
   lock?: DataDirLock;
   /** Throws when the database cannot answer. */
@@ -74,6 +82,8 @@ interface OpenStoreOptions {
   statementTimeoutMs: number;
   /** Max pool connections in server mode. */
   poolSize?: number;
+  /** Replicas for the reads (server mode only). */
+  readReplicas?: { urls: string[]; maxLagMs: number };
   /** Lock details written for the operator hand-off (embedded mode). */
   lockInfo?: Record<string, unknown>;
   /** Skip the DATA_DIR lock (only for a template copy that no other process can see). */
@@ -93,6 +103,7 @@ function wrap(engine: Engine, pool: pg.Pool, closeEngine: () => Promise<void>, l
     engine,
     pool,
     db,
+    readDb: db,
     lock,
     async ping() {
       await pool.query('SELECT 1');
@@ -105,17 +116,28 @@ function wrap(engine: Engine, pool: pg.Pool, closeEngine: () => Promise<void>, l
 }
 
 async function openServer(opts: OpenStoreOptions): Promise<Store> {
-  const pool = new pg.Pool({
+  const poolConfig: pg.PoolConfig = {
     Client: preparing(pg.Client),
-    connectionString: opts.databaseUrl,
     max: opts.poolSize ?? 10,
     statement_timeout: opts.statementTimeoutMs,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
-  });
-  return wrap('server', pool, async () => {
+  };
+  const pool = new pg.Pool({ ...poolConfig, connectionString: opts.databaseUrl });
+  const urls = opts.readReplicas?.urls ?? [];
+  const replicas = urls.length
+    ? createReadRouter({ primary: pool, urls, maxLagMs: opts.readReplicas!.maxLagMs, poolConfig })
+    : undefined;
+  const store = wrap('server', pool, async () => {
+    await replicas?.close();
     await pool.end().catch(() => undefined);
   });
+  if (!replicas) return store;
+  return {
+    ...store,
+    replicas,
+    readDb: new Kysely<Database>({ dialect: new PostgresDialect({ pool: replicas.pool }) }),
+  };
 }
 
 async function openEmbedded(opts: OpenStoreOptions): Promise<Store> {

@@ -122,25 +122,34 @@ export function createEventLogRepository(db: Kysely<Database>, opts: EventLogOpt
      */
     async list(after: number, filter: EventFilter, limit: number, upTo = Number.MAX_SAFE_INTEGER): Promise<EventRead> {
       const top = rangeTop(after, filter, limit, upTo, window);
-      const rows = await sql<Selectable<Database['company_events']>>`
-        SELECT e.seq, ${sql.raw(EVENT_ID)} AS id, e.org_number, e.country, e.category, e.type, e.fields_changed,
-          e.before, e.after, e.occurred_at, e.source
-        FROM company_events e WHERE ${sql.join(eventWhere(after, filter, top), sql` AND `)}
-        ORDER BY e.seq LIMIT ${limit}::integer`.execute(db);
-      const events = rows.rows.map((r) => ({
-        seq: r.seq,
-        id: r.id!,
-        orgNumber: r.org_number,
-        country: r.country,
-        category: r.category,
-        type: r.type,
-        fieldsChanged: r.fields_changed,
-        before: r.before as FieldValues,
-        after: r.after as FieldValues,
-        occurredAt: new Date(r.occurred_at).toISOString(),
-        source: r.source,
-      }));
-      return { events, through: events.length === limit ? events[limit - 1].seq : top };
+      // `visible`: the log's top in this statement's snapshot. On a replica behind the one
+      // `upTo` came from, seqs above it are not there yet: the read must not claim to be through them.
+      const res = await sql<Selectable<Database['company_events']> & { visible: number }>`
+        SELECT v.visible, e.* FROM (SELECT last_seq AS visible FROM event_seq) v
+        LEFT JOIN LATERAL (
+          SELECT e.seq, ${sql.raw(EVENT_ID)} AS id, e.org_number, e.country, e.category, e.type, e.fields_changed,
+            e.before, e.after, e.occurred_at, e.source
+          FROM company_events e WHERE ${sql.join(eventWhere(after, filter, top), sql` AND `)}
+          ORDER BY e.seq LIMIT ${limit}::integer
+        ) e ON true ORDER BY e.seq`.execute(db);
+      const visible = Math.max(after, Number(res.rows[0]?.visible ?? after));
+      // No match: the one row holds `visible` alone.
+      const events = res.rows
+        .filter((r) => r.seq !== null)
+        .map((r) => ({
+          seq: r.seq,
+          id: r.id!,
+          orgNumber: r.org_number,
+          country: r.country,
+          category: r.category,
+          type: r.type,
+          fieldsChanged: r.fields_changed,
+          before: r.before as FieldValues,
+          after: r.after as FieldValues,
+          occurredAt: new Date(r.occurred_at).toISOString(),
+          source: r.source,
+        }));
+      return { events, through: events.length === limit ? events[limit - 1].seq : Math.min(top, visible) };
     },
 
     /**
@@ -154,7 +163,13 @@ export function createEventLogRepository(db: Kysely<Database>, opts: EventLogOpt
       // limit + 1 rows tell whether more follow; the extra one is left out of the text. The JSON
       // is built only for the rows of the page, after the limit; occurredAt is formatted once per
       // distinct time (a batch shares one), as to_char per row cost more than the rest together.
-      const res = await sql<{ body: string | null; n: number; last: string | number | null; more: boolean }>`
+      const res = await sql<{
+        body: string | null;
+        n: number;
+        last: string | number | null;
+        more: boolean;
+        visible: string | number;
+      }>`
         WITH page AS (
           SELECT p.*, row_number() OVER (ORDER BY p.seq) AS rn FROM (
             SELECT e.* FROM company_events e WHERE ${sql.join(where, sql` AND `)}
@@ -168,10 +183,13 @@ export function createEventLogRepository(db: Kysely<Database>, opts: EventLogOpt
         SELECT string_agg(${EVENT_JSON}, ',' ORDER BY e.seq) FILTER (WHERE e.rn <= ${limit}::integer) AS body,
           count(*) FILTER (WHERE e.rn <= ${limit}::integer)::integer AS n,
           max(e.seq) FILTER (WHERE e.rn <= ${limit}::integer) AS last,
-          count(*) > ${limit}::integer AS more
+          count(*) > ${limit}::integer AS more,
+          (SELECT last_seq FROM event_seq) AS visible
         FROM page e JOIN times ON times.at = e.occurred_at`.execute(db);
       const r = res.rows[0];
-      return { json: `[${r.body ?? ''}]`, count: r.n, through: r.more ? Number(r.last) : top };
+      // As in list: never through seqs this snapshot (a replica behind another) does not hold yet.
+      const visible = Math.max(after, Number(r.visible));
+      return { json: `[${r.body ?? ''}]`, count: r.n, through: r.more ? Number(r.last) : Math.min(top, visible) };
     },
 
     /**

@@ -8,8 +8,9 @@ import type { CompanyReadRepository, CompanyRow, StoredCompany } from '../../../
 import type { CompanyWrite, CompanyWriteRepository, WriteResult } from '../../../src/store/company-writes.ts';
 import type { LiveFetchMissRepository } from '../../../src/store/live-fetch-misses.ts';
 import type { ForeignShare } from '../../../src/store/ownership-signals.ts';
+import type { OwnerSummary } from '../../../src/store/shareholders.ts';
 
-type Reads = Pick<CompanyReadRepository, 'load' | 'foreignSharesOf'>;
+type Reads = Pick<CompanyReadRepository, 'load' | 'foreignSharesOf' | 'ownersFor'>;
 type Writes = Pick<CompanyWriteRepository, 'write' | 'purge'>;
 
 function rowOf(id: number, core: CompanyCore, now: Date): CompanyRow {
@@ -107,6 +108,11 @@ export class FakeCompanyStore implements Reads, Writes {
   /** No shareholder register in this fake: no company has a foreign-held share. */
   async foreignSharesOf(): Promise<Map<string, ForeignShare>> {
     return new Map();
+  }
+
+  /** No shareholder register: a Norwegian company has an empty owner summary, others none. */
+  async ownersFor(rows: { country: string }[]): Promise<(OwnerSummary | undefined)[]> {
+    return rows.map((r) => (r.country === 'NO' ? { majorityOwner: null, largestShareholder: null } : undefined));
   }
 
   async load(country: string, orgNumbers: string[]): Promise<StoredCompany[]> {
