@@ -54,7 +54,8 @@ async function waitHealthy(url: string, proc: ChildProcess, out: () => string, t
   throw new Error(`not healthy after ${timeoutMs} ms:\n${out()}`);
 }
 
-function spawnChild(
+/** A Node child process on loopback, resolved once `healthPath` answers 2xx (the product server, the floor). */
+export function spawnChild(
   args: string[],
   env: Record<string, string>,
   healthPath: string,

@@ -4,7 +4,8 @@
 // Starts the server as deployed (bin/serve.mjs, as npm start runs it; NODE_ENV=production, LOG_LEVEL=warn) against a
 // generated store, drives it with autocannon, and writes bench/results/<scenario>.json
 // (`<scenario>.small.json` for --size small, `-pglite` for the embedded engine,
-// `.store-small` when --store differs from --size). Options: --connections N, --duration S.
+// `.store-small` when --store differs from --size, `.country-XX` for --country, `.<tag>` with
+// BENCH_RESULT_TAG=<tag>). Options: --connections N, --duration S, --country XX (search-mix).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,8 @@ const { values, positionals } = parseArgs({
     store: { type: 'string' },
     connections: { type: 'string' },
     duration: { type: 'string' },
+    // search-mix only: every query of the mix scoped to this country.
+    country: { type: 'string' },
   },
 });
 const size = values.size as Size;
@@ -32,6 +35,7 @@ const storeSize = (values.store ?? size) as Size;
 const settings = { ...defaults(size) };
 if (values.connections) settings.connections = Number(values.connections);
 if (values.duration) settings.durationS = Number(values.duration);
+if (values.country) settings.country = values.country.toUpperCase();
 
 // `search-mix`, not `search`: bench/results/search-<engine>.json belong to bench/search.ts.
 const SCENARIOS = { lookup, 'search-mix': search, feed, memory, enrich, ingest, copy } as const;
@@ -52,7 +56,7 @@ async function runOne(name: Name, eng: Engine) {
     size,
     storeCompanies: store.count,
     settings,
-    command: `npm run bench -- ${name} --size ${size}${storeSize !== size ? ` --store ${storeSize}` : ''}${eng === 'pglite' ? ' --engine pglite' : ''}${values.connections ? ` --connections ${values.connections}` : ''}${values.duration ? ` --duration ${values.duration}` : ''}`,
+    command: `npm run bench -- ${name} --size ${size}${storeSize !== size ? ` --store ${storeSize}` : ''}${eng === 'pglite' ? ' --engine pglite' : ''}${values.connections ? ` --connections ${values.connections}` : ''}${values.duration ? ` --duration ${values.duration}` : ''}${values.country ? ` --country ${values.country}` : ''}`,
     startedAt: new Date(t0).toISOString(),
     wallS: Math.round((Date.now() - t0) / 1000),
     machine: { ...before, loadavgAfter: machine().loadavg },
@@ -61,7 +65,7 @@ async function runOne(name: Name, eng: Engine) {
   const file = path.join(
     ROOT,
     'bench/results',
-    `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}${storeSize !== size ? `.store-${storeSize}` : ''}.json`,
+    `${name}${eng === 'pglite' ? '-pglite' : ''}${size === 'small' ? '.small' : ''}${storeSize !== size ? `.store-${storeSize}` : ''}${settings.country ? `.country-${settings.country}` : ''}${process.env.BENCH_RESULT_TAG ? `.${process.env.BENCH_RESULT_TAG}` : ''}.json`,
   );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');

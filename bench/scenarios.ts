@@ -38,6 +38,8 @@ async function sqlDrain(url: string, rows: number) {
 
 export interface Settings {
   size: Size;
+  /** The search mix scoped to one country (`&country=`); none: across every country in the store. */
+  country?: string;
   connections: number;
   durationS: number;
   warmupS: number;
@@ -60,13 +62,12 @@ async function getJson(url: string, key: string): Promise<{ status: number; body
 async function baseline(
   server: Child,
   key: string,
-  orgNumber: string,
+  lookupPath: string,
   connections: number,
   s: Settings,
 ): Promise<LoadResult & { bodyBytes: number }> {
-  const rec = await getJson(`${server.url}/api/companies/${orgNumber}`, key);
-  if (rec.status !== 200)
-    throw new Error(`lookup ${orgNumber}: ${rec.status} ${JSON.stringify(rec.body).slice(0, 200)}`);
+  const rec = await getJson(`${server.url}${lookupPath}`, key);
+  if (rec.status !== 200) throw new Error(`${lookupPath}: ${rec.status} ${JSON.stringify(rec.body).slice(0, 200)}`);
   const file = path.join(ROOT, 'bench/.data/record.json');
   const text = JSON.stringify(rec.body);
   // bench/.data is gitignored: a fresh clone has none until a PGlite store is loaded.
@@ -106,16 +107,15 @@ async function diagnosticsOf(url: string) {
 }
 
 /** One lookup load (warm-up, then the measured run) against a server started with `env`. */
-async function lookupRun(store: Store, s: Settings, key: string, orgNumbers: string[], env: Record<string, string>) {
+async function lookupRun(store: Store, s: Settings, key: string, paths: string[], env: Record<string, string>) {
   const server = await startServer({ ...store.env, SYNC_SECRET: CACHE_SECRET, ...env });
   try {
-    const next = randomPicker(orgNumbers);
-    const nextPath = () => `/api/companies/${next()}`;
+    const nextPath = randomPicker(paths);
     const load = (durationS: number, amount?: number) =>
       runLoad({ url: server.url, connections: s.connections, durationS, amount, headers: auth(key), nextPath });
     // Every number of the sample once (the cache full, as in the issue's memory condition), then
     // the timed warm-up; the run's own hit rate is reported beside it.
-    await load(s.warmupS, orgNumbers.length);
+    await load(s.warmupS, paths.length);
     await load(s.warmupS);
     const before = await recordCacheOf(server.url);
     const run = await load(s.durationS);
@@ -134,26 +134,28 @@ async function lookupRun(store: Store, s: Settings, key: string, orgNumbers: str
 
 /**
  * Lookup: the bare-route baseline, then the same load with the record cache off and on (same
- * run). BENCH_LOOKUP_SAMPLE=N draws the numbers from the first N of the sample (default: all).
+ * run), over companies of every country in the store. BENCH_LOOKUP_SAMPLE=N draws them from the
+ * first N of the sample (default: all).
  */
 export async function lookup(store: Store, s: Settings) {
   const prep = await prepare(store);
   const sample = Number(process.env.BENCH_LOOKUP_SAMPLE ?? 0);
-  const orgNumbers = sample > 0 ? prep.orgNumbers.slice(0, sample) : prep.orgNumbers;
+  const paths = sample > 0 ? prep.lookupPaths.slice(0, sample) : prep.lookupPaths;
   const bare = await startServer(store.env);
   let base: Awaited<ReturnType<typeof baseline>>;
   try {
-    base = await baseline(bare, prep.keys[0], prep.orgNumbers[0], s.connections, s);
+    base = await baseline(bare, prep.keys[0], paths[0], s.connections, s);
   } finally {
     await bare.stop();
   }
-  const uncached = await lookupRun(store, s, prep.keys[0], orgNumbers, { RECORD_CACHE_ENTRIES: '0' });
-  const cached = await lookupRun(store, s, prep.keys[0], orgNumbers, {});
+  const uncached = await lookupRun(store, s, prep.keys[0], paths, { RECORD_CACHE_ENTRIES: '0' });
+  const cached = await lookupRun(store, s, prep.keys[0], paths, {});
   const run = cached.run;
   const ratio = run.throughputRps / base.throughputRps;
   return {
     engine: prep.engineVersion,
-    sampleOrgNumbers: orgNumbers.length,
+    sampleOrgNumbers: paths.length,
+    countries: [...new Set(paths.map((p) => p.slice(-2)))],
     baseline: base,
     lookup: run,
     recordCache: cached.recordCache,
@@ -190,6 +192,7 @@ export const SEARCH_MIX = [
 ].map((q) => `/api/companies?${q}&limit=20`);
 
 export async function search(store: Store, s: Settings) {
+  const mix = s.country ? SEARCH_MIX.map((p) => `${p}&country=${s.country}`) : SEARCH_MIX;
   const prep = await prepare(store);
   const server = await startServer(store.env);
   const connections = 8;
@@ -197,7 +200,7 @@ export async function search(store: Store, s: Settings) {
     // Each query of the mix alone (concurrency 1, median of 5 after one warm-up): which ones the
     // mix's tail comes from.
     const alone: Record<string, number> = {};
-    for (const p of SEARCH_MIX) {
+    for (const p of mix) {
       const times: number[] = [];
       for (let i = 0; i < 6; i++) {
         const t = performance.now();
@@ -207,15 +210,15 @@ export async function search(store: Store, s: Settings) {
       }
       alone[p] = summarize(times).p50;
     }
-    const base = await baseline(server, prep.keys[0], prep.orgNumbers[0], connections, s);
-    const nextPath = randomPicker(SEARCH_MIX.map((p) => encodeURI(p)));
+    const base = await baseline(server, prep.keys[0], `/api/companies/${prep.orgNumbers[0]}`, connections, s);
+    const nextPath = randomPicker(mix.map((p) => encodeURI(p)));
     await runLoad({ url: server.url, connections, durationS: s.warmupS, headers: auth(prep.keys[0]), nextPath });
     const { result: run, split } = await cpuSplit({ serverPid: server.pid }, () =>
       runLoad({ url: server.url, connections, durationS: s.durationS, headers: auth(prep.keys[0]), nextPath }),
     );
     return {
       engine: prep.engineVersion,
-      mix: SEARCH_MIX,
+      mix,
       // Where the cores went during the run, per request.
       cpu: { ...split, perRequest: perUnit(split, run.requests) },
       aloneMedianMs: alone,

@@ -100,6 +100,14 @@ export async function ensureStore(engine: Engine, size: Size): Promise<Store> {
   return { engine, size, count, env: { DATA_DIR: dir, SECRET_KEY: BENCH_SECRET } };
 }
 
+function shuffled<T>(list: T[]): T[] {
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+  return list;
+}
+
 /**
  * Keys with the per-minute limit lifted (internal tier, `rateLimitPerMinute: 0`, as
  * `ncd keys set-limits <prefix> --rpm 0`), a sample of org numbers in the store, and one
@@ -128,23 +136,33 @@ export async function prepare(store: Store, opts: { keys?: number; sample?: numb
       raw.push(k.raw);
     }
     const sample = opts.sample ?? 10_000;
-    // Random live companies: a spread of ids, not the first rows of the table.
+    // Random live companies: a spread of ids over the whole table, not its first rows.
+    const [{ top }] = (await ctx.store.pool.query('SELECT COALESCE(max(id), 0)::float8 AS top FROM companies')).rows;
     const res = sample
       ? await ctx.store.pool.query(
           `SELECT org_number FROM companies WHERE country = 'NO' AND NOT is_deleted AND id % $1 = 0 LIMIT $2`,
-          [Math.max(1, Math.floor(store.count / sample / 1.2)), sample],
+          [Math.max(1, Math.floor(Number(top) / sample / 1.2)), sample],
         )
       : { rows: [] };
-    const orgNumbers: string[] = res.rows.map((r: { org_number: string }) => r.org_number);
-    for (let i = orgNumbers.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [orgNumbers[i], orgNumbers[j]] = [orgNumbers[j], orgNumbers[i]];
-    }
+    const orgNumbers: string[] = shuffled(res.rows.map((r: { org_number: string }) => r.org_number));
+    // Lookups over every country in the store, of complete records: a bulk-loaded Norwegian one
+    // without roles would wait on a live fetch from brreg, which a bench has no upstream for.
+    const lookups = sample
+      ? await ctx.store.pool.query(
+          `SELECT org_number, country FROM companies
+            WHERE NOT is_deleted AND (country <> 'NO' OR roles_hash IS NOT NULL OR fetched_at IS NOT NULL)
+            ORDER BY random() LIMIT $1`,
+          [sample],
+        )
+      : { rows: [] };
+    const lookupPaths: string[] = lookups.rows.map(
+      (r: { org_number: string; country: string }) => `/api/companies/${r.org_number}?country=${r.country}`,
+    );
     const version =
       store.engine === 'postgresql'
         ? (await ctx.store.pool.query('SHOW server_version')).rows[0].server_version
         : 'PGlite';
-    return { keys: raw, orgNumbers, engineVersion: String(version) };
+    return { keys: raw, orgNumbers, lookupPaths, engineVersion: String(version) };
   } finally {
     await closeContext(ctx);
   }
