@@ -8,6 +8,21 @@ import { DK_WORDS, TRADES } from '../demo/nordic.ts';
 import { randomDate, seededRng, type Rng } from '../nordic-generate.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../seeded-random.ts';
 
+/**
+ * The lists of a CVR record (Vrvirksomhed) that neither generator fills: secondary trades beyond
+ * the first, status texts, the employment series and attributes. Fresh arrays each call.
+ */
+export const unreportedLists = () => ({
+  bibranche2: [],
+  bibranche3: [],
+  status: [],
+  aarsbeskaeftigelse: [],
+  kvartalsbeskaeftigelse: [],
+  maanedsbeskaeftigelse: [],
+  erstMaanedsbeskaeftigelse: [],
+  attributter: [],
+});
+
 // Weighted as the register is: sole traders and ApS dominate, A/S and partnerships are few.
 const FORMS = [
   ...Array<readonly [number, string, string]>(8).fill([10, 'ENK', 'Enkeltmandsvirksomhed']),
@@ -271,14 +286,7 @@ function hit(rng: Rng, ids: Ids, i: number, cvr: number, holding: number): objec
     hjemmeside: web,
     obligatoriskEmail: [],
     bibranche1: side ? [dated({ branchekode: `${side.nace}00`, branchetekst: side.daText }, founded)] : [],
-    bibranche2: [],
-    bibranche3: [],
-    status: [],
-    aarsbeskaeftigelse: [],
-    kvartalsbeskaeftigelse: [],
-    maanedsbeskaeftigelse: [],
-    erstMaanedsbeskaeftigelse: [],
-    attributter: [],
+    ...unreportedLists(),
     penheder,
     deltagerRelation: relations(rng, ids, form, owner, founded, holding),
     fusioner: [],

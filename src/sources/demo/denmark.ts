@@ -1,5 +1,6 @@
 // The demo's Danish companies as CVR Vrvirksomhed search hits, one a line (the structure of
 // test/fixtures/cvr/virksomheder.ndjson, with direktion, bestyrelse and EJERREGISTER owners).
+import { unreportedLists } from '../cvr/generate.ts';
 import { seededRandom } from '../seeded-random.ts';
 import { date, DEMO_DK, DK_TOWNS, DK_WORDS, PINNED, TRADES, uniqueName } from './nordic.ts';
 
@@ -176,14 +177,7 @@ export function cvrNdjson(seed: number, count = DEMO_DK): string {
       hjemmeside: [],
       obligatoriskEmail: [],
       bibranche1: [],
-      bibranche2: [],
-      bibranche3: [],
-      status: [],
-      aarsbeskaeftigelse: [],
-      kvartalsbeskaeftigelse: [],
-      maanedsbeskaeftigelse: [],
-      erstMaanedsbeskaeftigelse: [],
-      attributter: [],
+      ...unreportedLists(),
       penheder: [{ pNummer: 1_030_000_000 + i, periode: period(founded), sidstOpdateret: STAMP }],
       deltagerRelation: participants,
       fusioner: [],
