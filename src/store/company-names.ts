@@ -231,6 +231,18 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
   };
 }
 
+/**
+ * Whether the probe's country has any name history, a one-time gate on the trigram probe of the
+ * former names. Only Finland's register has one (PRH's former and auxiliary names); with it
+ * loaded, the planner ran a Norwegian probe as a sequential scan of every Finnish name under
+ * its LIMIT (the `%` operator is costed as cheap, and the OR on the country keeps the country
+ * index out), ~240 ms a probe, and a 100-name match batch went from 0.28 s to 1.5 s
+ * (BENCHMARKS.md, "The name history and a country-scoped match"). A scalar sub-select keeps its
+ * ORDER BY and LIMIT, so it is one index probe; an EXISTS would lose them and scan.
+ */
+const COUNTRY_HAS_NAME_HISTORY = sql`(SELECT true FROM company_names e WHERE e.country = q.country
+                                      ORDER BY e.country, e.org_number LIMIT 1)`;
+
 /** The candidate statement of `candidates`, in its transaction. */
 async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeoutMs: number) {
   const timeout = String(Math.max(1, Math.trunc(timeoutMs)));
@@ -261,6 +273,7 @@ async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeou
         SELECT c.id FROM (
           SELECT n.id, n.country, n.org_number, n.name_norm FROM company_names n
           WHERE n.name_norm % q.key AND (q.country IS NULL OR n.country = q.country)
+            AND (q.country IS NULL OR ${COUNTRY_HAS_NAME_HISTORY})
           LIMIT ${RANKED_PER_PROBE}
         ) n
         JOIN companies c ON c.country = n.country AND c.org_number = n.org_number
