@@ -381,10 +381,16 @@ describe('hostile notice documents', () => {
   it('work grows linearly with size: 20× the elements cost well under 20² the time', async () => {
     const doc = (n: number) =>
       `<ContractNotice ${NS}>${'<cac:A><cac:B>x</cac:B></cac:A>'.repeat(n)}${'<cac:D>'.repeat(90)}${'</cac:D>'.repeat(90)}</ContractNotice>`;
+    // The fastest of three: one run beside other work on the machine (a GC pause, a busy core)
+    // measured the contention, not the parser (79x for 20x the elements, in a full run beside a load).
     const time = async (n: number) => {
-      const started = performance.now();
-      await parseText(doc(n)).catch(() => undefined); // no notice id: refused after the parse
-      return performance.now() - started;
+      const runs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        await parseText(doc(n)).catch(() => undefined); // no notice id: refused after the parse
+        runs.push(performance.now() - started);
+      }
+      return Math.min(...runs);
     };
     await time(1000); // warm-up
     const small = await time(5_000);
