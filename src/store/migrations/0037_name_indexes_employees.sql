@@ -1,5 +1,5 @@
 -- The name-ordered walks of a search page check their filters in the index (issue 54,
--- BENCHMARKS.md "Migration 0037"). With Sweden and Denmark loaded, an employee range in the
+-- BENCHMARKS.md "Migration 0037"). With Finland and Sweden loaded, an employee range in the
 -- default name order walked companies_sort_name and read the heap row of every name it passed
 -- (`minEmployees=10&maxEmployees=50`: 38 892 rows, 1.8 s cold), because the live name index
 -- (0027) held no employee count; and a country-scoped NACE filter (`nace=62&country=NO`) walked
