@@ -1,7 +1,7 @@
 // Company names for name -> organisation number matching: the name history a registry keeps
 // (company_names, migration 0022) and the candidate retrieval of POST /api/companies/match.
-// Candidates are found by the words of the names (the distinct current names, company_name_keys,
-// migration 0024) and by trigram similarity (former names), for a batch of queries in one statement.
+// Candidates are found by the words of the names, the distinct current names (company_name_keys,
+// migration 0024) and the other names (company_names, 0038), for a batch of queries in one statement.
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { PREPARED } from './engine/db.ts';
 import type { Database } from './engine/schema.ts';
@@ -89,13 +89,6 @@ export interface CandidateLookup {
 
 /** PostgreSQL's query_canceled: statement_timeout fired. */
 const QUERY_CANCELED = '57014';
-/**
- * pg_trgm similarity a former name must reach to be a candidate. Legal forms are left out of the
- * query key but not of the stored names, so a right name scores well below 1 ("fjord bygg"
- * against "fjord bygg as": 0.79); 0.4 keeps one typo and one extra or missing word.
- */
-const CANDIDATE_SIMILARITY = 0.4;
-
 const lower = (s: string) => s.normalize('NFC').toLowerCase();
 
 /**
@@ -115,26 +108,69 @@ export async function addNameKeys(db: Kysely<Database> | Transaction<Database>, 
 }
 
 /**
- * One kind of word lookup: for each probe `when` selects, the CANDIDATES_PER_QUERY names that
- * `holds` finds (of the first RANKED_PER_PROBE), most similar to the probe's key first, then the
- * companies bearing them (the same number at most, best name first).
+ * Where a word lookup finds names: the distinct current names (company_name_keys, migration
+ * 0024), or the other names a register keeps (company_names, 0038), each with its folded words
+ * under a GIN index, and how a found name leads to its companies.
  */
-function wordLookup(holds: RawBuilder<unknown>, when: RawBuilder<unknown>): RawBuilder<unknown> {
+interface NameSource {
+  from: RawBuilder<unknown>;
+  /** The columns the ranked names carry to `companies`. */
+  carried: RawBuilder<unknown>;
+  companies: RawBuilder<unknown>;
+}
+
+const CURRENT_NAMES: NameSource = {
+  from: sql`company_name_keys k`,
+  carried: sql`k.country, k.name_norm`,
+  companies: sql`c.country = k.country AND c.name_norm COLLATE "C" = k.name_norm COLLATE "C"`,
+};
+
+const OTHER_NAMES: NameSource = {
+  from: sql`company_names k`,
+  carried: sql`k.country, k.name_norm, k.org_number`,
+  companies: sql`c.country = k.country AND c.org_number = k.org_number`,
+};
+
+/**
+ * One kind of word lookup: for each probe `when` selects, the CANDIDATES_PER_QUERY names of
+ * `source` that `holds` finds (of the first RANKED_PER_PROBE), most similar to the probe's key
+ * first, then the companies bearing them (the same number at most, best name first).
+ */
+function wordLookup(source: NameSource, holds: RawBuilder<unknown>, when: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     SELECT p.query, h.id FROM p CROSS JOIN LATERAL (
       SELECT c.id FROM (
-        SELECT k.country, k.name_norm, similarity(k.name_norm, p.key) AS sim FROM (
-          SELECT k.country, k.name_norm FROM company_name_keys k
+        SELECT ${source.carried}, similarity(k.name_norm, p.key) AS sim FROM (
+          SELECT ${source.carried} FROM ${source.from}
           WHERE ${holds} AND (p.country IS NULL OR k.country = p.country)
           LIMIT ${RANKED_PER_PROBE}
         ) k
         ORDER BY sim DESC, k.name_norm
         LIMIT ${CANDIDATES_PER_QUERY}
       ) k
-      JOIN companies c ON c.country = k.country AND c.name_norm COLLATE "C" = k.name_norm COLLATE "C"
+      JOIN companies c ON ${source.companies}
       ORDER BY k.sim DESC, c.id
       LIMIT ${CANDIDATES_PER_QUERY}
     ) h WHERE ${when}`;
+}
+
+/**
+ * The three word lookups of one name source: all the probe's words; a misspelt word's
+ * neighbours and all the other words; a misspelt word's neighbours alone. All are GIN
+ * conditions; a probe without other words has its own branch, because an empty @> array would
+ * make the index scan every entry.
+ */
+function wordLookups(source: NameSource): RawBuilder<unknown> {
+  return sql`
+    ${wordLookup(source, sql`k.words @> string_to_array(p.words, ' ')`, sql`p.alts IS NULL`)}
+    UNION
+    ${wordLookup(
+      source,
+      sql`k.words && string_to_array(p.alts, ' ') AND k.words @> string_to_array(p.words, ' ')`,
+      sql`p.alts IS NOT NULL AND p.words <> ''`,
+    )}
+    UNION
+    ${wordLookup(source, sql`k.words && string_to_array(p.alts, ' ')`, sql`p.alts IS NOT NULL AND p.words = ''`)}`;
 }
 
 export function createCompanyNameRepository(db: Kysely<Database>) {
@@ -206,8 +242,8 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
     /**
      * Candidate companies for each query (its index in `query`): the companies bearing the names
      * that hold all the words of one of its probes (company_name_keys and its GIN word index,
-     * migration 0024), the most similar first; and the companies whose other names are similar
-     * (trigram, on the much smaller name history).
+     * migration 0024) or the other names a register keeps (company_names, the same words, 0038),
+     * the most similar first.
      * One transaction, one statement, cancelled after `timeoutMs` (SET LOCAL statement_timeout;
      * PostgreSQL only: PGlite has no timer to cancel a statement with, so there the bound is the
      * work each probe may do, RANKED_PER_PROBE, and the probes a caller puts in one statement).
@@ -231,23 +267,10 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
   };
 }
 
-/**
- * Whether the probe's country has any name history, a one-time gate on the trigram probe of the
- * former names. Only Finland's register has one (PRH's former and auxiliary names); with it
- * loaded, the planner ran a Norwegian probe as a sequential scan of every Finnish name under
- * its LIMIT (the `%` operator is costed as cheap, and the OR on the country keeps the country
- * index out), ~240 ms a probe, and a 100-name match batch went from 0.28 s to 1.5 s
- * (BENCHMARKS.md, "The name history and a country-scoped match"). A scalar sub-select keeps its
- * ORDER BY and LIMIT, so it is one index probe; an EXISTS would lose them and scan.
- */
-const COUNTRY_HAS_NAME_HISTORY = sql`(SELECT true FROM company_names e WHERE e.country = q.country
-                                      ORDER BY e.country, e.org_number LIMIT 1)`;
-
 /** The candidate statement of `candidates`, in its transaction. */
 async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeoutMs: number) {
   const timeout = String(Math.max(1, Math.trunc(timeoutMs)));
-  await sql`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
-                   set_config('statement_timeout', ${timeout}, true)`.execute(trx);
+  await sql`SELECT set_config('statement_timeout', ${timeout}, true)`.execute(trx);
   const r = await sql<MatchCandidateRow>`
     WITH p AS (
       SELECT query, words, key, country, alts
@@ -257,29 +280,9 @@ async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeou
         AS u(query, words, key, country, alts)
     ),
     hits AS (
-      ${wordLookup(sql`k.words @> string_to_array(p.words, ' ')`, sql`p.alts IS NULL`)}
+      ${wordLookups(CURRENT_NAMES)}
       UNION
-      -- A misspelt word: one of its neighbours, and all the other words. Both are GIN
-      -- conditions; a probe without other words has its own branch, because an empty
-      -- @> array would make the index scan every entry.
-      ${wordLookup(
-        sql`k.words && string_to_array(p.alts, ' ') AND k.words @> string_to_array(p.words, ' ')`,
-        sql`p.alts IS NOT NULL AND p.words <> ''`,
-      )}
-      UNION
-      ${wordLookup(sql`k.words && string_to_array(p.alts, ' ')`, sql`p.alts IS NOT NULL AND p.words = ''`)}
-      UNION
-      SELECT q.query, h.id FROM (SELECT DISTINCT query, key, country FROM p) q CROSS JOIN LATERAL (
-        SELECT c.id FROM (
-          SELECT n.id, n.country, n.org_number, n.name_norm FROM company_names n
-          WHERE n.name_norm % q.key AND (q.country IS NULL OR n.country = q.country)
-            AND (q.country IS NULL OR ${COUNTRY_HAS_NAME_HISTORY})
-          LIMIT ${RANKED_PER_PROBE}
-        ) n
-        JOIN companies c ON c.country = n.country AND c.org_number = n.org_number
-        ORDER BY similarity(n.name_norm, q.key) DESC, n.id
-        LIMIT ${CANDIDATES_PER_QUERY}
-      ) h
+      ${wordLookups(OTHER_NAMES)}
     )
     SELECT hits.query, c.country, c.org_number, c.name, c.org_form_code,
            c.business_address_city, c.business_address_municipality, c.business_address_postal_code,

@@ -90,6 +90,7 @@ export interface CompanyNamesTable {
   source: string;
   valid_from: string | null;
   valid_to: string | null;
+  words: Generated<string[] | null>;
 }
 
 export interface CvrOwnersTable {
