@@ -1,7 +1,7 @@
 // Issue 54's growth sitting: the same commands on one store, figure by figure, so a run on the
 // 1.2 M Norwegian store and one on the 6.7 M Nordic store compare line by line.
 //   node --import tsx bench/growth.ts --database ncd_nordic --label no-1.2m      (one sitting)
-//   node --import tsx bench/growth.ts --compare no-1.2m nordic-6.7m             (the ratios)
+//   node --import tsx bench/growth.ts --compare no-1.2m --compare nordic-6.7m   (the ratios)
 // A sitting runs, one after another, each as its own process as documented in BENCHMARKS.md:
 //   npm run bench -- lookup                  lookups over every country in the store, cache off and on
 //   npm run bench -- search-mix              the search mix across countries (no country filter)
