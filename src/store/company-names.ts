@@ -143,14 +143,14 @@ function wordLookup(source: NameSource, holds: RawBuilder<unknown>, when: RawBui
         SELECT ${source.carried}, similarity(k.name_norm, p.key) AS sim FROM (
           SELECT ${source.carried} FROM ${source.from}
           WHERE ${holds} AND (p.country IS NULL OR k.country = p.country)
-          LIMIT ${RANKED_PER_PROBE}
+          LIMIT ${sql.lit(RANKED_PER_PROBE)}
         ) k
         ORDER BY sim DESC, k.name_norm
-        LIMIT ${CANDIDATES_PER_QUERY}
+        LIMIT ${sql.lit(CANDIDATES_PER_QUERY)}
       ) k
       JOIN companies c ON ${source.companies}
       ORDER BY k.sim DESC, c.id
-      LIMIT ${CANDIDATES_PER_QUERY}
+      LIMIT ${sql.lit(CANDIDATES_PER_QUERY)}
     ) h WHERE ${when}`;
 }
 
@@ -270,8 +270,15 @@ export function createCompanyNameRepository(db: Kysely<Database>) {
 /** The candidate statement of `candidates`, in its transaction. */
 async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeoutMs: number) {
   const timeout = String(Math.max(1, Math.trunc(timeoutMs)));
-  await sql`SELECT set_config('statement_timeout', ${timeout}, true)`.execute(trx);
-  const r = await sql<MatchCandidateRow>`
+  // The generic plan: PostgreSQL kept planning each statement afresh, as its estimate of the
+  // generic plan (arrays of unknown length) was higher, though the plan is the same.
+  await sql`SELECT set_config('statement_timeout', ${timeout}, true), set_config('plan_cache_mode', 'force_generic_plan', true)`.execute(
+    trx,
+  );
+  // Prepared, with literal limits: planning this statement's six lateral lookups took as long
+  // as running them (4.5 ms a statement on the Norwegian bench store, BENCHMARKS.md "Match
+  // candidates' companies index-only"); the probes are arrays, so one plan serves every batch.
+  const r = await sql<MatchCandidateRow>`${sql.raw(PREPARED)}
     WITH p AS (
       SELECT query, words, key, country, alts
       FROM unnest(${used.map((p) => p.query)}::int[], ${used.map((p) => p.words)}::text[],

@@ -78,7 +78,7 @@ function nameCondition(q: string): RawBuilder<SqlBool> {
 }
 
 /** Name-order entries a substring query checks index-only before it asks the trigram index. */
-const NAME_WALK_ROWS = 30_000;
+const NAME_WALK_ROWS = 10_000;
 /** The filters the live name indexes answer without the heap (migrations 0036, 0037). */
 const WALKED_FILTERS = new Set(['q', 'country', 'includeDeleted']);
 
