@@ -83,7 +83,9 @@ describe('suggest/entity by prefix', () => {
       const r = await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${namePrefixQuery('nordkapp ind', 10)}`.execute(trx);
       return r.rows.map((row) => row['QUERY PLAN']).join('\n');
     });
-    expect(plan).toMatch(/Index (Only )?Scan using companies_name_live/);
+    // Either name-sorted index answers it by a range: the live one, or companies_sort_name, which
+    // carries the country since migration 0039 and which the planner may take on a table this small.
+    expect(plan).toMatch(/Index (Only )?Scan using companies_(name_live|sort_name)/);
     expect(plan).toMatch(/Index Cond: .*>= 'nordkapp ind'.*< 'nordkapp ine'/s);
     expect(plan).not.toMatch(/Seq Scan|Sort/);
   });
