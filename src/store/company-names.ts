@@ -276,8 +276,9 @@ async function lookUp(trx: Transaction<Database>, used: CandidateProbe[], timeou
     trx,
   );
   // Prepared, with literal limits: planning this statement's six lateral lookups took as long
-  // as running them (4.5 ms a statement on the Norwegian bench store, BENCHMARKS.md "Match
-  // candidates' companies index-only"); the probes are arrays, so one plan serves every batch.
+  // as running them (3.2 ms of 7.9 a statement on the Norwegian bench store, BENCHMARKS.md
+  // "Substrings on a bounded name walk, the match statement's plan…"); the probes are arrays,
+  // so one plan serves every batch.
   const r = await sql<MatchCandidateRow>`${sql.raw(PREPARED)}
     WITH p AS (
       SELECT query, words, key, country, alts

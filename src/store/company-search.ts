@@ -118,11 +118,10 @@ export function createCompanySearchRepository(db: Kysely<Database>) {
       limit: number,
       after?: KeysetPosition,
     ): Promise<SearchPage> {
-      const q = pageFilters(filters, sort);
       return keysetPage<CompanyRow>(db, {
         from: 'companies c',
         alias: 'c',
-        ...q,
+        ...pageFilters(filters, sort),
         sort: SORTS[sort],
         order,
         limit,
